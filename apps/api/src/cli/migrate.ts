@@ -1,0 +1,8 @@
+// pnpm --filter @ejdesk/api migrate: apply pending migrations to the configured database.
+import { loadConfig } from '../config.ts';
+import { openConfiguredDatabase } from '../database.ts';
+
+const database = await openConfiguredDatabase(loadConfig());
+await database.migrate();
+await database.close();
+console.log(`migrations applied (${database.backend})`);

@@ -1,0 +1,46 @@
+// Everything the API reads from its environment, in one place, with the demo defaults.
+import { resolve } from 'node:path';
+
+export interface ApiConfig {
+  /** postgres:// URL of a real server; absent means the embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Folder for the embedded database and generated secrets (git-ignored). */
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Browser origins allowed by CORS (the shell in production is same-origin and needs none). */
+  corsOrigins: string[];
+  jwtSecret: string | undefined;
+  bankPassKey: string | undefined;
+  accessTokenMinutes: number;
+  refreshTokenHours: number;
+  /** Failed logins allowed per account and per IP within loginWindowMinutes. */
+  loginMaxFailures: number;
+  loginWindowMinutes: number;
+  logLevel: string;
+}
+
+const int = (value: string | undefined, fallback: number): number => {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.EJDESK_DATA_DIR || resolve(import.meta.dirname, '../../../.data')),
+    host: env.API_HOST || '127.0.0.1',
+    port: int(env.API_PORT, 8000),
+    corsOrigins: (env.CORS_ORIGINS ?? 'http://localhost:3000')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    jwtSecret: env.JWT_SECRET || undefined,
+    bankPassKey: env.BANK_PASS_KEY || undefined,
+    accessTokenMinutes: int(env.ACCESS_TOKEN_MINUTES, 30),
+    refreshTokenHours: int(env.REFRESH_TOKEN_HOURS, 24),
+    loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10),
+    loginWindowMinutes: int(env.LOGIN_WINDOW_MINUTES, 15),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,48 @@
+// SimpleJWT-compatible tokens: HS256 only (alg:none and other algorithms are refused), with the claims
+// token_type, exp, iat, jti and user_id that the operators' client reads.
+import { randomUUID } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface TokenClaims {
+  token_type: TokenType;
+  exp: number;
+  iat: number;
+  jti: string;
+  user_id: number;
+}
+
+export interface TokenService {
+  issue(userId: number, type: TokenType): string;
+  /** The claims of a valid, unexpired token of any type, or null. */
+  verify(token: string): TokenClaims | null;
+}
+
+export function createTokenService(secret: string, lifetimes: Record<TokenType, number>): TokenService {
+  const sign = createSigner({ key: secret, algorithm: 'HS256' });
+  const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
+  return {
+    issue(userId, type) {
+      const iat = Math.floor(Date.now() / 1000);
+      const claims: TokenClaims = {
+        token_type: type,
+        exp: iat + lifetimes[type],
+        iat,
+        jti: randomUUID().replaceAll('-', ''),
+        user_id: userId,
+      };
+      return sign(claims);
+    },
+    verify(token) {
+      try {
+        const claims = check(token) as Partial<TokenClaims>;
+        if (claims.token_type !== 'access' && claims.token_type !== 'refresh') return null;
+        if (!Number.isInteger(claims.user_id)) return null;
+        return claims as TokenClaims;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Djoser / SimpleJWT-compatible token endpoints: create (login), verify and refresh.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { verifyPassword } from '../../lib/passwords.ts';
+import { findActiveUser, findUserByEmail, loginRetryAfter, recordLogin, recordLoginFailure } from '@ejdesk/db';
+import { AccessOnly, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
+import { errorResponses } from '../../schemas/common.ts';
+
+const tokenNotValid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
+
+export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, tokens, config } = app.ctx;
+
+  app.post(
+    '/create/',
+    { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const wait = await loginRetryAfter(db, email, request.ip, config.loginMaxFailures, config.loginWindowMinutes);
+      if (wait > 0) {
+        const minutes = Math.ceil(wait / 60);
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+      }
+      const user = await findUserByEmail(db, email);
+      const ok = await verifyPassword(user?.passwordHash, password);
+      if (!user || !ok || !user.isActive) {
+        await recordLoginFailure(db, email, request.ip);
+        return reply.code(401).send({ detail: 'No active account found with the given credentials' });
+      }
+      await recordLogin(db, user.id);
+      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access') };
+    },
+  );
+
+  app.post(
+    '/verify/',
+    { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } },
+    async (request, reply) => {
+      if (!tokens.verify(request.body.token)) return reply.code(401).send(tokenNotValid);
+      return {};
+    },
+  );
+
+  app.post(
+    '/refresh/',
+    { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
+    async (request, reply) => {
+      const claims = tokens.verify(request.body.refresh);
+      if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
+      // A deactivated account loses its session at the next refresh.
+      if (!(await findActiveUser(db, claims.user_id))) return reply.code(401).send(tokenNotValid);
+      return { access: tokens.issue(claims.user_id, 'access') };
+    },
+  );
+};

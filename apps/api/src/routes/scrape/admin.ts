@@ -1,0 +1,68 @@
+// /api/scrape/store/password/* and /api/scrape/bank/msp/* (SPEC.md section 7, "Admin lists").
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  createBankMsp,
+  createBankPassword,
+  listBankMsps,
+  listBankPasswords,
+  revealBankPassword,
+} from '@ejdesk/db';
+import {
+  BankMsp,
+  BankPassword,
+  CreateBankMspBody,
+  CreateBankPasswordBody,
+  IdParams,
+  RevealedBankPassword,
+} from '../../schemas/admin.ts';
+import { errorResponses } from '../../schemas/common.ts';
+
+export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, secrets } = app.ctx;
+
+  app.get(
+    '/store/password/list/',
+    { schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } },
+    async () => listBankPasswords(db),
+  );
+
+  app.post(
+    '/store/password/create/',
+    { schema: { body: CreateBankPasswordBody, response: { 201: BankPassword, ...errorResponses } } },
+    async (request, reply) => {
+      const { bank_name, bank_pass } = request.body;
+      const row = await createBankPassword(db, secrets.bankPassKey, request.user!.id, bank_name.trim(), bank_pass);
+      if (!row) return reply.code(400).send({ detail: `A password for bank '${bank_name.trim()}' is already stored.` });
+      return reply.code(201).send(row);
+    },
+  );
+
+  app.post(
+    '/store/password/:id/reveal/',
+    { schema: { params: IdParams, response: { 200: RevealedBankPassword, ...errorResponses } } },
+    async (request, reply) => {
+      const row = await revealBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id);
+      if (!row) return reply.code(404).send({ detail: 'Not found.' });
+      return row;
+    },
+  );
+
+  app.get(
+    '/bank/msp/list/',
+    { schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } },
+    async () => listBankMsps(db),
+  );
+
+  app.post(
+    '/bank/msp/create/',
+    { schema: { body: CreateBankMspBody, response: { 201: BankMsp, ...errorResponses } } },
+    async (request, reply) => {
+      const msp = request.body.msp.trim();
+      const bankName = request.body.bank_name.trim();
+      const row = await createBankMsp(db, request.user!.id, msp, bankName);
+      if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
+      return reply.code(201).send(row);
+    },
+  );
+};

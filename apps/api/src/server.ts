@@ -1,0 +1,39 @@
+// The API process: open the database, migrate, serve; on SIGINT/SIGTERM finish in-flight requests,
+// then close the pool.
+import { openConfiguredDatabase } from './database.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { loadSecrets } from './lib/secrets.ts';
+
+const config = loadConfig();
+const secrets = loadSecrets(config);
+const database = await openConfiguredDatabase(config);
+await database.migrate();
+const app = await buildApp({
+  db: database.db,
+  config,
+  secrets,
+  logger: {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.body.password', 'req.body.bank_pass'],
+  },
+});
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}
+
+await app.listen({ host: config.host, port: config.port });

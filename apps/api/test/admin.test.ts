@@ -1,0 +1,126 @@
+import { auditLog, bankPasswords } from '@ejdesk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, createTestApp, login, multipart, type TestApp } from './helpers.ts';
+
+describe.each(backends)('admin lists on %s', (backend) => {
+  let t: TestApp;
+  let authorization: string;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    authorization = `JWT ${(await login(t.app)).access}`;
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization } });
+  const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, payload: payload as string, headers: { authorization, ...headers } });
+  const postForm = (url: string, fields: Record<string, string>) => {
+    const { payload, headers } = multipart(fields);
+    return post(url, payload, headers);
+  };
+
+  describe('stored bank passwords', () => {
+    const list = '/api/scrape/store/password/list/';
+    const create = '/api/scrape/store/password/create/';
+
+    it('creates from multipart, JSON and urlencoded bodies and lists them masked', async () => {
+      const created = await postForm(create, { bank_name: 'Harbor Bank', bank_pass: 'S3cret!pdf' });
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ id: expect.any(Number), bank_name: 'Harbor Bank', bank_pass: '••••••••' });
+      expect((await post(create, { bank_name: 'Apex Bank', bank_pass: 'apex-2024' })).statusCode).toBe(201);
+      const form = new URLSearchParams({ bank_name: '  Unity Bank ', bank_pass: 'u' }).toString();
+      expect((await post(create, form, { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(201);
+
+      const rows = (await get(list)).json();
+      expect(rows.map((r: { bank_name: string }) => r.bank_name)).toEqual(['Unity Bank', 'Apex Bank', 'Harbor Bank']);
+      for (const row of rows) {
+        expect(Object.keys(row).sort()).toEqual(['bank_name', 'bank_pass', 'create_at', 'id', 'update_at']);
+        expect(row.bank_pass).toBe('••••••••');
+        expect(new Date(row.create_at).getTime()).not.toBeNaN();
+      }
+    });
+
+    it('stores the password encrypted, and reveals it once per request with an audit entry', async () => {
+      const [stored] = await t.database.db.select().from(bankPasswords).limit(1);
+      expect(stored!.bankPassEncrypted.includes(Buffer.from('S3cret!pdf'))).toBe(false);
+
+      const harbor = (await get(list)).json().find((r: { bank_name: string }) => r.bank_name === 'Harbor Bank');
+      const revealed = await post(`/api/scrape/store/password/${harbor.id}/reveal/`);
+      expect(revealed.statusCode).toBe(200);
+      expect(revealed.json()).toEqual({ id: harbor.id, bank_name: 'Harbor Bank', bank_pass: 'S3cret!pdf' });
+      const audit = await t.database.db.select().from(auditLog);
+      expect(audit).toContainEqual(
+        expect.objectContaining({ action: 'reveal', entity: 'bank_password', entityId: String(harbor.id), userId: expect.any(Number) }),
+      );
+
+      expect((await post('/api/scrape/store/password/999999/reveal/')).statusCode).toBe(404);
+      const bad = await post('/api/scrape/store/password/abc/reveal/');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().detail).toMatch(/path 'id'/);
+    });
+
+    it.each([
+      ['a missing bank_pass', { bank_name: 'Meridian Bank' }, /'bank_pass' is required/],
+      ['an empty bank_name', { bank_name: '', bank_pass: 'x' }, /'bank_name'/],
+      ['a blank bank_name', { bank_name: '   ', bank_pass: 'x' }, /'bank_name'/],
+      ['an extra field', { bank_name: 'Meridian Bank', bank_pass: 'x', id: 1 }, /unknown field 'id'/],
+      ['a number for bank_name', { bank_name: 42, bank_pass: 'x' }, /'bank_name'.*string/],
+      ['an oversized bank_name', { bank_name: 'B'.repeat(201), bank_pass: 'x' }, /'bank_name'.*200/],
+      ['an oversized bank_pass', { bank_name: 'Meridian Bank', bank_pass: 'p'.repeat(257) }, /'bank_pass'.*256/],
+      ['a duplicate bank, in any case', { bank_name: 'HARBOR BANK', bank_pass: 'other' }, /already stored/],
+    ])('refuses %s with 400 and stores nothing', async (_name, body, detail) => {
+      const before = (await get(list)).json().length;
+      const response = await post(create, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toMatch(detail);
+      expect((await get(list)).json()).toHaveLength(before);
+    });
+
+    it('refuses malformed JSON, a file upload and repeated fields', async () => {
+      const malformed = await post(create, '{"bank_name":', { 'content-type': 'application/json' });
+      expect(malformed.statusCode).toBe(400);
+      const boundary = 'xyz';
+      const upload = await post(
+        create,
+        `--${boundary}\r\nContent-Disposition: form-data; name="bank_name"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+        { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      );
+      expect(upload.statusCode).toBeGreaterThanOrEqual(400);
+      expect(upload.statusCode).toBeLessThan(500);
+      expect(upload.json()).toHaveProperty('detail');
+      const repeated = await post(create, 'bank_name=a&bank_name=b&bank_pass=x', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+      expect(repeated.statusCode).toBe(400);
+    });
+  });
+
+  describe('bank -> MSP mapping', () => {
+    const list = '/api/scrape/bank/msp/list/';
+    const create = '/api/scrape/bank/msp/create/';
+
+    it('creates and lists mappings, newest first', async () => {
+      const first = await postForm(create, { msp: 'Atlas ATM Services', bank_name: 'Harbor Bank' });
+      expect(first.statusCode).toBe(201);
+      expect(first.json()).toMatchObject({ msp: 'Atlas ATM Services', bank_name: 'Harbor Bank' });
+      expect((await post(create, { msp: 'Vertex Payments', bank_name: 'Harbor Bank' })).statusCode).toBe(201);
+      const rows = (await get(list)).json();
+      expect(rows.map((r: { msp: string }) => r.msp)).toEqual(['Vertex Payments', 'Atlas ATM Services']);
+      expect(Object.keys(rows[0]).sort()).toEqual(['bank_name', 'create_at', 'id', 'msp', 'update_at']);
+    });
+
+    it.each([
+      ['a missing msp', { bank_name: 'Harbor Bank' }, /'msp' is required/],
+      ['a blank bank_name', { msp: 'Atlas', bank_name: ' ' }, /'bank_name'/],
+      ['an extra field', { msp: 'Atlas', bank_name: 'X', note: 'y' }, /unknown field 'note'/],
+      ['an array for msp', { msp: ['a'], bank_name: 'X' }, /'msp'.*string/],
+      ['a duplicate mapping', { msp: 'atlas atm services', bank_name: 'harbor bank' }, /already mapped/],
+    ])('refuses %s with 400 and stores nothing', async (_name, body, detail) => {
+      const before = (await get(list)).json().length;
+      const response = await post(create, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toMatch(detail);
+      expect((await get(list)).json()).toHaveLength(before);
+    });
+  });
+});

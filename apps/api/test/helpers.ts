@@ -1,0 +1,83 @@
+// Test apps on a real database: in-memory PGlite, or a throwaway database on the PostgreSQL server
+// named by TEST_DATABASE_URL (CI always sets it, so those suites never skip there).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { createUser, openDatabase, type Database } from '@ejdesk/db';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type ApiConfig } from '../src/config.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+import type { Secrets } from '../src/lib/secrets.ts';
+
+export type Backend = 'pglite' | 'postgres';
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+export const backends: Backend[] = testDatabaseUrl ? ['pglite', 'postgres'] : ['pglite'];
+
+export const operator = { email: 'operator@example.com', password: 'correct horse battery' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  secrets: Secrets;
+  config: ApiConfig;
+  close(): Promise<void>;
+}
+
+async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ejdesk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(testDatabaseUrl!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: testDatabaseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(backend: Backend, overrides: Partial<ApiConfig> = {}): Promise<TestApp> {
+  const scratch = backend === 'postgres' ? await throwawayDatabase() : undefined;
+  const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
+  await database.migrate();
+  await createUser(database.db, operator.email, await hashPassword(operator.password));
+  const config = { ...loadConfig({}), databaseUrl: scratch?.url, ...overrides };
+  const secrets: Secrets = { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) };
+  const app = await buildApp({ db: database.db, config, secrets });
+  return {
+    app,
+    database,
+    secrets,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await scratch?.drop();
+    },
+  };
+}
+
+export async function login(app: FastifyInstance, credentials = operator): Promise<{ access: string; refresh: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/jwt/create/', payload: credentials });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+/** A multipart/form-data body as the original client sends it. */
+export function multipart(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
+  const boundary = '----ejdesk' + randomBytes(8).toString('hex');
+  const payload =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') + `--${boundary}--\r\n`;
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const decodeClaims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;

@@ -1,0 +1,5 @@
+export * from './client.ts';
+export * from './schema.ts';
+export * from './bank-pass-cipher.ts';
+export * from './queries/users.ts';
+export * from './queries/admin.ts';

@@ -1,0 +1,243 @@
+// The EJ Desk data model (ARCHITECTURE.md "Data model"). One schema for PGlite and PostgreSQL;
+// drizzle-kit turns it into the SQL under ../migrations, which run from code on both.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+const createdAt = () => timestamp('create_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('update_at', { withTimezone: true }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 14, scale: 2 });
+
+export const emailCategories = [
+  'processed',
+  'ej_not_found',
+  'ignored',
+  'same_subject',
+  'same_subject_processing',
+] as const;
+export type EmailCategory = (typeof emailCategories)[number];
+
+export const ejRecordKinds = ['dispute', 'overage', 'succeeding'] as const;
+export type EjRecordKind = (typeof ejRecordKinds)[number];
+
+export const dataFileKinds = [
+  'text',
+  'missing',
+  'missing_txn',
+  'between_successful',
+  'excel',
+  'pdf',
+  'other',
+] as const;
+export type DataFileKind = (typeof dataFileKinds)[number];
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
+);
+
+/** Failed logins only: throttling counts these per account and per IP (ARCHITECTURE.md "The API"). */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('login_failures_email_at_idx').on(t.email, t.at),
+    index('login_failures_ip_at_idx').on(t.ip, t.at),
+  ],
+);
+
+export const emails = pgTable(
+  'emails',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: text('message_id'),
+    emailFrom: text('email_from').notNull().default(''),
+    emailTo: text('email_to').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    normalizedSubject: text('normalized_subject').notNull().default(''),
+    emailBody: text('email_body').notNull().default(''),
+    emailBodyHtml: text('email_body_html').notNull().default(''),
+    numOfEmail: integer('num_of_email').notNull().default(1),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    category: text('category').notNull().default('ej_not_found'),
+    isRead: boolean('is_read').notNull().default(false),
+    jsonLoadData: jsonb('json_load_data').$type<Record<string, unknown>[]>().notNull().default([]),
+    processingError: text('processing_error'),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('emails_category_check', sql`${t.category} in (${inList(emailCategories)})`),
+    uniqueIndex('emails_message_id_key').on(t.messageId),
+    index('emails_received_idx').on(t.receivedAt.desc(), t.id.desc()),
+    index('emails_create_idx').on(t.createAt.desc(), t.id.desc()),
+    index('emails_category_received_idx').on(t.category, t.receivedAt.desc(), t.id.desc()),
+    index('emails_read_received_idx').on(t.isRead, t.receivedAt.desc(), t.id.desc()),
+    index('emails_subject_trgm_idx').using('gin', sql`${t.subject} gin_trgm_ops`),
+    index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
+  ],
+);
+
+export const ejRecords = pgTable(
+  'ej_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull().default('dispute'),
+    atmId: text('atm_id').notNull().default(''),
+    cardNo: text('card_no').notNull().default(''),
+    txtNo: text('txt_no').notNull().default(''),
+    transactionDate: date('transaction_date'),
+    transactionAmt: money('transaction_amt'),
+    disputeAmt: money('dispute_amt'),
+    overage: money('overage'),
+    mspRemarks: text('msp_remarks').notNull().default(''),
+    mspRefNo: text('msp_ref_no').notNull().default(''),
+    shortDescEjError: text('short_desc_ej_error').notNull().default(''),
+    ejError: text('ej_error').notNull().default(''),
+    complaintDate: date('complaint_date'),
+    shortDescription: text('short_description').notNull().default(''),
+    responseCode: text('response_code').notNull().default(''),
+    mailReceivedFrom: text('mail_received_from').notNull().default(''),
+    mailSubject: text('mail_subject').notNull().default(''),
+    bankName: text('bank_name').notNull().default(''),
+    fileName: text('file_name').notNull().default(''),
+    emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('ej_records_kind_check', sql`${t.kind} in (${inList(ejRecordKinds)})`),
+    index('ej_records_kind_date_idx').on(t.kind, t.transactionDate.desc(), t.id.desc()),
+    index('ej_records_kind_id_idx').on(t.kind, t.id.desc()),
+    index('ej_records_atm_idx').on(t.atmId),
+    index('ej_records_card_idx').on(t.cardNo),
+    index('ej_records_email_idx').on(t.emailId),
+    index('ej_records_atm_trgm_idx').using('gin', sql`${t.atmId} gin_trgm_ops`),
+    index('ej_records_card_trgm_idx').using('gin', sql`${t.cardNo} gin_trgm_ops`),
+    index('ej_records_bank_trgm_idx').using('gin', sql`${t.bankName} gin_trgm_ops`),
+    index('ej_records_subject_trgm_idx').using('gin', sql`${t.mailSubject} gin_trgm_ops`),
+    index('ej_records_from_trgm_idx').using('gin', sql`${t.mailReceivedFrom} gin_trgm_ops`),
+  ],
+);
+
+export const dataFiles = pgTable(
+  'data_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    subjectName: text('subject_name').notNull().default(''),
+    emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('data_files_kind_check', sql`${t.kind} in (${inList(dataFileKinds)})`),
+    index('data_files_kind_create_idx').on(t.kind, t.createAt.desc(), t.id.desc()),
+    index('data_files_email_idx').on(t.emailId),
+    index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('data_files_subject_trgm_idx').using('gin', sql`${t.subjectName} gin_trgm_ops`),
+  ],
+);
+
+/** One extracted row of a data file: the 16 labelled columns of SPEC.md section 3. */
+export const dataFileRows = pgTable(
+  'data_file_rows',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dataFileId: bigint('data_file_id', { mode: 'number' })
+      .notNull()
+      .references(() => dataFiles.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    atmId: text('atm_id').notNull().default(''),
+    cardNo: text('card_no').notNull().default(''),
+    txtNo: text('txt_no').notNull().default(''),
+    txtDate: date('txt_date'),
+    txtAmt: money('txt_amt'),
+    disputeAmt: money('dispute_amt'),
+    overage: money('overage'),
+    mspRemarks: text('msp_remarks').notNull().default(''),
+    mspRefNo: text('msp_ref_no').notNull().default(''),
+    shortDesc: text('short_desc').notNull().default(''),
+    ejError: text('ej_error').notNull().default(''),
+    complaintDate: date('complaint_date'),
+    shortDescription: text('short_description').notNull().default(''),
+    mailReceivedFrom: text('mail_received_from').notNull().default(''),
+    mailSubject: text('mail_subject').notNull().default(''),
+    responseCode: text('response_code').notNull().default(''),
+  },
+  (t) => [index('data_file_rows_file_pos_idx').on(t.dataFileId, t.position)],
+);
+
+/** bank_pass is AES-256-GCM ciphertext (iv | tag | data); never stored or logged in clear. */
+export const bankPasswords = pgTable(
+  'bank_passwords',
+  {
+    id: serial('id').primaryKey(),
+    bankName: text('bank_name').notNull(),
+    bankPassEncrypted: bytea('bank_pass_encrypted').notNull(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('bank_passwords_bank_lower_key').on(sql`lower(${t.bankName})`)],
+);
+
+export const bankMsps = pgTable(
+  'bank_msps',
+  {
+    id: serial('id').primaryKey(),
+    msp: text('msp').notNull(),
+    bankName: text('bank_name').notNull(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('bank_msps_pair_key').on(sql`lower(${t.bankName})`, sql`lower(${t.msp})`)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at.desc())],
+);
