@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { openDatabase, queryRows } from '../src/index.ts';
+import { seed } from '../src/seed.ts';
+
+const now = new Date('2026-03-15T12:00:00Z');
+
+async function seeded() {
+  const database = await openDatabase();
+  await database.migrate();
+  await seed(database.db, { emails: 400, ej: 600, filesPerKind: 4, now, bankPassKey: Buffer.alloc(32, 7) });
+  return database;
+}
+
+const snapshot = (database: Awaited<ReturnType<typeof seeded>>) =>
+  queryRows<Record<string, unknown>>(
+    database.db,
+    sql`select (select md5(string_agg(subject || received_at::text || category, ',' order by id)) from emails) as emails,
+               (select md5(string_agg(atm_id || card_no || coalesce(transaction_amt::text, ''), ',' order by id)) from ej_records) as ej,
+               (select md5(string_agg(name, ',' order by id)) from data_files) as files`,
+  );
+
+describe('seed', () => {
+  it('is deterministic and fills every category, record kind and file kind', async () => {
+    const a = await seeded();
+    const b = await seeded();
+    expect(await snapshot(a)).toEqual(await snapshot(b));
+
+    const categories = await queryRows<{ category: string }>(a.db, sql`select distinct category from emails order by 1`);
+    expect(categories.map((r) => r.category)).toEqual(['ej_not_found', 'ignored', 'processed', 'same_subject', 'same_subject_processing']);
+    const kinds = await queryRows<{ kind: string }>(a.db, sql`select distinct kind from ej_records order by 1`);
+    expect(kinds.map((r) => r.kind)).toEqual(['dispute', 'overage', 'succeeding']);
+    const files = await queryRows<{ kind: string; n: number; rows: number }>(
+      a.db,
+      sql`select f.kind, count(distinct f.id)::int as n, count(r.id)::int as rows from data_files f join data_file_rows r on r.data_file_id = f.id group by f.kind`,
+    );
+    expect(files).toHaveLength(7);
+    for (const kind of files) expect(kind.n).toBe(4);
+
+    const [range] = await queryRows<{ oldest: Date; newest: Date; this_month: number }>(
+      a.db,
+      sql`select min(received_at) as oldest, max(received_at) as newest,
+                 count(*) filter (where received_at >= ${'2026-03-01T00:00:00Z'}::timestamptz)::int as this_month from emails`,
+    );
+    expect(new Date(range!.oldest).getTime()).toBeGreaterThan(now.getTime() - 366 * 86_400_000);
+    expect(new Date(range!.newest).getTime()).toBeLessThanOrEqual(now.getTime());
+    expect(range!.this_month).toBeGreaterThan(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
