@@ -1,0 +1,15 @@
+import { formData, http } from '../http.ts';
+import type { BankMsp, BankPassword } from '../types.ts';
+
+export const listBankPasswords = async () => (await http.get<BankPassword[]>('/scrape/store/password/list/')).data;
+
+export const createBankPassword = async (fields: { bank_name: string; bank_pass: string }) =>
+  (await http.post<BankPassword>('/scrape/store/password/create/', formData(fields))).data;
+
+export const revealBankPassword = async (id: number) =>
+  (await http.post<{ id: number; bank_name: string; bank_pass: string }>(`/scrape/store/password/${id}/reveal/`)).data;
+
+export const listBankMsps = async () => (await http.get<BankMsp[]>('/scrape/bank/msp/list/')).data;
+
+export const createBankMsp = async (fields: { msp: string; bank_name: string }) =>
+  (await http.post<BankMsp>('/scrape/bank/msp/create/', formData(fields))).data;

@@ -1,0 +1,99 @@
+// The one axios instance (SPEC.md section 7, "Shared client behaviour"): base path /api, the JWT
+// header, no timeout. A 401/403 is retried once after refreshing the access token; if that fails the
+// session ends and the shell's handler sends the browser to /login. Other errors are reported as
+// 'Error: {status} - {data}' through the shell's notifier.
+import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import { endSession, replaceAccessToken, sessionStore } from './session.ts';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Auth endpoints handle their own errors: no refresh, no redirect, no toast. */
+    skipSessionHandling?: boolean;
+    /** Set on the one retry after a refresh. */
+    retriedAfterRefresh?: boolean;
+  }
+}
+
+export interface ClientHooks {
+  onUnauthorized: () => void;
+  notify: (message: string) => void;
+}
+
+const hooks: ClientHooks = {
+  onUnauthorized: () => window.location.assign('/login'),
+  notify: (message) => console.error(message),
+};
+
+export function configureApiClient(next: Partial<ClientHooks>): void {
+  Object.assign(hooks, next);
+}
+
+export const http = axios.create({ baseURL: '/api', timeout: 0 });
+
+http.interceptors.request.use((config) => {
+  const { token } = sessionStore.getState();
+  if (token) config.headers.set('Authorization', `JWT ${token}`);
+  return config;
+});
+
+let refreshing: Promise<string | null> | null = null;
+
+/** One refresh at a time, however many requests failed together. */
+function refreshAccessToken(): Promise<string | null> {
+  const { refresh } = sessionStore.getState();
+  if (!refresh) return Promise.resolve(null);
+  refreshing ??= http
+    .post<{ access: string }>('/auth/jwt/refresh/', { refresh }, { skipSessionHandling: true })
+    .then((response) => {
+      replaceAccessToken(response.data.access);
+      return response.data.access;
+    })
+    .catch(() => null)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof AxiosError && error.response) {
+    const data = error.response.data as unknown;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    return `Error: ${error.response.status} - ${text}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The server's {"detail": ...} message of a failed request, if it sent one. */
+export function errorDetail(error: unknown): string | null {
+  if (error instanceof AxiosError) {
+    const detail = (error.response?.data as { detail?: unknown } | undefined)?.detail;
+    if (typeof detail === 'string') return detail;
+  }
+  return null;
+}
+
+http.interceptors.response.use(undefined, async (error: unknown) => {
+  if (!(error instanceof AxiosError) || !error.config) throw error;
+  const config: AxiosRequestConfig = error.config;
+  const status = error.response?.status;
+  if (config.skipSessionHandling || axios.isCancel(error)) throw error;
+  if (status === 401 || status === 403) {
+    if (!config.retriedAfterRefresh) {
+      const access = await refreshAccessToken();
+      if (access) return http.request({ ...(config as InternalAxiosRequestConfig), retriedAfterRefresh: true });
+    }
+    endSession();
+    hooks.onUnauthorized();
+    throw error;
+  }
+  hooks.notify(describeError(error));
+  throw error;
+});
+
+/** POST bodies go as multipart form data, as the original client sends them. */
+export function formData(fields: Record<string, string>): FormData {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  return body;
+}

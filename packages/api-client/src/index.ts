@@ -1,0 +1,5 @@
+export * from './session.ts';
+export * from './http.ts';
+export * from './types.ts';
+export * from './endpoints/auth.ts';
+export * from './endpoints/admin.ts';

@@ -1,0 +1,66 @@
+// The operator's session, kept in the local storage keys of SPEC.md section 3 (token,
+// isAuthenticated, currentUser_id) plus the refresh token, and mirrored in a zustand store so that
+// the shell and every remote see one session: this package is a shared singleton.
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+
+export const storageKeys = {
+  token: 'token',
+  refresh: 'refresh',
+  isAuthenticated: 'isAuthenticated',
+  userId: 'currentUser_id',
+} as const;
+
+export interface Session {
+  token: string | null;
+  refresh: string | null;
+  isAuthenticated: boolean;
+  userId: number | null;
+}
+
+function read(): Session {
+  const storage = globalThis.localStorage;
+  const userId = Number(storage?.getItem(storageKeys.userId));
+  return {
+    token: storage?.getItem(storageKeys.token) ?? null,
+    refresh: storage?.getItem(storageKeys.refresh) ?? null,
+    isAuthenticated: storage?.getItem(storageKeys.isAuthenticated) === 'true',
+    userId: Number.isInteger(userId) && userId > 0 ? userId : null,
+  };
+}
+
+export const sessionStore = createStore<Session>(() => read());
+
+/** The payload of a JWT, without verifying it (the server does that). */
+export function tokenClaims(token: string): Record<string, unknown> | null {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const json = atob(part.replaceAll('-', '+').replaceAll('_', '/'));
+    const claims: unknown = JSON.parse(json);
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function startSession(access: string, refresh: string): void {
+  const userId = Number(tokenClaims(access)?.user_id) || null;
+  localStorage.setItem(storageKeys.token, access);
+  localStorage.setItem(storageKeys.refresh, refresh);
+  localStorage.setItem(storageKeys.isAuthenticated, 'true');
+  if (userId) localStorage.setItem(storageKeys.userId, String(userId));
+  sessionStore.setState({ token: access, refresh, isAuthenticated: true, userId });
+}
+
+export function replaceAccessToken(access: string): void {
+  localStorage.setItem(storageKeys.token, access);
+  sessionStore.setState({ token: access });
+}
+
+/** Logout: the flag goes (as in the original client) and so do the tokens. */
+export function endSession(): void {
+  for (const key of Object.values(storageKeys)) localStorage.removeItem(key);
+  sessionStore.setState({ token: null, refresh: null, isAuthenticated: false, userId: null });
+}
+
+export const useSession = <T>(select: (session: Session) => T): T => useStore(sessionStore, select);

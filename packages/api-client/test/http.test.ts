@@ -1,0 +1,90 @@
+// The shared client's session handling, over real HTTP against a small server that plays the API.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient, endSession, http, listBankMsps, sessionStore, startSession, storageKeys } from '../src/index.ts';
+
+const token = (claims: object) => `h.${btoa(JSON.stringify(claims))}.s`;
+const expiredAccess = token({ user_id: 7, token_type: 'access', n: 1 });
+const freshAccess = token({ user_id: 7, token_type: 'access', n: 2 });
+const goodRefresh = token({ user_id: 7, token_type: 'refresh' });
+
+let server: Server;
+let refreshCalls = 0;
+let failWith: number | null = null;
+const seenAuth: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/api/auth/jwt/refresh/') {
+        refreshCalls++;
+        const ok = JSON.parse(body).refresh === goodRefresh;
+        response.statusCode = ok ? 200 : 401;
+        return response.end(JSON.stringify(ok ? { access: freshAccess } : { detail: 'Token is invalid or expired' }));
+      }
+      seenAuth.push(request.headers.authorization ?? '');
+      if (failWith) {
+        response.statusCode = failWith;
+        return response.end(JSON.stringify({ detail: 'boom' }));
+      }
+      const authorised = request.headers.authorization === `JWT ${freshAccess}`;
+      response.statusCode = authorised ? 200 : 401;
+      response.end(JSON.stringify(authorised ? [{ id: 1, msp: 'Atlas', bank_name: 'Apex' }] : { detail: 'expired' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  http.defaults.adapter = 'http';
+  http.defaults.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => {
+  refreshCalls = 0;
+  failWith = null;
+  seenAuth.length = 0;
+  endSession();
+});
+
+describe('shared API client', () => {
+  it('stores the session under the spec keys and reads the user id from the token', () => {
+    startSession(freshAccess, goodRefresh);
+    expect(localStorage.getItem(storageKeys.token)).toBe(freshAccess);
+    expect(localStorage.getItem('isAuthenticated')).toBe('true');
+    expect(localStorage.getItem('currentUser_id')).toBe('7');
+    expect(sessionStore.getState()).toMatchObject({ isAuthenticated: true, userId: 7 });
+  });
+
+  it('refreshes an expired access token once and retries the request', async () => {
+    startSession(expiredAccess, goodRefresh);
+    const onUnauthorized = vi.fn();
+    configureApiClient({ onUnauthorized });
+    await expect(Promise.all([listBankMsps(), listBankMsps()])).resolves.toHaveLength(2);
+    expect(refreshCalls).toBe(1);
+    expect(seenAuth).toContain(`JWT ${expiredAccess}`);
+    expect(seenAuth.at(-1)).toBe(`JWT ${freshAccess}`);
+    expect(localStorage.getItem('token')).toBe(freshAccess);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('ends the session and sends the operator to login when the refresh fails', async () => {
+    startSession(expiredAccess, 'bad-refresh');
+    const onUnauthorized = vi.fn();
+    configureApiClient({ onUnauthorized });
+    await expect(listBankMsps()).rejects.toThrow();
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('isAuthenticated')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it("reports other errors as 'Error: {status} - {data}'", async () => {
+    startSession(freshAccess, goodRefresh);
+    const notify = vi.fn();
+    configureApiClient({ notify });
+    failWith = 500;
+    await expect(listBankMsps()).rejects.toThrow();
+    expect(notify).toHaveBeenCalledWith('Error: 500 - {"detail":"boom"}');
+  });
+});

@@ -1,0 +1,40 @@
+// Turning table rows into export cells: the 'N/A' fill for missing values and the guard against
+// formula injection (a cell that starts with = + - @ tab or CR would run as a formula in a
+// spreadsheet, so it is prefixed with an apostrophe and stays text).
+
+export const missingValue = 'N/A';
+
+export interface ExportColumn<Row> {
+  /** Column heading in the file. */
+  header: string;
+  /** Row key, or a function for derived cells. */
+  value: keyof Row | ((row: Row) => unknown);
+}
+
+const formulaStart = /^[=+\-@\t\r]/;
+
+export function neutralise(text: string): string {
+  return formulaStart.test(text) ? `'${text}` : text;
+}
+
+/** One cell as it goes into a file: text, guarded; numbers stay numbers; missing -> 'N/A'. */
+export function exportCell(value: unknown): string | number {
+  if (value === null || value === undefined || value === '') return missingValue;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : missingValue;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return neutralise(JSON.stringify(value));
+  return neutralise(String(value));
+}
+
+export function exportRows<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[]): (string | number)[][] {
+  return rows.map((row) =>
+    columns.map((column) =>
+      exportCell(typeof column.value === 'function' ? column.value(row) : row[column.value]),
+    ),
+  );
+}
+
+/** Columns from the keys of the first record, as the JSON-data tables show them. */
+export function columnsFromFirstRecord(rows: readonly Record<string, unknown>[]): ExportColumn<Record<string, unknown>>[] {
+  return Object.keys(rows[0] ?? {}).map((key) => ({ header: key, value: key }));
+}
