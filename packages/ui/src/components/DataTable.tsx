@@ -1,0 +1,119 @@
+// The one table of the console: columns declared once (react-table), with the loading, empty and
+// error states in place of the rows so the page never jumps while data arrives.
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import { Button } from './Button.tsx';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Right-aligned with tabular figures, for amounts and counts. */
+    numeric?: boolean;
+    nowrap?: boolean;
+  }
+}
+
+export interface DataTableProps<Row> {
+  columns: ColumnDef<Row, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  rows: Row[] | undefined;
+  caption?: string;
+  loading?: boolean;
+  error?: string | null;
+  onRetry?: () => void;
+  emptyText?: string;
+  /** Rows of skeleton shown while the first page loads. */
+  skeletonRows?: number;
+  getRowId?: (row: Row) => string;
+}
+
+export function DataTable<Row>({
+  columns,
+  rows,
+  caption,
+  loading = false,
+  error = null,
+  onRetry,
+  emptyText = 'No records found',
+  skeletonRows = 5,
+  getRowId,
+}: DataTableProps<Row>) {
+  const table = useReactTable({
+    data: rows ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    ...(getRowId ? { getRowId } : {}),
+  });
+  const width = table.getVisibleLeafColumns().length;
+  const cellClass = (meta: { numeric?: boolean; nowrap?: boolean } | undefined) =>
+    [meta?.numeric && 'ej-numeric', meta?.nowrap && 'ej-nowrap'].filter(Boolean).join(' ') || undefined;
+
+  let body;
+  if (error) {
+    body = (
+      <tr>
+        <td colSpan={width}>
+          <div className="ej-state ej-state--error" role="alert">
+            <div>{error}</div>
+            {onRetry && (
+              <div className="ej-state__actions">
+                <Button onClick={onRetry}>Retry</Button>
+              </div>
+            )}
+          </div>
+        </td>
+      </tr>
+    );
+  } else if (loading && !rows) {
+    body = Array.from({ length: skeletonRows }, (_, i) => (
+      <tr key={i} aria-hidden="true">
+        {table.getVisibleLeafColumns().map((column) => (
+          <td key={column.id}>
+            <span className="ej-skeleton" />
+          </td>
+        ))}
+      </tr>
+    ));
+  } else if (table.getRowModel().rows.length === 0) {
+    body = (
+      <tr>
+        <td colSpan={width} className="ej-state">
+          {emptyText}
+        </td>
+      </tr>
+    );
+  } else {
+    body = table.getRowModel().rows.map((row) => (
+      <tr key={row.id}>
+        {row.getVisibleCells().map((cell) => (
+          <td key={cell.id} className={cellClass(cell.column.columnDef.meta)}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        ))}
+      </tr>
+    ));
+  }
+
+  return (
+    <div className="ej-table-wrap">
+      <table className="ej-table" aria-busy={loading || undefined}>
+        {caption && <caption>{caption}</caption>}
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)}>
+                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>{body}</tbody>
+      </table>
+      {loading && rows && (
+        <span className="ej-visually-hidden" role="status">
+          Loading...
+        </span>
+      )}
+    </div>
+  );
+}

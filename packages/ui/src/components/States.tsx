@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { Button } from './Button.tsx';
+
+export function LoadingState({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div className="ej-state" role="status">
+      {label}
+    </div>
+  );
+}
+
+export function EmptyState({ children = 'No records found' }: { children?: ReactNode }) {
+  return <div className="ej-state">{children}</div>;
+}
+
+/** A failed fetch: what went wrong, and a way to try again. */
+export function ErrorState({ message, onRetry }: { message: string; onRetry?: (() => void) | undefined }) {
+  return (
+    <div className="ej-state ej-state--error" role="alert">
+      <div>{message}</div>
+      {onRetry && (
+        <div className="ej-state__actions">
+          <Button onClick={onRetry}>Retry</Button>
+        </div>
+      )}
+    </div>
+  );
+}

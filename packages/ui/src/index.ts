@@ -1,0 +1,13 @@
+import './ui.css';
+
+export * from './components/Button.tsx';
+export * from './components/Field.tsx';
+export * from './components/States.tsx';
+export * from './components/Page.tsx';
+export * from './components/DataTable.tsx';
+export * from './components/Pager.tsx';
+export * from './components/Modal.tsx';
+export * from './components/Toaster.tsx';
+export * from './format.ts';
+export type { ColumnDef } from '@tanstack/react-table';
+export { createColumnHelper } from '@tanstack/react-table';

@@ -1,0 +1,67 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DataTable, formatAmount, formatShortDate, Pager, type ColumnDef } from '../src/index.ts';
+
+afterEach(cleanup);
+
+interface Row {
+  atm: string;
+  amount: number;
+}
+const columns: ColumnDef<Row, unknown>[] = [
+  { header: 'ATM ID', accessorKey: 'atm' },
+  { header: 'Amount', accessorKey: 'amount', meta: { numeric: true } },
+];
+
+describe('DataTable', () => {
+  it('shows rows under their headers, amounts right-aligned', () => {
+    render(<DataTable columns={columns} rows={[{ atm: 'APX00001', amount: 100 }]} caption="Disputes" />);
+    expect(screen.getByRole('table', { name: 'Disputes' })).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['ATM ID', 'Amount']);
+    expect(screen.getByRole('cell', { name: '100' }).className).toContain('ej-numeric');
+  });
+
+  it('says when there is nothing, and offers Retry on an error', async () => {
+    const { rerender } = render(<DataTable columns={columns} rows={[]} />);
+    expect(screen.getByText('No records found')).toBeTruthy();
+    const onRetry = vi.fn();
+    rerender(<DataTable columns={columns} rows={undefined} error="Could not load the list." onRetry={onRetry} />);
+    expect(screen.getByRole('alert').textContent).toContain('Could not load the list.');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Pager', () => {
+  it('disables First and Prev on page 1, Next and Last on the last page', () => {
+    const props = { onPage: vi.fn(), pageSize: 10, onPageSize: vi.fn() };
+    const { rerender } = render(<Pager page={1} totalPages={3} {...props} />);
+    const state = () => ['First', 'Prev', 'Next', 'Last'].map((name) => (screen.getByRole('button', { name }) as HTMLButtonElement).disabled);
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect(state()).toEqual([true, true, false, false]);
+    rerender(<Pager page={3} totalPages={3} {...props} />);
+    expect(state()).toEqual([false, false, true, true]);
+  });
+
+  it('moves pages and sizes, showing sizes as "{n} per page"', async () => {
+    const onPage = vi.fn();
+    const onPageSize = vi.fn();
+    render(<Pager page={2} totalPages={5} onPage={onPage} pageSize={10} onPageSize={onPageSize} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Last' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Prev' }));
+    expect(onPage.mock.calls).toEqual([[5], [1]]);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['10 per page', '20 per page', '50 per page', '100 per page']);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '50');
+    expect(onPageSize).toHaveBeenCalledWith(50);
+  });
+});
+
+describe('formats', () => {
+  it('writes detail dates as DD/MM/YY and amounts with two decimals', () => {
+    expect(formatShortDate('2025-01-07')).toBe('07/01/25');
+    expect(formatShortDate(null)).toBe('');
+    expect(formatAmount('1500')).toMatch(/^1.?500.00$/);
+    expect(formatAmount(null)).toBe('');
+  });
+});
