@@ -64,3 +64,13 @@ export function endSession(): void {
 }
 
 export const useSession = <T>(select: (session: Session) => T): T => useStore(sessionStore, select);
+
+/** For a remote running on its own (development): sign in straight against the API. */
+export const standaloneSession = {
+  isSignedIn: () => sessionStore.getState().isAuthenticated,
+  signIn: async (username: string, password: string) => {
+    const { createToken } = await import('./endpoints/auth.ts');
+    const { access, refresh } = (await createToken(username, password)).data;
+    startSession(access, refresh);
+  },
+};

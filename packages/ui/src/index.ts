@@ -8,6 +8,7 @@ export * from './components/DataTable.tsx';
 export * from './components/Pager.tsx';
 export * from './components/Modal.tsx';
 export * from './components/Toaster.tsx';
+export * from './components/NotBuiltYet.tsx';
 export * from './format.ts';
 export type { ColumnDef } from '@tanstack/react-table';
 export { createColumnHelper } from '@tanstack/react-table';

@@ -15,6 +15,7 @@ declare module '@tanstack/react-table' {
 export interface DataTableProps<Row> {
   columns: ColumnDef<Row, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   rows: Row[] | undefined;
+  /** Names the table for screen readers (the page heading already shows it). */
   caption?: string;
   loading?: boolean;
   error?: string | null;
@@ -95,7 +96,7 @@ export function DataTable<Row>({
   return (
     <div className="ej-table-wrap">
       <table className="ej-table" aria-busy={loading || undefined}>
-        {caption && <caption>{caption}</caption>}
+        {caption && <caption className="ej-visually-hidden">{caption}</caption>}
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>

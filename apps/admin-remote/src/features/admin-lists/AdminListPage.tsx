@@ -1,0 +1,89 @@
+// One admin list screen: the table, an Add button and its modal. The modal closes and clears on
+// Cancel or on success (the list then reloads) and stays open, with the reason, on failure.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { describeError, errorDetail } from '@ejdesk/api-client';
+import { Button, Card, DataTable, Modal, notify, Page, TextField } from '@ejdesk/ui';
+import type { AdminListConfig } from './lists.tsx';
+import styles from './admin-lists.module.css';
+
+export function AdminListPage<Row, Field extends string>({ list }: { list: AdminListConfig<Row, Field> }) {
+  const queryClient = useQueryClient();
+  const rows = useQuery({ queryKey: list.queryKey, queryFn: list.list });
+  const empty = () => Object.fromEntries(list.fields.map((f) => [f.name, ''])) as Record<Field, string>;
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState(empty);
+  const create = useMutation({ mutationFn: list.create });
+
+  const close = () => {
+    setOpen(false);
+    setValues(empty());
+    create.reset();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(values, {
+      onSuccess: () => {
+        notify.success(list.createdMessage);
+        close();
+        void queryClient.invalidateQueries({ queryKey: list.queryKey });
+      },
+      onError: (error) => console.error(`${list.modalTitle} failed`, error),
+    });
+  };
+  const formId = `${list.queryKey.join('-')}-form`;
+
+  return (
+    <Page
+      title={list.title}
+      actions={
+        <Button variant="primary" onClick={() => setOpen(true)}>
+          {list.addLabel}
+        </Button>
+      }
+    >
+      <Card>
+        <DataTable
+          caption={list.title}
+          columns={list.columns}
+          rows={rows.data}
+          loading={rows.isFetching}
+          error={rows.isError ? `Could not load the ${list.title.toLowerCase()}. ${describeError(rows.error)}` : null}
+          onRetry={() => void rows.refetch()}
+        />
+      </Card>
+      <Modal
+        open={open}
+        title={list.modalTitle}
+        onClose={close}
+        footer={
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" form={formId} variant="primary" loading={create.isPending}>
+              Submit
+            </Button>
+          </>
+        }
+      >
+        <form id={formId} className={styles.form} onSubmit={submit}>
+          {list.fields.map((field) => (
+            <TextField
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              type={field.type ?? 'text'}
+              autoComplete="off"
+              value={values[field.name]}
+              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
+            />
+          ))}
+          {create.isError && (
+            <p className="ej-form-error" role="alert">
+              {errorDetail(create.error) ?? 'Could not save. Please try again.'}
+            </p>
+          )}
+        </form>
+      </Modal>
+    </Page>
+  );
+}

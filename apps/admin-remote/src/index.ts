@@ -1,0 +1,2 @@
+// Standalone entry (the shell loads ./routes instead). Async boundary for the shared singletons.
+import('./standalone.tsx');

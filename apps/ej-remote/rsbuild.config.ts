@@ -1,0 +1,3 @@
+import { defineRemote } from '../../rsbuild.shared.ts';
+
+export default defineRemote('ej');

@@ -1,0 +1,26 @@
+// The ej remote's one exposed module. Its screens arrive with their own issue; until then each
+// path it owns says so.
+import { Route, Routes } from 'react-router-dom';
+import { NotBuiltYet } from '@ejdesk/ui';
+
+const screens = [
+  { title: 'Email', path: '/email' },
+  { title: 'Overage', path: '/overage' },
+  { title: 'Successing', path: '/successing' },
+] as const;
+
+export const ejLinks = [
+  { label: 'Email', to: '/email' },
+  { label: 'Overage', to: '/overage' },
+  { label: 'Successing', to: '/successing' },
+] as const;
+
+export default function EjRoutes() {
+  return (
+    <Routes>
+      {screens.map((screen) => (
+        <Route key={screen.path} path={screen.path} element={<NotBuiltYet title={screen.title} />} />
+      ))}
+    </Routes>
+  );
+}

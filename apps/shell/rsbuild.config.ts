@@ -1,0 +1,3 @@
+import { defineShell } from '../../rsbuild.shared.ts';
+
+export default defineShell();

@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { configureApiClient } from '@ejdesk/api-client';
+import { notify, Toaster } from '@ejdesk/ui';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { RequireAuth } from '../features/auth/RequireAuth.tsx';
+import { Layout } from '../features/layout/Layout.tsx';
+import { RemoteOutlet } from '../features/remotes/RemoteOutlet.tsx';
+import { remoteOfSegment } from './route-table.ts';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 } },
+});
+
+/** Connects the shared API client to the router and the toasts. */
+function ApiClientBridge() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useEffect(() => {
+    configureApiClient({
+      onUnauthorized: () => navigate('/login', { replace: true, state: { from: location } }),
+      notify: (message) => notify.error(message),
+    });
+  }, [navigate, location]);
+  return null;
+}
+
+/** Picks the remote that owns the first path segment; unknown paths go to /login. */
+function RemoteSwitch() {
+  const { pathname } = useLocation();
+  const owner = remoteOfSegment[pathname.split('/')[1] ?? ''];
+  if (!owner) return <Navigate to="/login" replace />;
+  return <RemoteOutlet remote={owner.remote} section={owner.section} />;
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <ApiClientBridge />
+        <Routes>
+          <Route path="/" element={<Navigate to="/login" replace />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route
+            element={
+              <RequireAuth>
+                <Layout />
+              </RequireAuth>
+            }
+          >
+            <Route path="*" element={<RemoteSwitch />} />
+          </Route>
+        </Routes>
+      </BrowserRouter>
+      <Toaster />
+    </QueryClientProvider>
+  );
+}

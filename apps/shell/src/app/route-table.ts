@@ -1,0 +1,32 @@
+// Which remote owns which top-level path, and the side navigation of SPEC.md section 2.
+
+export const remoteOfSegment: Record<string, { remote: string; section: string }> = {};
+
+function own(remote: string, section: string, segments: string[]) {
+  for (const segment of segments) remoteOfSegment[segment] = { remote, section };
+}
+own('email', 'email monitoring', [
+  'dashboard', 'all-email', 'data-email', 'ej-not-found', 'same-subject', 'same-subject-processing',
+  'email-ignored', 'read-email', 'unread-email', 'get-all-email-data', 'email-details-data',
+]);
+own('ej', 'EJ data', ['email', 'overage', 'successing']);
+own('files', 'file data', [
+  'text-email-data', 'missing-data', 'missing-txn-data', 'between-successful-data',
+  'excel-email-data', 'pdf-email-data', 'other-email-data',
+]);
+own('admin', 'admin lists', ['store-password-list', 'bank-msp-list']);
+
+export const sideNavigation = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Email', to: '/email' },
+  { label: 'All Email', to: '/all-email' },
+  { label: 'Missing Data', to: '/missing-data' },
+  { label: 'Missing TXN Data', to: '/missing-txn-data' },
+  { label: 'Between Successful Data', to: '/between-successful-data' },
+  { label: 'Text Email Data', to: '/text-email-data' },
+  { label: 'Excel Email Data', to: '/excel-email-data' },
+  { label: 'PDF Email Data', to: '/pdf-email-data' },
+  { label: 'Other Format Email Data', to: '/other-email-data' },
+  { label: 'Password List', to: '/store-password-list' },
+  { label: 'Bank MSP List', to: '/bank-msp-list' },
+] as const;

@@ -1,0 +1,9 @@
+import '@ejdesk/ui/tokens.css';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { registerRemotesFrom } from './features/remotes/remote-registry.ts';
+
+const root = createRoot(document.getElementById('root')!);
+// remotes.json is read once at startup; a missing or broken file leaves every remote unavailable
+// (each shows its contained panel) but the shell itself still works.
+registerRemotesFrom('/remotes.json').finally(() => root.render(<App />));

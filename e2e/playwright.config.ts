@@ -1,0 +1,46 @@
+// End-to-end tests of the composed production build (`pnpm start`) in Debian's Chromium, on ports of
+// their own and a fresh embedded database, so a running demo is never touched.
+import { defineConfig } from '@playwright/test';
+
+export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
+export const baseURL = `http://localhost:${ports.shell}`;
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './.artifacts/results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL,
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: 'rm -rf .artifacts/data && pnpm --dir .. start',
+    url: `${baseURL}/remotes.json`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      EJDESK_DATA_DIR: '.artifacts/data',
+      EJDESK_DEMO_EMAILS: '1500',
+      EJDESK_DEMO_EJ: '3000',
+      SHELL_PORT: String(ports.shell),
+      EMAIL_REMOTE_PORT: String(ports.email),
+      EJ_REMOTE_PORT: String(ports.ej),
+      FILES_REMOTE_PORT: String(ports.files),
+      ADMIN_REMOTE_PORT: String(ports.admin),
+      API_PORT: String(ports.api),
+      DATABASE_URL: '',
+    },
+  },
+});

@@ -1,0 +1,69 @@
+import { demo, expect, signIn, test } from './fixtures.ts';
+
+const navigation = [
+  'Dashboard', 'Email', 'All Email', 'Missing Data', 'Missing TXN Data', 'Between Successful Data', 'Text Email Data',
+  'Excel Email Data', 'PDF Email Data', 'Other Format Email Data', 'Password List', 'Bank MSP List',
+];
+
+test('logging in shows the loading state, then the dashboard inside the layout', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill(demo.password);
+  // Hold the token request so the loading state can be seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/auth/jwt/create/', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Login' }).click();
+  const busy = page.getByRole('button', { name: 'Logging in...' });
+  await expect(busy).toBeDisabled();
+  await expect(busy).toHaveAttribute('aria-busy', 'true');
+  release();
+
+  await expect(page.getByText('Login successful')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link')).toHaveText(navigation);
+  await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
+  expect(await page.evaluate(() => [localStorage.getItem('isAuthenticated'), localStorage.getItem('currentUser_id')])).toEqual([
+    'true',
+    expect.stringMatching(/^\d+$/),
+  ]);
+});
+
+test('a wrong password shows the server message and stays on login', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill('not the password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('No active account found with the given credentials')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+});
+
+test('logout clears the session; the guard then sends every page to login and back after login', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('isAuthenticated'))).toBeNull();
+
+  await page.goto('/bank-msp-list');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill(demo.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/bank-msp-list$/, { timeout: 5000 });
+  await expect(page.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
+});
+
+test('/ and unknown paths go to login', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page);
+  await page.goto('/no/such/screen');
+  await expect(page).toHaveURL(/\/login$/);
+});

@@ -1,0 +1,31 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const demo = { email: 'operator@example.com', password: 'ejdesk-demo' };
+
+/** Signs in through the API and hands the page a session, as the login screen would leave it. */
+export async function signIn(page: Page): Promise<void> {
+  const response = await page.request.post('/api/auth/jwt/create/', { data: demo });
+  expect(response.ok()).toBe(true);
+  const { access, refresh } = (await response.json()) as { access: string; refresh: string };
+  const userId = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()).user_id as number;
+  await page.addInitScript(
+    (session) => {
+      // Only on the first page load, so that a later logout sticks.
+      if (sessionStorage.getItem('e2e-signed-in')) return;
+      sessionStorage.setItem('e2e-signed-in', '1');
+      localStorage.setItem('token', session.access);
+      localStorage.setItem('refresh', session.refresh);
+      localStorage.setItem('isAuthenticated', 'true');
+      localStorage.setItem('currentUser_id', session.userId);
+    },
+    { access, refresh, userId: String(userId) },
+  );
+}
+
+export const test = base.extend<{ signedIn: Page }>({
+  signedIn: async ({ page }, use) => {
+    await signIn(page);
+    await use(page);
+  },
+});
+export { expect };

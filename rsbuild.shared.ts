@@ -1,0 +1,87 @@
+// One Rsbuild + Module Federation setup for the shell and the four remotes, so that the shared
+// singletons and build settings can never drift between them.
+import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+
+/** Workspace packages are shared with their real version: 'workspace:*' is not a valid range. */
+const workspaceVersion = '0.1.0';
+
+export const sharedSingletons = {
+  react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react/': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom/': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-router-dom': { singleton: true, requiredVersion: '^7.0.0' },
+  zustand: { singleton: true, requiredVersion: '^5.0.0' },
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
+  '@ejdesk/api-client': { singleton: true, version: workspaceVersion, requiredVersion: `^${workspaceVersion}` },
+  '@ejdesk/ui': { singleton: true, version: workspaceVersion, requiredVersion: `^${workspaceVersion}` },
+  '@ejdesk/export': { singleton: true, version: workspaceVersion, requiredVersion: `^${workspaceVersion}` },
+};
+
+export const remoteNames = ['email', 'ej', 'files', 'admin'] as const;
+export type RemoteName = (typeof remoteNames)[number];
+
+/** Default ports: the shell on 3000, the remotes on 3001-3004, the API on 8000. */
+export const defaultPorts: Record<RemoteName | 'shell', number> = { shell: 3000, email: 3001, ej: 3002, files: 3003, admin: 3004 };
+
+const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 8000}`;
+
+function base(port: number, title: string): RsbuildConfig {
+  return {
+    plugins: [pluginReact()],
+    html: { title },
+    server: { port, strictPort: true, proxy: { '/api': apiTarget } },
+    dev: { writeToDisk: false },
+    performance: { chunkSplit: { strategy: 'split-by-experience' } },
+  };
+}
+
+/** A remote: built and served on its own, exposing one module, ./routes. */
+export function defineRemote(name: RemoteName) {
+  const port = Number(process.env[`${name.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[name]);
+  const config = base(port, `EJ Desk — ${name} (standalone)`);
+  return defineConfig({
+    ...config,
+    server: { ...config.server, headers: { 'Access-Control-Allow-Origin': '*' } },
+    // Chunks load relative to the remote's own entry, from the remote's own origin.
+    output: { assetPrefix: 'auto' },
+    plugins: [
+      ...(config.plugins ?? []),
+      pluginModuleFederation({
+        name,
+        exposes: { './routes': './src/routes.tsx' },
+        filename: 'remoteEntry.js',
+        shared: sharedSingletons,
+        dts: false,
+      }),
+    ],
+  });
+}
+
+/** remotes.json for `pnpm dev`: each remote's dev server on its default port. */
+const devRemotes = () =>
+  Object.fromEntries(
+    remoteNames.map((n) => [n, `http://localhost:${process.env[`${n.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[n]}/mf-manifest.json`]),
+  );
+
+/** The shell: a host with no remotes at build time; remotes.json names them at run time. */
+export function defineShell() {
+  const port = Number(process.env.SHELL_PORT ?? defaultPorts.shell);
+  const config = base(port, 'EJ Desk');
+  return defineConfig({
+    ...config,
+    server: {
+      ...config.server,
+      historyApiFallback: true,
+      setup: ({ server }) => {
+        server.middlewares.use('/remotes.json', (_request, response) => {
+          response.setHeader('content-type', 'application/json');
+          response.end(JSON.stringify(devRemotes()));
+        });
+      },
+    },
+    plugins: [...(config.plugins ?? []), pluginModuleFederation({ name: 'shell', remotes: {}, shared: sharedSingletons, dts: false })],
+  });
+}

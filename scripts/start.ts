@@ -1,0 +1,99 @@
+// `pnpm start`: build what is stale, migrate (and on the embedded database seed the demo data and
+// operator), start the API, the shell and the four remotes, then print the URL and the demo login.
+// Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT (3001-3004), API_PORT (8000).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { defaultPorts, remoteNames } from '../rsbuild.shared.ts';
+import { serveRemote, serveShell } from './serve.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const host = process.env.HOST ?? '127.0.0.1';
+const publicHost = process.env.PUBLIC_HOST ?? 'localhost';
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const apiPort = port('API_PORT', 8000);
+const shellPort = port('SHELL_PORT', defaultPorts.shell);
+const remotePorts = Object.fromEntries(remoteNames.map((n) => [n, port(`${n.toUpperCase()}_REMOTE_PORT`, defaultPorts[n])]));
+const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
+const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
+
+function newest(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(
+    stat.mtimeMs,
+    ...readdirSync(path)
+      .filter((entry) => entry !== 'dist' && entry !== 'node_modules')
+      .map((entry) => newest(join(path, entry))),
+  );
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) {
+    console.error(`\n${command} ${args.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+// 1. Build what is stale: an app whose sources (or the shared packages) changed since its build.
+const sharedStamp = Math.max(...sharedInputs.map((p) => newest(join(root, p))));
+for (const app of apps) {
+  const built = join(root, app.dir, 'dist', 'mf-manifest.json');
+  const stale = !existsSync(built) || Math.max(sharedStamp, newest(join(root, app.dir))) > statSync(built).mtimeMs;
+  if (stale) {
+    console.log(`Building ${app.dir}...`);
+    run('pnpm', ['--filter', `./${app.dir}`, 'build']);
+  }
+}
+
+// 2. Migrate; on the embedded database, the demo operator and data the first time.
+run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+
+// 3. The API, then the static servers.
+const shellOrigin = `http://${publicHost}:${shellPort}`;
+const api: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  cwd: join(root, 'apps/api'),
+  stdio: 'inherit',
+  env: { LOG_LEVEL: 'warn', CORS_ORIGINS: shellOrigin, ...process.env, API_PORT: String(apiPort), API_HOST: '127.0.0.1' },
+});
+let stopping = false;
+// Whatever ends this process, the API must not outlive it.
+process.on('exit', () => api.kill('SIGTERM'));
+api.on('exit', (code) => {
+  if (!stopping) {
+    console.error(`The API stopped (exit ${code}).`);
+    process.exit(1);
+  }
+});
+const apiUrl = `http://127.0.0.1:${apiPort}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${apiUrl}/api/health/`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  if (i > 300) throw new Error('The API did not start within 30 seconds');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const servers: FastifyInstance[] = [];
+for (const name of remoteNames) servers.push(await serveRemote(join(root, `apps/${name}-remote/dist`), remotePorts[name]!, host));
+const remotes = Object.fromEntries(remoteNames.map((n) => [n, `http://${publicHost}:${remotePorts[n]}/mf-manifest.json`]));
+servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes }));
+
+console.log(`\nEJ Desk is running at ${shellOrigin}`);
+if (!process.env.DATABASE_URL) console.log('Demo login: operator@example.com / ejdesk-demo');
+console.log('Press Ctrl+C to stop.\n');
+
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled(servers.map((s) => s.close()));
+  api.kill('SIGTERM');
+  api.once('exit', () => process.exit(0));
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
