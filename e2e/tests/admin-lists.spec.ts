@@ -1,0 +1,101 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+interface ListCase {
+  path: string;
+  heading: string;
+  add: string;
+  modal: string;
+  headers: string[];
+  fields: Record<string, string>;
+  duplicate: Record<string, string>;
+  duplicateMessage: string;
+}
+
+const lists: ListCase[] = [
+  {
+    path: '/store-password-list',
+    heading: 'Password List',
+    add: 'Add Password',
+    modal: 'Add New Password',
+    headers: ['Bank Name', 'Password', 'Created At', 'Updated At'],
+    fields: { 'Bank Name': `E2E Bank ${Date.now()}`, 'Bank Password': 'e2e-Secret#1' },
+    duplicate: { 'Bank Name': 'Harbor Bank', 'Bank Password': 'x' },
+    duplicateMessage: "A password for bank 'Harbor Bank' is already stored.",
+  },
+  {
+    path: '/bank-msp-list',
+    heading: 'Bank MSP List',
+    add: 'Add Bank MSP',
+    modal: 'Add New Bank MSP',
+    headers: ['MSP', 'Bank Name', 'Created At', 'Updated At'],
+    fields: { MSP: `E2E MSP ${Date.now()}`, 'Bank Name': 'Harbor Bank' },
+    duplicate: { MSP: 'Atlas ATM Services', 'Bank Name': 'Apex Bank' },
+    duplicateMessage: "Bank 'Apex Bank' is already mapped to MSP 'Atlas ATM Services'.",
+  },
+];
+
+async function fill(page: Page, fields: Record<string, string>) {
+  for (const [label, value] of Object.entries(fields)) await page.getByRole('dialog').getByLabel(label).fill(value);
+}
+
+for (const list of lists) {
+  test.describe(list.heading, () => {
+    test.beforeEach(async ({ signedIn: page }) => {
+      await page.goto(list.path);
+      await expect(page.getByRole('heading', { name: list.heading })).toBeVisible();
+      await expect(page.getByRole('table').getByRole('row')).not.toHaveCount(1);
+    });
+
+    test('shows its columns, and adds a row that appears after the list reloads', async ({ page }) => {
+      await expect(page.getByRole('columnheader')).toHaveText(list.headers);
+      await page.getByRole('button', { name: list.add }).click();
+      const dialog = page.getByRole('dialog', { name: list.modal });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('button')).toHaveText(['Cancel', 'Submit']);
+      await fill(page, list.fields);
+      await dialog.getByRole('button', { name: 'Submit' }).click();
+      await expect(dialog).toBeHidden();
+      const first = Object.values(list.fields)[0]!;
+      await expect(page.getByRole('row', { name: new RegExp(first) })).toBeVisible();
+      // Reopened, the form is empty again.
+      await page.getByRole('button', { name: list.add }).click();
+      for (const label of Object.keys(list.fields)) await expect(dialog.getByLabel(label)).toHaveValue('');
+    });
+
+    test('Cancel closes the modal and clears it; nothing is stored', async ({ page }) => {
+      const rows = await page.getByRole('row').count();
+      await page.getByRole('button', { name: list.add }).click();
+      await fill(page, { [Object.keys(list.fields)[0]!]: 'Typed then cancelled' });
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await expect(page.getByRole('row')).toHaveCount(rows);
+      await page.getByRole('button', { name: list.add }).click();
+      await expect(page.getByRole('dialog').getByLabel(Object.keys(list.fields)[0]!)).toHaveValue('');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+    });
+
+    test('a failed create keeps the modal open with the reason and the typed values', async ({ page }) => {
+      await page.getByRole('button', { name: list.add }).click();
+      await fill(page, list.duplicate);
+      await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+      const dialog = page.getByRole('dialog', { name: list.modal });
+      await expect(dialog.getByRole('alert')).toHaveText(list.duplicateMessage);
+      await expect(dialog).toBeVisible();
+      for (const [label, value] of Object.entries(list.duplicate)) await expect(dialog.getByLabel(label)).toHaveValue(value);
+    });
+  });
+}
+
+test('stored passwords are masked, and shown one row at a time on request', async ({ signedIn: page }) => {
+  await page.goto('/store-password-list');
+  const row = page.getByRole('row', { name: /Harbor Bank/ });
+  await expect(row).toContainText('••••••••');
+  await expect(page.getByText('HRB@2026')).toHaveCount(0);
+  await row.getByRole('button', { name: 'Show password for Harbor Bank' }).click();
+  await expect(row).toContainText('HRB@');
+  await expect(page.getByRole('row', { name: /Apex Bank/ })).toContainText('••••••••');
+  await row.getByRole('button', { name: 'Hide password for Harbor Bank' }).click();
+  await expect(row).toContainText('••••••••');
+});
