@@ -1,9 +1,11 @@
 // End-to-end tests of the composed production build (`pnpm start`) in Debian's Chromium, on ports of
 // their own and a fresh embedded database, so a running demo is never touched.
+import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
 export const baseURL = `http://localhost:${ports.shell}`;
+const dataDir = resolve(import.meta.dirname, '.artifacts/data');
 
 export default defineConfig({
   testDir: './tests',
@@ -25,13 +27,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'rm -rf .artifacts/data && pnpm --dir .. start',
+    command: `rm -rf '${dataDir}' && pnpm --dir .. start`,
     url: `${baseURL}/remotes.json`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
-      EJDESK_DATA_DIR: '.artifacts/data',
+      EJDESK_DATA_DIR: dataDir,
       EJDESK_DEMO_EMAILS: '1500',
       EJDESK_DEMO_EJ: '3000',
       SHELL_PORT: String(ports.shell),

@@ -9,6 +9,8 @@ import { defaultPorts, remoteNames } from '../rsbuild.shared.ts';
 import { serveRemote, serveShell } from './serve.ts';
 
 const root = resolve(import.meta.dirname, '..');
+// Child processes run in their own folders: hand them an absolute data folder.
+if (process.env.EJDESK_DATA_DIR) process.env.EJDESK_DATA_DIR = resolve(process.env.EJDESK_DATA_DIR);
 const host = process.env.HOST ?? '127.0.0.1';
 const publicHost = process.env.PUBLIC_HOST ?? 'localhost';
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
