@@ -1,6 +1,7 @@
 // Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { Db } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -45,7 +46,11 @@ export async function buildApp({ db, config, secrets, logger = false }: BuildOpt
   await registerSecurity(app, config.corsOrigins);
   await registerBodies(app);
 
-  app.get('/api/health/', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get(
+    '/api/health/',
+    { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
   await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   return app;

@@ -23,7 +23,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `ejdesk_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
