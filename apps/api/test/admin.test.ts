@@ -14,6 +14,14 @@ describe.each(backends)('admin lists on %s', (backend) => {
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization } });
   const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url, payload: payload as string, headers: { authorization, ...headers } });
+  /** A refused create: 400 with a detail that names the problem, and the list unchanged. */
+  const expectRefused = async (list: string, create: string, body: unknown, detail: RegExp) => {
+    const before = (await get(list)).json().length;
+    const response = await post(create, body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toMatch(detail);
+    expect((await get(list)).json()).toHaveLength(before);
+  };
   const postForm = (url: string, fields: Record<string, string>) => {
     const { payload, headers } = multipart(fields);
     return post(url, payload, headers);
@@ -68,13 +76,7 @@ describe.each(backends)('admin lists on %s', (backend) => {
       ['an oversized bank_name', { bank_name: 'B'.repeat(201), bank_pass: 'x' }, /'bank_name'.*200/],
       ['an oversized bank_pass', { bank_name: 'Meridian Bank', bank_pass: 'p'.repeat(257) }, /'bank_pass'.*256/],
       ['a duplicate bank, in any case', { bank_name: 'HARBOR BANK', bank_pass: 'other' }, /already stored/],
-    ])('refuses %s with 400 and stores nothing', async (_name, body, detail) => {
-      const before = (await get(list)).json().length;
-      const response = await post(create, body);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().detail).toMatch(detail);
-      expect((await get(list)).json()).toHaveLength(before);
-    });
+    ])('refuses %s with 400 and stores nothing', (_name, body, detail) => expectRefused(list, create, body, detail));
 
     it('refuses malformed JSON, a file upload and repeated fields', async () => {
       const malformed = await post(create, '{"bank_name":', { 'content-type': 'application/json' });
@@ -115,12 +117,6 @@ describe.each(backends)('admin lists on %s', (backend) => {
       ['an extra field', { msp: 'Atlas', bank_name: 'X', note: 'y' }, /unknown field 'note'/],
       ['an array for msp', { msp: ['a'], bank_name: 'X' }, /'msp'.*string/],
       ['a duplicate mapping', { msp: 'atlas atm services', bank_name: 'harbor bank' }, /already mapped/],
-    ])('refuses %s with 400 and stores nothing', async (_name, body, detail) => {
-      const before = (await get(list)).json().length;
-      const response = await post(create, body);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().detail).toMatch(detail);
-      expect((await get(list)).json()).toHaveLength(before);
-    });
+    ])('refuses %s with 400 and stores nothing', (_name, body, detail) => expectRefused(list, create, body, detail));
   });
 });

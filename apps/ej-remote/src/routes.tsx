@@ -1,7 +1,6 @@
 // The ej remote's one exposed module. Its screens arrive with their own issue; until then each
 // path it owns says so.
-import { Route, Routes } from 'react-router-dom';
-import { NotBuiltYet } from '@ejdesk/ui';
+import { NotBuiltYetRoutes } from '@ejdesk/ui';
 
 const screens = [
   { title: 'Email', path: '/email' },
@@ -16,11 +15,5 @@ export const ejLinks = [
 ] as const;
 
 export default function EjRoutes() {
-  return (
-    <Routes>
-      {screens.map((screen) => (
-        <Route key={screen.path} path={screen.path} element={<NotBuiltYet title={screen.title} />} />
-      ))}
-    </Routes>
-  );
+  return <NotBuiltYetRoutes screens={screens} />;
 }

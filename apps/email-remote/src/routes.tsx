@@ -1,7 +1,6 @@
 // The email remote's one exposed module. Its screens arrive with their own issue; until then each
 // path it owns says so.
-import { Route, Routes } from 'react-router-dom';
-import { NotBuiltYet } from '@ejdesk/ui';
+import { NotBuiltYetRoutes } from '@ejdesk/ui';
 
 const screens = [
   { title: 'Dashboard', path: '/dashboard' },
@@ -32,11 +31,5 @@ export const emailLinks = [
 ] as const;
 
 export default function EmailRoutes() {
-  return (
-    <Routes>
-      {screens.map((screen) => (
-        <Route key={screen.path} path={screen.path} element={<NotBuiltYet title={screen.title} />} />
-      ))}
-    </Routes>
-  );
+  return <NotBuiltYetRoutes screens={screens} />;
 }

@@ -1,7 +1,6 @@
 // The files remote's one exposed module. Its screens arrive with their own issue; until then each
 // path it owns says so.
-import { Route, Routes } from 'react-router-dom';
-import { NotBuiltYet } from '@ejdesk/ui';
+import { NotBuiltYetRoutes } from '@ejdesk/ui';
 
 const screens = [
   { title: 'Text Email Data', path: '/text-email-data' },
@@ -31,11 +30,5 @@ export const filesLinks = [
 ] as const;
 
 export default function FilesRoutes() {
-  return (
-    <Routes>
-      {screens.map((screen) => (
-        <Route key={screen.path} path={screen.path} element={<NotBuiltYet title={screen.title} />} />
-      ))}
-    </Routes>
-  );
+  return <NotBuiltYetRoutes screens={screens} />;
 }

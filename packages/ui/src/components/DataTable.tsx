@@ -1,7 +1,7 @@
 // The one table of the console: columns declared once (react-table), with the loading, empty and
 // error states in place of the rows so the page never jumps while data arrives.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
-import { Button } from './Button.tsx';
+import { ErrorState } from './States.tsx';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -52,14 +52,7 @@ export function DataTable<Row>({
     body = (
       <tr>
         <td colSpan={width}>
-          <div className="ej-state ej-state--error" role="alert">
-            <div>{error}</div>
-            {onRetry && (
-              <div className="ej-state__actions">
-                <Button onClick={onRetry}>Retry</Button>
-              </div>
-            )}
-          </div>
+          <ErrorState message={error} onRetry={onRetry} />
         </td>
       </tr>
     );
