@@ -47,7 +47,21 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
   });
-  await app.register(httpProxy, { upstream: options.apiUrl, prefix: '/api', rewritePrefix: '/api', http: {} });
+  await app.register(httpProxy, {
+    upstream: options.apiUrl,
+    prefix: '/api',
+    rewritePrefix: '/api',
+    http: {},
+    replyOptions: {
+      // This server is the edge: the API learns the client's address from it (login throttling is
+      // per IP). A client's own X-Forwarded-For is replaced, never trusted.
+      rewriteRequestHeaders: (request, headers) => ({
+        ...headers,
+        'x-forwarded-for': request.socket.remoteAddress ?? '',
+        'x-forwarded-proto': 'http',
+      }),
+    },
+  });
   app.get('/remotes.json', async (_request, reply) => reply.header('cache-control', 'no-cache').send(options.remotes));
   await app.register(fastifyStatic, {
     root: options.root,
