@@ -78,6 +78,7 @@ export const loginFailures = pgTable(
   (t) => [
     index('login_failures_email_at_idx').on(t.email, t.at),
     index('login_failures_ip_at_idx').on(t.ip, t.at),
+    index('login_failures_at_idx').on(t.at),
   ],
 );
 

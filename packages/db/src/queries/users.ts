@@ -43,7 +43,7 @@ export async function loginRetryAfter(
 ): Promise<number> {
   const since = new Date(Date.now() - windowMinutes * 60_000);
   const waits = await Promise.all(
-    [sql`lower(${loginFailures.email}) = lower(${email})`, eq(loginFailures.ip, ip)].map(async (who) => {
+    [eq(loginFailures.email, email.toLowerCase()), eq(loginFailures.ip, ip)].map(async (who) => {
       const rows = await db
         .select({ at: loginFailures.at })
         .from(loginFailures)
@@ -59,7 +59,8 @@ export async function loginRetryAfter(
 }
 
 export async function recordLoginFailure(db: Db, email: string, ip: string): Promise<void> {
-  await db.insert(loginFailures).values({ email: email.slice(0, 320), ip });
+  // Stored lower-cased, so the per-account count is an index range on (email, at).
+  await db.insert(loginFailures).values({ email: email.toLowerCase().slice(0, 320), ip });
   // Old failures no longer count; prune them as we go so the table stays small.
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(Date.now() - 24 * 3600_000)));
 }
