@@ -3,3 +3,5 @@ export * from './schema.ts';
 export * from './bank-pass-cipher.ts';
 export * from './queries/users.ts';
 export * from './queries/admin.ts';
+export * from './queries/filters.ts';
+export * from './queries/emails.ts';

@@ -105,10 +105,11 @@ export const emails = pgTable(
   (t) => [
     check('emails_category_check', sql`${t.category} in (${inList(emailCategories)})`),
     uniqueIndex('emails_message_id_key').on(t.messageId),
-    index('emails_received_idx').on(t.receivedAt.desc(), t.id.desc()),
+    // Lists are newest first by creation; the dashboard counts a month of receipt.
     index('emails_create_idx').on(t.createAt.desc(), t.id.desc()),
-    index('emails_category_received_idx').on(t.category, t.receivedAt.desc(), t.id.desc()),
-    index('emails_read_received_idx').on(t.isRead, t.receivedAt.desc(), t.id.desc()),
+    index('emails_category_create_idx').on(t.category, t.createAt.desc(), t.id.desc()),
+    index('emails_read_create_idx').on(t.isRead, t.createAt.desc(), t.id.desc()),
+    index('emails_received_counts_idx').on(t.receivedAt, t.category, t.isRead),
     index('emails_subject_trgm_idx').using('gin', sql`${t.subject} gin_trgm_ops`),
     index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],

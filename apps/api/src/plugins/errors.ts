@@ -17,6 +17,8 @@ export function describeValidation(context: string | undefined, issue: Validatio
   if (issue.keyword === 'additionalProperties') {
     return `${where}: unknown field '${String(issue.params.additionalProperty)}'.`;
   }
+  if (issue.keyword === 'format' && issue.params.format === 'date') return `${where} '${field}': must be a date as YYYY-MM-DD.`;
+  if (issue.keyword === 'type' && issue.params.type === 'integer') return `${where} '${field}': must be a whole number.`;
   return `${where}${field ? ` '${field}'` : ''}: ${issue.message ?? 'is invalid'}.`;
 }
 

@@ -10,6 +10,12 @@ const common: Options = { allErrors: false, removeAdditional: false, useDefaults
 export function registerValidation(app: FastifyInstance): void {
   const strict = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
   const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
+  // The original client sends empty filters as empty strings: an empty value means "no filter".
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query) return;
+    for (const [key, value] of Object.entries(query)) if (value === '') delete query[key];
+  });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema),
   );

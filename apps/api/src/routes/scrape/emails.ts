@@ -1,0 +1,102 @@
+// Email monitoring (SPEC.md section 7, "Dashboard" and "Email lists and details").
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  dashboardCounts,
+  findEmailDetails,
+  findEmailJsonData,
+  listEmailJsonData,
+  listEmails,
+  type EmailSelection,
+} from '@ejdesk/db';
+import { monthRange } from '../../lib/months.ts';
+import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { IdParams } from '../../schemas/admin.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import {
+  AllEmailQuery,
+  CategoryQuery,
+  DashboardCounts,
+  DashboardQuery,
+  EmailDetails,
+  EmailJsonItem,
+  EmailListRow,
+  JsonDataQuery,
+} from '../../schemas/emails.ts';
+import { Paginated } from '../../schemas/lists.ts';
+
+/** The seven category lists differ only in which emails they select. */
+export const categoryLists: [path: string, selection: EmailSelection][] = [
+  ['/ejs/not/found/email/', { category: 'ej_not_found' }],
+  ['/ejs/ignore/email/data/', { category: 'ignored' }],
+  ['/ejs/read/email/', { isRead: true }],
+  ['/ejs/same/subject/email/', { category: 'same_subject' }],
+  ['/ejs/same/subject/email/processing/', { category: 'same_subject_processing' }],
+  ['/ejs/un/read/email/', { isRead: false }],
+  ['/ejs/total/email/', 'all'],
+];
+
+export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+  const EmailPage = Paginated(EmailListRow);
+
+  app.get(
+    '/email/dashboard/count/',
+    { schema: { querystring: DashboardQuery, response: { 200: DashboardCounts, ...errorResponses } } },
+    async (request, reply) => {
+      const range = monthRange(request.query.date);
+      if (!range) {
+        return reply.code(400).send({ detail: "query 'date': must be a month as YYYY-Mon, for example 2025-Jan." });
+      }
+      return dashboardCounts(db, range.from, range.to);
+    },
+  );
+
+  app.get(
+    '/email/to/json/pagination/',
+    { schema: { querystring: AllEmailQuery, response: { 200: EmailPage, ...errorResponses } } },
+    async (request, reply) => {
+      const q = request.query;
+      const page = pageOf(q);
+      const result = await listEmails(
+        db,
+        { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before },
+        page,
+      );
+      return sendPage(request, reply, page, result);
+    },
+  );
+
+  for (const [path, selection] of categoryLists) {
+    app.get(path, { schema: { querystring: CategoryQuery, response: { 200: EmailPage, ...errorResponses } } }, async (request, reply) => {
+      const q = request.query;
+      const page = pageOf(q);
+      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date }, page);
+      return sendPage(request, reply, page, result);
+    });
+  }
+
+  app.get(
+    '/email/to/json/data/',
+    { schema: { querystring: JsonDataQuery, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
+    async (request) => listEmailJsonData(db, request.query.limit ?? 1000),
+  );
+
+  app.get(
+    '/email/to/json/data/:id/',
+    { schema: { params: IdParams, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
+    async (request, reply) => {
+      const item = await findEmailJsonData(db, request.params.id);
+      return item ? [item] : reply.code(404).send({ detail: 'Not found.' });
+    },
+  );
+
+  app.get(
+    '/email/body/html/text/data/:id/',
+    { schema: { params: IdParams, response: { 200: EmailDetails, ...errorResponses } } },
+    async (request, reply) => {
+      const email = await findEmailDetails(db, request.params.id);
+      return email ?? reply.code(404).send({ detail: 'Not found.' });
+    },
+  );
+};

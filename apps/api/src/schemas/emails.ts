@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+import { FilterDate, FilterText, PageQuery } from './lists.ts';
+
+export const DashboardQuery = Type.Object(
+  { date: Type.String({ maxLength: 20 }) },
+  { additionalProperties: false },
+);
+
+export const DashboardCounts = Type.Object({
+  total_emails: Type.Integer(),
+  read: Type.Integer(),
+  unread: Type.Integer(),
+  email_ignores: Type.Integer(),
+  ej_not_found: Type.Integer(),
+  email_same_subject_processing: Type.Integer(),
+  email_same_subject_count: Type.Integer(),
+});
+
+export const EmailListRow = Type.Object({
+  id: Type.Integer(),
+  email_from: Type.String(),
+  subject_name: Type.String(),
+  create_at: Timestamp,
+  update_at: Timestamp,
+});
+
+export const AllEmailQuery = Type.Object(
+  {
+    ...PageQuery,
+    subject_name: FilterText,
+    email_from: FilterText,
+    create_at_after: FilterDate,
+    create_at_before: FilterDate,
+  },
+  { additionalProperties: false },
+);
+
+export const CategoryQuery = Type.Object({ ...PageQuery, subject: FilterText, date: FilterDate }, { additionalProperties: false });
+
+const JsonRecord = Type.Record(Type.String(), Type.Unknown());
+export const EmailJsonItem = Type.Object({
+  id: Type.Integer(),
+  subject_name: Type.String(),
+  json_load_data: Type.Array(JsonRecord),
+});
+export const JsonDataQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) },
+  { additionalProperties: false },
+);
+
+export const EmailDetails = Type.Object({
+  id: Type.Integer(),
+  from_email: Type.String(),
+  to_email: Type.String(),
+  subject: Type.String(),
+  email_body: Type.String(),
+  email_body_html: Type.String(),
+  num_of_email: Type.Integer(),
+  date_time_of_email: Timestamp,
+  create_at: Timestamp,
+  update_at: Timestamp,
+});

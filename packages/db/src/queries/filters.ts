@@ -1,0 +1,31 @@
+// Pieces every list query shares: case-insensitive substring filters (served by trigram indexes),
+// whole-day date ranges, and paging.
+import { and, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/** ILIKE '%text%' with the user's % _ and \ taken literally. */
+export function containsText(column: AnyColumn, text: string | undefined): SQL | undefined {
+  if (!text) return undefined;
+  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql`${column} ilike ${`%${escaped}%`}`;
+}
+
+const nextDay = (isoDate: string) => {
+  const day = new Date(`${isoDate}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day;
+};
+
+/** from and to are YYYY-MM-DD, both inclusive, as whole UTC days. */
+export function withinDays(column: AnyColumn, from: string | undefined, to: string | undefined): SQL | undefined {
+  return and(from ? gte(column, new Date(`${from}T00:00:00Z`)) : undefined, to ? lt(column, nextDay(to)) : undefined);
+}
+
+export interface Page {
+  page: number;
+  pageSize: number;
+}
+
+export interface PageOf<T> {
+  count: number;
+  rows: T[];
+}
