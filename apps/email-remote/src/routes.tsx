@@ -1,35 +1,38 @@
-// The email remote's one exposed module. Its screens arrive with their own issue; until then each
-// path it owns says so.
-import { NotBuiltYetRoutes } from '@ejdesk/ui';
-
-const screens = [
-  { title: 'Dashboard', path: '/dashboard' },
-  { title: 'All Email', path: '/all-email' },
-  { title: 'All Email data', path: '/all-email/:id' },
-  { title: 'Email Data', path: '/data-email' },
-  { title: 'EJs not found Email', path: '/ej-not-found' },
-  { title: 'Same Subject', path: '/same-subject' },
-  { title: 'Same Subject Processing', path: '/same-subject-processing' },
-  { title: 'Emails Ignored', path: '/email-ignored' },
-  { title: 'Read Email', path: '/read-email' },
-  { title: 'Unread Email', path: '/unread-email' },
-  { title: 'Total Email', path: '/get-all-email-data' },
-  { title: 'Email Details', path: '/email-details-data/:id' },
-] as const;
+// The email remote's one exposed module: the screens for the paths it owns.
+import { Route, Routes, useParams } from 'react-router-dom';
+import { getEmailJsonData, getEmailJsonDataById } from '@ejdesk/api-client';
+import { DashboardPage } from './features/dashboard/DashboardPage.tsx';
+import { EmailDetailsPage } from './features/email-details/EmailDetailsPage.tsx';
+import { EmailListPage } from './features/email-lists/EmailListPage.tsx';
+import { allEmailList, categoryListConfigs } from './features/email-lists/lists.ts';
+import { JsonDataPage } from './features/json-data/JsonDataPage.tsx';
 
 export const emailLinks = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'All Email', to: '/all-email' },
   { label: 'Email Data', to: '/data-email' },
-  { label: 'EJs not found Email', to: '/ej-not-found' },
-  { label: 'Same Subject', to: '/same-subject' },
-  { label: 'Same Subject Processing', to: '/same-subject-processing' },
-  { label: 'Emails Ignored', to: '/email-ignored' },
-  { label: 'Read Email', to: '/read-email' },
-  { label: 'Unread Email', to: '/unread-email' },
-  { label: 'Total Email', to: '/get-all-email-data' },
-] as const;
+  ...categoryListConfigs.map((list) => ({ label: list.title, to: list.path })),
+];
+
+function OneEmailJsonData() {
+  const { id = '' } = useParams();
+  return <JsonDataPage queryKey={['email-json', id]} load={() => getEmailJsonDataById(id)} />;
+}
 
 export default function EmailRoutes() {
-  return <NotBuiltYetRoutes screens={screens} />;
+  return (
+    <Routes>
+      <Route path="/dashboard" element={<DashboardPage />} />
+      <Route path="/all-email" element={<EmailListPage list={allEmailList} />} />
+      <Route path="/all-email/:id" element={<OneEmailJsonData />} />
+      <Route
+        path="/data-email"
+        element={<JsonDataPage queryKey={['email-json', 'all']} load={getEmailJsonData} note="The JSON data of the 1,000 newest emails." />}
+      />
+      {categoryListConfigs.map((list) => (
+        <Route key={list.path} path={list.path} element={<EmailListPage key={list.path} list={list} />} />
+      ))}
+      <Route path="/email-details-data/:id" element={<EmailDetailsPage />} />
+    </Routes>
+  );
 }

@@ -3,3 +3,4 @@ export * from './http.ts';
 export * from './types.ts';
 export * from './endpoints/auth.ts';
 export * from './endpoints/admin.ts';
+export * from './endpoints/emails.ts';

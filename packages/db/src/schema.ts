@@ -10,7 +10,7 @@ import {
   date,
   index,
   integer,
-  jsonb,
+  json,
   numeric,
   pgTable,
   serial,
@@ -97,7 +97,8 @@ export const emails = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
     category: text('category').notNull().default('ej_not_found'),
     isRead: boolean('is_read').notNull().default(false),
-    jsonLoadData: jsonb('json_load_data').$type<Record<string, unknown>[]>().notNull().default([]),
+    // json, not jsonb: the senders' column order is kept (the first record's keys are the columns).
+    jsonLoadData: json('json_load_data').$type<Record<string, unknown>[]>().notNull().default([]),
     processingError: text('processing_error'),
     createAt: createdAt(),
     updateAt: updatedAt(),

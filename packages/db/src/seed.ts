@@ -138,6 +138,31 @@ function category(rng: Rng): EmailCategory {
   return 'processed';
 }
 
+/** Mail is untrusted: one sample carries the usual tricks, so the console can be seen to defuse them. */
+export const hostileSampleSubject = 'Suspicious HTML sample';
+export const hostileSampleHtml =
+  '<p>Please review the attached dispute.</p>' +
+  '<script>window.parent.__ejdeskPwned = "script"</script>' +
+  '<img src="x" onerror="window.parent.__ejdeskPwned = \'onerror\'" alt="broken">' +
+  '<a href="javascript:window.parent.__ejdeskPwned = \'link\'">Open the statement</a>' +
+  '<img src="http://tracker.invalid/pixel.png?id=42" alt="tracking pixel">';
+
+async function insertHostileSample(db: Db, now: Date, options: Pick<SeedOptions, 'onProgress'>) {
+  const at = new Date(now.getTime() - 3600_000).toISOString();
+  await insertBatches(
+    db,
+    'emails',
+    { email_from: 'text', email_to: 'text', subject: 'text', normalized_subject: 'text', email_body: 'text', email_body_html: 'text', received_at: 'timestamptz', category: 'text', create_at: 'timestamptz', update_at: 'timestamptz' },
+    1,
+    () => ({
+      email_from: 'unknown@phish.example', email_to: 'ej-desk@operations.example', subject: hostileSampleSubject,
+      normalized_subject: hostileSampleSubject.toLowerCase(), email_body: 'Please review the attached dispute.',
+      email_body_html: hostileSampleHtml, received_at: at, category: 'ignored', create_at: at, update_at: at,
+    }),
+    options,
+  );
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function seed(db: Db, options: SeedOptions): Promise<void> {
@@ -176,7 +201,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     {
       message_id: 'text', email_from: 'text', email_to: 'text', subject: 'text', normalized_subject: 'text',
       email_body: 'text', email_body_html: 'text', num_of_email: 'int', received_at: 'timestamptz',
-      category: 'text', is_read: 'boolean', json_load_data: 'jsonb', create_at: 'timestamptz', update_at: 'timestamptz',
+      category: 'text', is_read: 'boolean', json_load_data: 'json', create_at: 'timestamptz', update_at: 'timestamptz',
     },
     options.emails,
     (i) => {
@@ -215,6 +240,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     },
     options,
   );
+  if (options.emails > 0) await insertHostileSample(db, now, options);
   const emailCount = (await maxId(db, 'emails')) - emailBase;
   const emailId = () => (emailCount > 0 ? emailBase + rng.int(1, emailCount) : null);
 

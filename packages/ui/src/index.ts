@@ -9,6 +9,8 @@ export * from './components/Pager.tsx';
 export * from './components/Modal.tsx';
 export * from './components/Toaster.tsx';
 export * from './components/NotBuiltYet.tsx';
+export * from './components/FilterInput.tsx';
 export * from './format.ts';
+export * from './list-state.ts';
 export type { ColumnDef } from '@tanstack/react-table';
 export { createColumnHelper } from '@tanstack/react-table';

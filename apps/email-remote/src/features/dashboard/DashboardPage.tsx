@@ -1,0 +1,128 @@
+import { lazy, Suspense } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
+import { getDashboardCounts, type DashboardCounts } from '@ejdesk/api-client';
+import { Card, ErrorState, Page, TextField } from '@ejdesk/ui';
+import { currentMonth, toApiMonth } from './month.ts';
+import styles from './dashboard.module.css';
+
+const ReadPie = lazy(() => import('./ReadPie.tsx'));
+
+const zero: DashboardCounts = {
+  total_emails: 0, read: 0, unread: 0, email_ignores: 0, ej_not_found: 0, email_same_subject_processing: 0, email_same_subject_count: 0,
+};
+
+const countCards = [
+  { label: 'EJs not found Email', key: 'ej_not_found', to: '/ej-not-found' },
+  { label: 'Emails processed along with the subject line', key: 'email_same_subject_processing', to: '/same-subject-processing' },
+  { label: 'Mails having the same subject line', key: 'email_same_subject_count', to: '/same-subject' },
+  { label: 'Emails ignored', key: 'email_ignores', to: '/email-ignored' },
+] as const;
+
+const summary = [
+  { label: 'Total Email', key: 'total_emails', to: '/get-all-email-data' },
+  { label: 'Read Email', key: 'read', to: '/read-email' },
+  { label: 'Unread Email', key: 'unread', to: '/unread-email' },
+] as const;
+
+/** One card's month picker; the month lives in the URL (?month= for the Email card, ?data_month= for the other). */
+function useMonth(param: string) {
+  const [params, setParams] = useSearchParams();
+  const month = params.get(param) ?? currentMonth();
+  const setMonth = (value: string) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(param, value);
+      else next.delete(param);
+      return next;
+    });
+  return [month, setMonth] as const;
+}
+
+function useCounts(month: string) {
+  const apiMonth = toApiMonth(month);
+  return useQuery({
+    queryKey: ['dashboard-counts', apiMonth],
+    enabled: apiMonth !== null,
+    placeholderData: keepPreviousData,
+    queryFn: async () => {
+      try {
+        return await getDashboardCounts(apiMonth!);
+      } catch (error) {
+        console.error('Error fetching email data', error);
+        throw error;
+      }
+    },
+  });
+}
+
+function MonthPicker({ month, onChange }: { month: string; onChange: (value: string) => void }) {
+  return <TextField label="Select Month" type="month" value={month} onChange={(e) => onChange(e.target.value)} className={styles.month} />;
+}
+
+export function DashboardPage() {
+  const [emailMonth, setEmailMonth] = useMonth('month');
+  const [dataMonth, setDataMonth] = useMonth('data_month');
+  const email = useCounts(emailMonth);
+  const data = useCounts(dataMonth);
+  const counts = email.data ?? zero;
+  const dataCounts = data.data ?? zero;
+
+  return (
+    <Page title="Dashboard">
+      <div className={styles.cards}>
+        <Card className={styles.card}>
+          <section aria-labelledby="email-card-title" aria-busy={email.isFetching || undefined}>
+            <header className={styles.cardHeader}>
+              <h2 id="email-card-title" className={styles.cardTitle}>
+                Email
+              </h2>
+              <MonthPicker month={emailMonth} onChange={setEmailMonth} />
+            </header>
+            {email.isError && <ErrorState message="Could not load the email counts." onRetry={() => void email.refetch()} />}
+            <div className={styles.pieArea}>
+              {counts.total_emails > 0 ? (
+                <Suspense fallback={<div className={styles.pie} />}>
+                  <ReadPie read={counts.read} unread={counts.unread} />
+                </Suspense>
+              ) : (
+                <div className={`${styles.pie} ${styles.empty}`}>No emails received in this month.</div>
+              )}
+            </div>
+            <ul className={styles.summary}>
+              {summary.map((item) => (
+                <li key={item.key}>
+                  <Link className="ej-link" to={item.to}>
+                    {item.label}
+                  </Link>
+                  <span className={styles.figure}>{counts[item.key]}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </Card>
+        <Card className={styles.card}>
+          <section aria-labelledby="data-card-title" aria-busy={data.isFetching || undefined}>
+            <header className={styles.cardHeader}>
+              <h2 id="data-card-title" className={styles.cardTitle}>
+                Email Data
+              </h2>
+              <MonthPicker month={dataMonth} onChange={setDataMonth} />
+            </header>
+            {data.isError && <ErrorState message="Could not load the email counts." onRetry={() => void data.refetch()} />}
+            <ul className={styles.countCards}>
+              {countCards.map((card) => (
+                <li key={card.key}>
+                  <Link className={styles.countCard} to={card.to}>
+                    <span className={styles.countValue}>{dataCounts[card.key]}</span>
+                    <span className={styles.countLabel}>{card.label}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </Card>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,64 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import { getEmailDetails, type EmailDetails } from '@ejdesk/api-client';
+import { downloadCsv, downloadXlsx, exportFiles, type ExportColumn } from '@ejdesk/export';
+import { Button, Card, ErrorState, formatDateTime, LoadingState, Page } from '@ejdesk/ui';
+import { SafeEmailHtml } from './SafeEmailHtml.tsx';
+import styles from './email-details.module.css';
+
+/** The fields of SPEC.md, in order; also the columns of both exports. */
+const fields: (ExportColumn<EmailDetails> & { kind?: 'text' | 'html' | 'date' })[] = [
+  { header: 'Email ID', value: 'id' },
+  { header: 'Subject', value: 'subject' },
+  { header: 'Email Body', value: 'email_body', kind: 'text' },
+  { header: 'Email Body (HTML)', value: 'email_body_html', kind: 'html' },
+  { header: 'From', value: 'from_email' },
+  { header: 'To', value: 'to_email' },
+  { header: 'Received Date', value: 'date_time_of_email', kind: 'date' },
+  { header: 'Created At', value: 'create_at', kind: 'date' },
+  { header: 'Last Updated', value: 'update_at', kind: 'date' },
+];
+
+export function EmailDetailsPage() {
+  const { id = '' } = useParams();
+  const query = useQuery({ queryKey: ['email-details', id], queryFn: () => getEmailDetails(id) });
+  if (query.isPending) return <LoadingState label="Loading email details..." />;
+  if (query.isError) return <ErrorState message="Could not load the email details." onRetry={() => void query.refetch()} />;
+  const email = query.data;
+  const { csv, xlsx, sheet } = exportFiles.emailDetails;
+  return (
+    <Page
+      title="Email Details"
+      actions={
+        <>
+          <Button onClick={() => downloadCsv(csv, [email], fields)}>Export to CSV</Button>
+          <Button onClick={() => void downloadXlsx(xlsx, sheet, [email], fields)}>Export to Excel</Button>
+        </>
+      }
+    >
+      <Card>
+        <dl className={styles.fields}>
+          {fields.map((field) => {
+            const value = email[field.value as keyof EmailDetails];
+            return (
+              <div key={field.header} className={styles.field}>
+                <dt>{field.header}</dt>
+                <dd>
+                  {field.kind === 'html' ? (
+                    <SafeEmailHtml html={String(value)} title={`Email body of ${email.subject}`} />
+                  ) : field.kind === 'text' ? (
+                    <pre className={styles.body}>{String(value)}</pre>
+                  ) : field.kind === 'date' ? (
+                    formatDateTime(String(value))
+                  ) : (
+                    String(value)
+                  )}
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,61 @@
+// /all-email and the seven category lists differ only in data: this table of titles, endpoints,
+// filters and where a row's link goes.
+
+export interface FilterDef {
+  /** The query parameter, in the URL and to the API. */
+  name: string;
+  label: string;
+  type: 'text' | 'date';
+}
+
+export interface EmailListConfig {
+  path: string;
+  title: string;
+  endpoint: string;
+  filters: readonly FilterDef[];
+  /** Heading and label of the row link's column. */
+  linkColumn: string;
+  linkTo: (id: number) => string;
+  /** /all-email heads the page with the total and has Reset Filters; '{n} per page' sizes. */
+  variant: 'all-email' | 'category';
+}
+
+const categoryFilters: readonly FilterDef[] = [
+  { name: 'subject', label: 'Search Subject', type: 'text' },
+  { name: 'date', label: 'Date', type: 'date' },
+];
+
+const category = (path: string, title: string, endpoint: string): EmailListConfig => ({
+  path,
+  title,
+  endpoint,
+  filters: categoryFilters,
+  linkColumn: 'Details',
+  linkTo: (id) => `/email-details-data/${id}`,
+  variant: 'category',
+});
+
+export const allEmailList: EmailListConfig = {
+  path: '/all-email',
+  title: 'All Email',
+  endpoint: '/scrape/email/to/json/pagination/',
+  filters: [
+    { name: 'subject_name', label: 'Subject Name', type: 'text' },
+    { name: 'email_from', label: 'Email From', type: 'text' },
+    { name: 'create_at_after', label: 'Created After', type: 'date' },
+    { name: 'create_at_before', label: 'Created Before', type: 'date' },
+  ],
+  linkColumn: 'Get Data',
+  linkTo: (id) => `/all-email/${id}`,
+  variant: 'all-email',
+};
+
+export const categoryListConfigs: readonly EmailListConfig[] = [
+  category('/ej-not-found', 'EJs not found Email', '/scrape/ejs/not/found/email/'),
+  category('/same-subject', 'Mails having the same subject line', '/scrape/ejs/same/subject/email/'),
+  category('/same-subject-processing', 'Emails processed along with the subject line', '/scrape/ejs/same/subject/email/processing/'),
+  category('/email-ignored', 'Emails ignored', '/scrape/ejs/ignore/email/data/'),
+  category('/read-email', 'Read Email', '/scrape/ejs/read/email/'),
+  category('/unread-email', 'Unread Email', '/scrape/ejs/un/read/email/'),
+  category('/get-all-email-data', 'Total Email', '/scrape/ejs/total/email/'),
+];

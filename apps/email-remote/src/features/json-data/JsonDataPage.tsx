@@ -1,0 +1,51 @@
+// The JSON-data table of /data-email (the newest emails) and /all-email/{id} (one email): columns
+// are the keys of the first record, missing cells read 'N/A', and both export buttons write the
+// rows the table shows.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { EmailJsonItem, JsonRecord } from '@ejdesk/api-client';
+import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
+import { Button, Card, DataTable, ErrorState, LoadingState, Page, type ColumnDef } from '@ejdesk/ui';
+
+export interface JsonDataPageProps {
+  queryKey: readonly unknown[];
+  load: () => Promise<EmailJsonItem[]>;
+  note?: string;
+}
+
+const display = (value: unknown) =>
+  value === null || value === undefined || value === '' ? missingValue : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
+  const query = useQuery({ queryKey, queryFn: load });
+  const rows = useMemo(() => (query.data ?? []).flatMap((item) => item.json_load_data ?? []), [query.data]);
+  const exportColumns = useMemo(() => columnsFromFirstRecord(rows), [rows]);
+  const columns = useMemo<ColumnDef<JsonRecord, unknown>[]>(
+    () => exportColumns.map(({ header }) => ({ header, id: header, accessorFn: (row) => row[header], cell: (c) => display(c.getValue()) })),
+    [exportColumns],
+  );
+
+  if (query.isPending) return <LoadingState label="Loading..." />;
+  if (query.isError) return <ErrorState message="Failed to fetch data" onRetry={() => void query.refetch()} />;
+  const { csv, xlsx, sheet } = exportFiles.emailData;
+  return (
+    <Page
+      title="Email Data Table"
+      actions={
+        <>
+          <Button onClick={() => downloadCsv(csv, rows, exportColumns)} disabled={rows.length === 0}>
+            Export to CSV
+          </Button>
+          <Button onClick={() => void downloadXlsx(xlsx, sheet, rows, exportColumns)} disabled={rows.length === 0}>
+            Export to Excel
+          </Button>
+        </>
+      }
+    >
+      {note && <p className="ej-note">{note}</p>}
+      <Card>
+        <DataTable caption="Email Data Table" columns={columns} rows={rows} />
+      </Card>
+    </Page>
+  );
+}

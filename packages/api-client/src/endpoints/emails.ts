@@ -1,0 +1,25 @@
+import { http } from '../http.ts';
+import type { DashboardCounts, EmailDetails, EmailJsonItem, EmailListRow, Paginated } from '../types.ts';
+
+export type QueryParams = Record<string, string | number | undefined>;
+
+/** Empty values are left out: an empty filter means no filter. */
+export function cleanParams(params: QueryParams): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>;
+}
+
+/** month as the API takes it: year, a dash, the English three-letter month (2025-Jan). */
+export const getDashboardCounts = async (month: string) =>
+  (await http.get<DashboardCounts>('/scrape/email/dashboard/count/', { params: { date: month } })).data;
+
+/** Any paginated email list: /all-email's endpoint or one of the seven category endpoints. */
+export const getEmailPage = async (path: string, params: QueryParams, signal?: AbortSignal) =>
+  (await http.get<Paginated<EmailListRow>>(path, { params: cleanParams(params), signal })).data;
+
+export const getEmailJsonData = async () => (await http.get<EmailJsonItem[]>('/scrape/email/to/json/data/')).data;
+
+export const getEmailJsonDataById = async (id: number | string) =>
+  (await http.get<EmailJsonItem[]>(`/scrape/email/to/json/data/${id}/`)).data;
+
+export const getEmailDetails = async (id: number | string) =>
+  (await http.get<EmailDetails>(`/scrape/email/body/html/text/data/${id}/`)).data;

@@ -1,0 +1,31 @@
+// A text filter that waits for a pause in typing before it changes the list (one request, not one
+// per keystroke), and follows the URL when the list is reset or navigated.
+import { useEffect, useRef, useState } from 'react';
+import { TextField, type TextFieldProps } from './Field.tsx';
+
+export interface FilterInputProps extends Omit<TextFieldProps, 'value' | 'onChange'> {
+  value: string;
+  onCommit: (value: string) => void;
+  delayMs?: number;
+}
+
+export function FilterInput({ value, onCommit, delayMs = 300, ...rest }: FilterInputProps) {
+  const [draft, setDraft] = useState(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <TextField
+      {...rest}
+      value={draft}
+      onChange={(event) => {
+        const next = event.target.value;
+        setDraft(next);
+        clearTimeout(timer.current);
+        // Dates commit at once: a date picker's value is already complete.
+        if (rest.type === 'date') onCommit(next);
+        else timer.current = setTimeout(() => onCommit(next), delayMs);
+      }}
+    />
+  );
+}

@@ -1,0 +1,58 @@
+// List state in the URL (page, page size, filters), so the back button and shared links work.
+// Any filter change returns the list to page 1.
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { pageSizes } from './components/Pager.tsx';
+
+export interface ListState<F extends string> {
+  page: number;
+  pageSize: number;
+  filters: Record<F, string>;
+  setPage: (page: number) => void;
+  setPageSize: (size: number) => void;
+  setFilters: (changes: Partial<Record<F, string>>) => void;
+  reset: () => void;
+}
+
+const whole = (value: string | null, fallback: number) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : fallback;
+};
+
+export function useListState<F extends string>(filterNames: readonly F[], defaultPageSize = 10): ListState<F> {
+  const [params, setParams] = useSearchParams();
+  const page = whole(params.get('page'), 1);
+  const requestedSize = whole(params.get('page_size'), defaultPageSize);
+  const pageSize = (pageSizes as readonly number[]).includes(requestedSize) ? requestedSize : defaultPageSize;
+  const key = params.toString();
+  const filters = useMemo(
+    () => Object.fromEntries(filterNames.map((name) => [name, new URLSearchParams(key).get(name) ?? ''])) as Record<F, string>,
+    [key, filterNames],
+  );
+
+  const update = useCallback(
+    (changes: Record<string, string | number | null>) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [name, value] of Object.entries(changes)) {
+            if (value === null || value === '' || (name === 'page' && value === 1)) next.delete(name);
+            else next.set(name, String(value));
+          }
+          return next;
+        },
+        { replace: false },
+      ),
+    [setParams],
+  );
+
+  return {
+    page,
+    pageSize,
+    filters,
+    setPage: useCallback((p: number) => update({ page: p }), [update]),
+    setPageSize: useCallback((size: number) => update({ page_size: size, page: null }), [update]),
+    setFilters: useCallback((changes: Partial<Record<F, string>>) => update({ ...(changes as Record<string, string>), page: null }), [update]),
+    reset: useCallback(() => update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null }), [update, filterNames]),
+  };
+}
