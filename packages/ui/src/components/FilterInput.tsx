@@ -11,8 +11,13 @@ export interface FilterInputProps extends Omit<TextFieldProps, 'value' | 'onChan
 
 export function FilterInput({ value, onCommit, delayMs = 300, ...rest }: FilterInputProps) {
   const [draft, setDraft] = useState(value);
+  // When the URL changes the value (Reset Filters, back button), show that instead of the draft.
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setDraft(value);
+  }
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => setDraft(value), [value]);
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <TextField
