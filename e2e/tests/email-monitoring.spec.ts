@@ -1,0 +1,194 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { readCsv, readXlsx } from './files.ts';
+
+const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await page.request.get(`/api${path}`, { headers: { authorization: `JWT ${token}` } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as T;
+}
+
+const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
+
+test.describe('dashboard', () => {
+  test('the pie shows the month’s read and unread shares, and changing the month refetches', async ({ signedIn: page }) => {
+    await page.goto('/dashboard');
+    const now = new Date();
+    const counts = await api<{ total_emails: number; read: number; unread: number }>(
+      page,
+      `/scrape/email/dashboard/count/?date=${now.getFullYear()}-${monthNames[now.getMonth()]}`,
+    );
+    expect(counts.total_emails).toBeGreaterThan(0);
+    const share = (n: number) => `${((n / counts.total_emails) * 100).toFixed(1)}%`;
+    await expect(page.locator('.apexcharts-datalabels text, .apexcharts-pie-label')).toHaveText([share(counts.read), share(counts.unread)]);
+
+    const summary = page.getByRole('region', { name: 'Email', exact: true }).getByRole('listitem');
+    await expect(summary).toHaveText([`Total Email${counts.total_emails}`, `Read Email${counts.read}`, `Unread Email${counts.unread}`]);
+
+    const picker = page.getByRole('region', { name: 'Email', exact: true }).getByLabel('Select Month');
+    await expect(picker).toHaveValue(`${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`);
+    await picker.fill('2019-03');
+    await expect(page.getByText('No emails received in this month.')).toBeVisible();
+    await expect(summary.first()).toHaveText('Total Email0');
+  });
+
+  const links = [
+    ['Total Email', '/get-all-email-data', 'Total Email'],
+    ['Read Email', '/read-email', 'Read Email'],
+    ['Unread Email', '/unread-email', 'Unread Email'],
+    ['EJs not found Email', '/ej-not-found', 'EJs not found Email'],
+    ['Emails processed along with the subject line', '/same-subject-processing', 'Emails processed along with the subject line'],
+    ['Mails having the same subject line', '/same-subject', 'Mails having the same subject line'],
+    ['Emails ignored', '/email-ignored', 'Emails ignored'],
+  ] as const;
+  for (const [label, path, heading] of links) {
+    test(`“${label}” opens its list`, async ({ signedIn: page }) => {
+      await page.goto('/dashboard');
+      // Count cards read as '77 EJs not found Email'; summary links as the label alone.
+      await page.getByRole('main').getByRole('link', { name: new RegExp(`^(\\d+ ?)?${label}$`) }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      await expect(rowsOf(page).first()).toBeVisible();
+    });
+  }
+});
+
+test.describe('/all-email', () => {
+  test('pages, changes page size, filters, resets, keeps its state in the URL, and opens the JSON data', async ({ signedIn: page }) => {
+    await page.goto('/all-email');
+    const { count } = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/');
+    await expect(page.getByRole('heading', { name: `Total Records: ${count}` })).toBeVisible();
+    const pages = Math.ceil(count / 10);
+    await expect(page.getByText(`Page 1 of ${pages}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'First' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Prev' })).toBeDisabled();
+    await expect(rowsOf(page)).toHaveCount(10);
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible();
+    await expect(page).toHaveURL(/page=2/);
+    await page.getByRole('button', { name: 'Last' }).click();
+    await expect(page.getByText(`Page ${pages} of ${pages}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.goBack();
+    await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible();
+
+    await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('20');
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 20)}`)).toBeVisible();
+    await expect(rowsOf(page)).toHaveCount(20);
+    await expect(page.getByRole('option', { name: '20 per page' })).toBeAttached();
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Subject Name').fill('newsletter');
+    await expect(page.getByText(/^Page 1 of/)).toBeVisible();
+    const filtered = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/?subject_name=newsletter');
+    await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count}` })).toBeVisible();
+    for (const subject of await rowsOf(page).locator('td:nth-child(2)').allTextContents()) expect(subject.toLowerCase()).toContain('newsletter');
+
+    await page.getByRole('button', { name: 'Reset Filters' }).click();
+    await expect(page.getByRole('heading', { name: `Total Records: ${count}` })).toBeVisible();
+    await expect(page.getByLabel('Subject Name')).toHaveValue('');
+
+    const first = rowsOf(page).first();
+    const subject = await first.locator('td:nth-child(2)').textContent();
+    await first.getByRole('link', { name: /Show Data/ }).click();
+    await expect(page).toHaveURL(/\/all-email\/\d+$/);
+    await expect(page.getByRole('heading', { name: 'Email Data Table' })).toBeVisible();
+    const id = page.url().split('/').pop();
+    const [item] = await api<{ subject_name: string; json_load_data: object[] }[]>(page, `/scrape/email/to/json/data/${id}/`);
+    expect(item!.subject_name).toBe(subject);
+    await expect(rowsOf(page)).toHaveCount(Math.max(1, item!.json_load_data.length));
+  });
+});
+
+const categories = [
+  ['/ej-not-found', '/scrape/ejs/not/found/email/'],
+  ['/same-subject', '/scrape/ejs/same/subject/email/'],
+  ['/same-subject-processing', '/scrape/ejs/same/subject/email/processing/'],
+  ['/email-ignored', '/scrape/ejs/ignore/email/data/'],
+  ['/read-email', '/scrape/ejs/read/email/'],
+  ['/unread-email', '/scrape/ejs/un/read/email/'],
+  ['/get-all-email-data', '/scrape/ejs/total/email/'],
+] as const;
+
+for (const [path, endpoint] of categories) {
+  test(`${path} pages, filters, changes page size and opens the right details`, async ({ signedIn: page }) => {
+    await page.goto(path);
+    const { count } = await api<{ count: number }>(page, endpoint);
+    await expect(page.getByText(`Total Records: ${count}`)).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`)).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`)).toBeVisible();
+    await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('50');
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 50)}`)).toBeVisible();
+    await expect(rowsOf(page)).toHaveCount(Math.min(50, count));
+
+    const subject = (await rowsOf(page).nth(3).locator('td:nth-child(2)').textContent())!;
+    const from = (await rowsOf(page).nth(3).locator('td:nth-child(1)').textContent())!;
+    await page.getByLabel('Search Subject').fill(subject);
+    await expect(page.getByText(/^Page 1 of 1$/)).toBeVisible();
+    for (const text of await rowsOf(page).locator('td:nth-child(2)').allTextContents()) expect(text).toContain(subject);
+    await rowsOf(page).filter({ hasText: from }).first().getByRole('link', { name: /Show Data/ }).click();
+    await expect(page).toHaveURL(/\/email-details-data\/\d+$/);
+    await expect(page.locator('dd').nth(1)).toHaveText(subject);
+    await expect(page.locator('dd').nth(4)).toHaveText(from);
+  });
+}
+
+test('the email data exports hold the rows the table shows', async ({ signedIn: page }) => {
+  await page.goto('/data-email');
+  await expect(page.getByRole('heading', { name: 'Email Data Table' })).toBeVisible();
+  const headers = await page.getByRole('columnheader').allTextContents();
+  const shown = await rowsOf(page).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  expect(shown.length).toBeGreaterThan(100);
+  expect(shown.flat()).toContain('N/A');
+
+  const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
+  expect(csvFile.suggestedFilename()).toBe('email_data.csv');
+  expect(await readCsv(csvFile)).toEqual([headers, ...shown]);
+
+  const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
+  expect(xlsxFile.suggestedFilename()).toBe('email_data.xlsx');
+  const book = await readXlsx(xlsxFile, 'Email Data');
+  expect(book.sheets).toEqual(['Email Data']);
+  expect(book.rows).toEqual([headers, ...shown]);
+});
+
+test('the email details exports hold the fields the page shows', async ({ signedIn: page }) => {
+  await page.goto('/get-all-email-data');
+  await rowsOf(page).first().getByRole('link', { name: /Show Data/ }).click();
+  await expect(page.getByText('Loading email details...')).toBeHidden();
+  const labels = await page.locator('dt').allTextContents();
+  expect(labels).toEqual(['Email ID', 'Subject', 'Email Body', 'Email Body (HTML)', 'From', 'To', 'Received Date', 'Created At', 'Last Updated']);
+  const id = page.url().split('/').pop()!;
+  const email = await api<Record<string, string | number>>(page, `/scrape/email/body/html/text/data/${id}/`);
+  const expected = [String(email.id), email.subject, email.email_body, email.email_body_html, email.from_email, email.to_email, email.date_time_of_email, email.create_at, email.update_at].map(String);
+
+  const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
+  expect(csvFile.suggestedFilename()).toBe('email_details.csv');
+  expect(await readCsv(csvFile)).toEqual([labels, expected]);
+  const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
+  expect(xlsxFile.suggestedFilename()).toBe('email_details.xlsx');
+  expect(await readXlsx(xlsxFile, 'EmailData')).toEqual({ sheets: ['EmailData'], rows: [labels, expected] });
+});
+
+test('an email’s hostile HTML is shown without running or fetching anything', async ({ signedIn: page }) => {
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  await page.goto('/get-all-email-data?subject=Suspicious%20HTML%20sample');
+  await rowsOf(page).first().getByRole('link', { name: /Show Data/ }).click();
+  const frame = page.frameLocator('iframe[title^="Email body"]');
+  await expect(frame.getByText('Please review the attached dispute.')).toBeVisible();
+  await expect(frame.locator('script')).toHaveCount(0);
+  await expect(frame.locator('[onerror]')).toHaveCount(0);
+  await expect(frame.locator('a[href^="javascript"]')).toHaveCount(0);
+  await expect(frame.locator('img[src*="tracker.invalid"]')).toHaveCount(0);
+  await frame.getByText('Open the statement').click();
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as { __ejdeskPwned?: string }).__ejdeskPwned)).toBeUndefined();
+  expect(fetched.filter((url) => url.includes('tracker.invalid'))).toEqual([]);
+  await expect(page.locator('iframe[title^="Email body"]')).toHaveAttribute('sandbox', '');
+});

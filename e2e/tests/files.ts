@@ -1,0 +1,44 @@
+// Reading exported files back, as an operator's spreadsheet would.
+import type { Download } from '@playwright/test';
+import ExcelJS from 'exceljs';
+
+/** RFC 4180 CSV (with the BOM our exports start with) into rows of cells. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const input = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i]!;
+    if (quoted) {
+      if (c === '"' && input[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(cell), (cell = '');
+    else if (c === '\r' && input[i + 1] === '\n') {
+      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
+    } else cell += c;
+  }
+  if (cell || row.length) row.push(cell), rows.push(row);
+  return rows;
+}
+
+export async function readCsv(download: Download): Promise<string[][]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return parseCsv(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Every row of one sheet as text, and the workbook's sheet names. */
+export async function readXlsx(download: Download, sheet: string): Promise<{ sheets: string[]; rows: string[][] }> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(await download.path());
+  const rows: string[][] = [];
+  book.getWorksheet(sheet)?.eachRow((row) => {
+    const values = (row.values as unknown[]).slice(1);
+    rows.push(values.map((v) => (v === null || v === undefined ? '' : String(v))));
+  });
+  return { sheets: book.worksheets.map((s) => s.name), rows };
+}
