@@ -9,19 +9,32 @@ export function parseCsv(text: string): string[][] {
   let cell = '';
   let quoted = false;
   const input = text.replace(/^\uFEFF/, '');
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
-    if (quoted) {
-      if (c === '"' && input[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && input[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    } else cell += c;
+    if (quoted && c === '"' && input[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ',') {
+      endCell();
+    } else if (!quoted && c === '\r' && input[i + 1] === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else {
+      cell += c;
+    }
   }
-  if (cell || row.length) row.push(cell), rows.push(row);
+  if (cell || row.length) {
+    endCell();
+    rows.push(row);
+  }
   return rows;
 }
 
