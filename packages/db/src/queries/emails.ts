@@ -1,9 +1,9 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { emails, type EmailCategory } from '../schema.ts';
-import { containsText, withinDays, type Page, type PageOf } from './filters.ts';
+import { emailCounts, emails, type EmailCategory } from '../schema.ts';
+import { containsText, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
 
 export interface DashboardCounts {
   total_emails: number;
@@ -15,21 +15,21 @@ export interface DashboardCounts {
   email_same_subject_count: number;
 }
 
-/** Counts of the emails received in [from, to); one index-only range scan. */
+/** Counts of the emails received in [from, to) (UTC days), from the counter rows of those days. */
 export async function dashboardCounts(db: Db, from: Date, to: Date): Promise<DashboardCounts> {
-  const n = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const n = (condition: SQL) => sql<number>`coalesce(sum(${emailCounts.n}) filter (where ${condition}), 0)::bigint`;
   const [row] = await db
     .select({
-      read: n(sql`${emails.isRead}`),
-      unread: n(sql`not ${emails.isRead}`),
-      email_ignores: n(eq(emails.category, 'ignored')),
-      ej_not_found: n(eq(emails.category, 'ej_not_found')),
-      email_same_subject_processing: n(eq(emails.category, 'same_subject_processing')),
-      email_same_subject_count: n(eq(emails.category, 'same_subject')),
+      read: n(sql`${emailCounts.isRead}`),
+      unread: n(sql`not ${emailCounts.isRead}`),
+      email_ignores: n(eq(emailCounts.category, 'ignored')),
+      ej_not_found: n(eq(emailCounts.category, 'ej_not_found')),
+      email_same_subject_processing: n(eq(emailCounts.category, 'same_subject_processing')),
+      email_same_subject_count: n(eq(emailCounts.category, 'same_subject')),
     })
-    .from(emails)
-    .where(and(sql`${emails.receivedAt} >= ${from}`, sql`${emails.receivedAt} < ${to}`));
-  const counts = row ?? { read: 0, unread: 0, email_ignores: 0, ej_not_found: 0, email_same_subject_processing: 0, email_same_subject_count: 0 };
+    .from(emailCounts)
+    .where(and(gte(emailCounts.receivedDay, isoDay(from)), lt(emailCounts.receivedDay, isoDay(to))));
+  const counts = Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)])) as Omit<DashboardCounts, 'total_emails'>;
   return { total_emails: counts.read + counts.unread, ...counts };
 }
 
@@ -52,27 +52,74 @@ export interface EmailListRow {
   update_at: Date;
 }
 
+function selectionOf(selection: EmailSelection, category: AnyColumn, isRead: AnyColumn): SQL | undefined {
+  if (selection === 'all') return undefined;
+  return 'category' in selection ? eq(category, selection.category) : eq(isRead, selection.isRead);
+}
+
 function emailConditions(filters: EmailListFilters): SQL | undefined {
-  const { selection } = filters;
   return and(
-    selection === 'all' ? undefined : 'category' in selection ? eq(emails.category, selection.category) : eq(emails.isRead, selection.isRead),
+    selectionOf(filters.selection, emails.category, emails.isRead),
     containsText(emails.subject, filters.subject),
     containsText(emails.emailFrom, filters.emailFrom),
     withinDays(emails.createAt, filters.createdFrom, filters.createdTo),
   );
 }
 
+/** The same selection over the counter rows (valid only without text filters). */
+function counterConditions(filters: EmailListFilters): SQL | undefined {
+  return and(
+    selectionOf(filters.selection, emailCounts.category, emailCounts.isRead),
+    filters.createdFrom ? gte(emailCounts.createdDay, filters.createdFrom) : undefined,
+    filters.createdTo ? lte(emailCounts.createdDay, filters.createdTo) : undefined,
+  );
+}
+
+/** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
+const seekFromOffset = 2000;
+
 export async function listEmails(db: Db, filters: EmailListFilters, page: Page): Promise<PageOf<EmailListRow>> {
   const where = emailConditions(filters);
-  const [total] = await db.select({ count: count() }).from(emails).where(where);
+  const counted = !filters.subject && !filters.emailFrom;
+  let total: number;
+  if (counted) {
+    const [row] = await db.select({ n: sql<string>`coalesce(sum(${emailCounts.n}), 0)` }).from(emailCounts).where(counterConditions(filters));
+    total = Number(row?.n ?? 0);
+  } else {
+    const [row] = await db.select({ n: count() }).from(emails).where(where);
+    total = row?.n ?? 0;
+  }
+
+  // A deep page without text filters: the counter rows say which creation day holds the page's
+  // first row, so the index walk starts at that day instead of at the newest email.
+  let offset = (page.page - 1) * page.pageSize;
+  let before: Date | undefined;
+  if (counted && offset >= seekFromOffset && offset < total) {
+    const days = await db
+      .select({ day: emailCounts.createdDay, n: sql<string>`sum(${emailCounts.n})` })
+      .from(emailCounts)
+      .where(counterConditions(filters))
+      .groupBy(emailCounts.createdDay)
+      .orderBy(desc(emailCounts.createdDay));
+    let skipped = 0;
+    for (const { day, n } of days) {
+      if (skipped + Number(n) > offset) {
+        before = nextUtcDay(day);
+        offset -= skipped;
+        break;
+      }
+      skipped += Number(n);
+    }
+  }
+
   // Page through ids alone (an index-only walk), then read the rows of that page.
   const ids = db
     .select({ id: emails.id })
     .from(emails)
-    .where(where)
+    .where(and(where, before ? lt(emails.createAt, before) : undefined))
     .orderBy(desc(emails.createAt), desc(emails.id))
     .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize)
+    .offset(offset)
     .as('page_ids');
   const rows = await db
     .select({
@@ -85,7 +132,7 @@ export async function listEmails(db: Db, filters: EmailListFilters, page: Page):
     .from(emails)
     .innerJoin(ids, eq(emails.id, ids.id))
     .orderBy(desc(emails.createAt), desc(emails.id));
-  return { count: total?.count ?? 0, rows };
+  return { count: total, rows };
 }
 
 export interface EmailJsonItem {

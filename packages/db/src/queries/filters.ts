@@ -9,15 +9,19 @@ export function containsText(column: AnyColumn, text: string | undefined): SQL |
   return sql`${column} ilike ${`%${escaped}%`}`;
 }
 
-const nextDay = (isoDate: string) => {
+/** YYYY-MM-DD of an instant, in UTC. */
+export const isoDay = (instant: Date) => instant.toISOString().slice(0, 10);
+
+/** The instant the UTC day after YYYY-MM-DD begins. */
+export function nextUtcDay(isoDate: string): Date {
   const day = new Date(`${isoDate}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() + 1);
   return day;
-};
+}
 
 /** from and to are YYYY-MM-DD, both inclusive, as whole UTC days. */
 export function withinDays(column: AnyColumn, from: string | undefined, to: string | undefined): SQL | undefined {
-  return and(from ? gte(column, new Date(`${from}T00:00:00Z`)) : undefined, to ? lt(column, nextDay(to)) : undefined);
+  return and(from ? gte(column, new Date(`${from}T00:00:00Z`)) : undefined, to ? lt(column, nextUtcDay(to)) : undefined);
 }
 
 export interface Page {

@@ -1,0 +1,68 @@
+// The counter rows against the ground truth: counts and pages computed straight from emails.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardCounts, emails, listEmails, openDatabase, queryRows, type Database, type EmailListFilters } from '../src/index.ts';
+import { seed } from '../src/seed.ts';
+
+const now = new Date('2026-06-15T12:00:00Z');
+let database: Database;
+
+beforeAll(async () => {
+  database = await openDatabase();
+  await database.migrate();
+  await seed(database.db, { emails: 6000, ej: 0, filesPerKind: 0, now });
+  // Writes after the seed: the triggers must follow updates and deletes too.
+  await database.db.update(emails).set({ isRead: true, category: 'processed' }).where(sql`${emails.id} % 7 = 0`);
+  await database.db.delete(emails).where(sql`${emails.id} % 11 = 0`);
+});
+afterAll(() => database.close());
+
+const truth = (where: string) =>
+  queryRows<{ n: number }>(database.db, sql.raw(`select count(*)::int as n from emails where ${where}`)).then((r) => r[0]!.n);
+
+describe('email counters', () => {
+  it('give the dashboard the exact counts of a month after inserts, updates and deletes', async () => {
+    const counts = await dashboardCounts(database.db, new Date('2026-05-01T00:00:00Z'), new Date('2026-06-01T00:00:00Z'));
+    const month = "received_at >= '2026-05-01T00:00:00Z' and received_at < '2026-06-01T00:00:00Z'";
+    expect(counts).toEqual({
+      total_emails: await truth(month),
+      read: await truth(`${month} and is_read`),
+      unread: await truth(`${month} and not is_read`),
+      email_ignores: await truth(`${month} and category = 'ignored'`),
+      ej_not_found: await truth(`${month} and category = 'ej_not_found'`),
+      email_same_subject_processing: await truth(`${month} and category = 'same_subject_processing'`),
+      email_same_subject_count: await truth(`${month} and category = 'same_subject'`),
+    });
+  });
+
+  const selections: [string, EmailListFilters][] = [
+    ['all', { selection: 'all' }],
+    ['a category', { selection: { category: 'processed' } }],
+    ['read', { selection: { isRead: true } }],
+    ['read, within dates', { selection: { isRead: true }, createdFrom: '2025-09-01', createdTo: '2026-03-31' }],
+  ];
+
+  it.each(selections)('count %s exactly and seek deep pages to the same rows as a plain OFFSET', async (_name, filters) => {
+    const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 });
+    const where = and(
+      filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
+      filters.createdFrom ? sql`${emails.createAt} >= ${`${filters.createdFrom}T00:00:00Z`}::timestamptz` : undefined,
+      filters.createdTo ? sql`${emails.createAt} < (${filters.createdTo}::date + 1)::timestamptz` : undefined,
+    );
+    const [expected] = await database.db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where);
+    expect(first.count).toBe(expected!.n);
+    expect(first.count).toBeGreaterThan(2100);
+
+    for (const pageNumber of [201, 215, Math.ceil(first.count / 10)]) {
+      const page = await listEmails(database.db, filters, { page: pageNumber, pageSize: 10 });
+      const plain = await database.db
+        .select({ id: emails.id })
+        .from(emails)
+        .where(where)
+        .orderBy(desc(emails.createAt), desc(emails.id))
+        .limit(10)
+        .offset((pageNumber - 1) * 10);
+      expect(page.rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
+    }
+  });
+});
