@@ -107,10 +107,11 @@ export const emails = pgTable(
   (t) => [
     check('emails_category_check', sql`${t.category} in (${inList(emailCategories)})`),
     uniqueIndex('emails_message_id_key').on(t.messageId),
-    // Lists are newest first by creation; the dashboard counts a month of receipt.
-    index('emails_create_idx').on(t.createAt.desc(), t.id.desc()),
-    index('emails_category_create_idx').on(t.category, t.createAt.desc(), t.id.desc()),
-    index('emails_read_create_idx').on(t.isRead, t.createAt.desc(), t.id.desc()),
+    // Lists are newest first (ORDER BY create_at DESC, id DESC): ascending indexes read backwards
+    // serve that order; drizzle's .desc() would add NULLS LAST, which cannot.
+    index('emails_create_idx').on(t.createAt, t.id),
+    index('emails_category_create_idx').on(t.category, t.createAt, t.id),
+    index('emails_read_create_idx').on(t.isRead, t.createAt, t.id),
     index('emails_subject_trgm_idx').using('gin', sql`${t.subject} gin_trgm_ops`),
     index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],
@@ -135,6 +136,22 @@ export const emailCounts = pgTable(
     primaryKey({ columns: [t.category, t.isRead, t.receivedDay, t.createdDay] }),
     index('email_counts_received_idx').on(t.receivedDay),
     index('email_counts_created_idx').on(t.createdDay),
+  ],
+);
+
+/** The same counts per sender and creation day, for lists filtered by sender (migration 0006). */
+export const emailSenderCounts = pgTable(
+  'email_sender_counts',
+  {
+    emailFrom: text('email_from').notNull(),
+    category: text('category').notNull(),
+    isRead: boolean('is_read').notNull(),
+    createdDay: date('created_day').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.emailFrom, t.category, t.isRead, t.createdDay] }),
+    index('email_sender_counts_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],
 );
 
@@ -167,8 +184,8 @@ export const ejRecords = pgTable(
   },
   (t) => [
     check('ej_records_kind_check', sql`${t.kind} in (${inList(ejRecordKinds)})`),
-    index('ej_records_kind_date_idx').on(t.kind, t.transactionDate.desc(), t.id.desc()),
-    index('ej_records_kind_id_idx').on(t.kind, t.id.desc()),
+    index('ej_records_kind_date_idx').on(t.kind, t.transactionDate, t.id),
+    index('ej_records_kind_id_idx').on(t.kind, t.id),
     index('ej_records_atm_idx').on(t.atmId),
     index('ej_records_card_idx').on(t.cardNo),
     index('ej_records_email_idx').on(t.emailId),
@@ -193,7 +210,7 @@ export const dataFiles = pgTable(
   },
   (t) => [
     check('data_files_kind_check', sql`${t.kind} in (${inList(dataFileKinds)})`),
-    index('data_files_kind_create_idx').on(t.kind, t.createAt.desc(), t.id.desc()),
+    index('data_files_kind_create_idx').on(t.kind, t.createAt, t.id),
     index('data_files_email_idx').on(t.emailId),
     index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('data_files_subject_trgm_idx').using('gin', sql`${t.subjectName} gin_trgm_ops`),

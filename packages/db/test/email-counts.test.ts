@@ -40,6 +40,7 @@ describe('email counters', () => {
     ['a category', { selection: { category: 'processed' } }],
     ['read', { selection: { isRead: true } }],
     ['read, within dates', { selection: { isRead: true }, createdFrom: '2025-09-01', createdTo: '2026-03-31' }],
+    ['by sender', { selection: { category: 'processed' }, emailFrom: 'DISPUTES@' }],
   ];
 
   it.each(selections)('count %s exactly and seek deep pages to the same rows as a plain OFFSET', async (_name, filters) => {
@@ -48,6 +49,7 @@ describe('email counters', () => {
       filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
       filters.createdFrom ? sql`${emails.createAt} >= ${`${filters.createdFrom}T00:00:00Z`}::timestamptz` : undefined,
       filters.createdTo ? sql`${emails.createAt} < (${filters.createdTo}::date + 1)::timestamptz` : undefined,
+      filters.emailFrom ? sql`${emails.emailFrom} ilike ${`%${filters.emailFrom}%`}` : undefined,
     );
     const [expected] = await database.db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where);
     expect(first.count).toBe(expected!.n);

@@ -2,7 +2,7 @@
 // categories share one query), the JSON data and an email's details.
 import { and, count, desc, eq, gte, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { emailCounts, emails, type EmailCategory } from '../schema.ts';
+import { emailCounts, emails, emailSenderCounts, type EmailCategory } from '../schema.ts';
 import { containsText, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
 
 export interface DashboardCounts {
@@ -66,13 +66,25 @@ function emailConditions(filters: EmailListFilters): SQL | undefined {
   );
 }
 
-/** The same selection over the counter rows (valid only without text filters). */
-function counterConditions(filters: EmailListFilters): SQL | undefined {
-  return and(
-    selectionOf(filters.selection, emailCounts.category, emailCounts.isRead),
-    filters.createdFrom ? gte(emailCounts.createdDay, filters.createdFrom) : undefined,
-    filters.createdTo ? lte(emailCounts.createdDay, filters.createdTo) : undefined,
-  );
+/**
+ * Where a list's count and day buckets come from: the counter rows when no subject filter applies
+ * (per sender when the sender is filtered), or null when only the emails themselves can say.
+ */
+function counterSource(filters: EmailListFilters) {
+  if (filters.subject) return null;
+  const bySender = Boolean(filters.emailFrom);
+  const c = bySender ? emailSenderCounts : emailCounts;
+  return {
+    table: c as typeof emailCounts,
+    n: c.n,
+    day: c.createdDay,
+    where: and(
+      selectionOf(filters.selection, c.category, c.isRead),
+      bySender ? containsText(emailSenderCounts.emailFrom, filters.emailFrom) : undefined,
+      filters.createdFrom ? gte(c.createdDay, filters.createdFrom) : undefined,
+      filters.createdTo ? lte(c.createdDay, filters.createdTo) : undefined,
+    ),
+  };
 }
 
 /** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
@@ -80,27 +92,27 @@ const seekFromOffset = 2000;
 
 export async function listEmails(db: Db, filters: EmailListFilters, page: Page): Promise<PageOf<EmailListRow>> {
   const where = emailConditions(filters);
-  const counted = !filters.subject && !filters.emailFrom;
+  const counters = counterSource(filters);
   let total: number;
-  if (counted) {
-    const [row] = await db.select({ n: sql<string>`coalesce(sum(${emailCounts.n}), 0)` }).from(emailCounts).where(counterConditions(filters));
+  if (counters) {
+    const [row] = await db.select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` }).from(counters.table).where(counters.where);
     total = Number(row?.n ?? 0);
   } else {
     const [row] = await db.select({ n: count() }).from(emails).where(where);
     total = row?.n ?? 0;
   }
 
-  // A deep page without text filters: the counter rows say which creation day holds the page's
-  // first row, so the index walk starts at that day instead of at the newest email.
+  // A deep page: the counter rows say which creation day holds the page's first row, so the index
+  // walk starts at that day instead of at the newest email.
   let offset = (page.page - 1) * page.pageSize;
   let before: Date | undefined;
-  if (counted && offset >= seekFromOffset && offset < total) {
+  if (counters && offset >= seekFromOffset && offset < total) {
     const days = await db
-      .select({ day: emailCounts.createdDay, n: sql<string>`sum(${emailCounts.n})` })
-      .from(emailCounts)
-      .where(counterConditions(filters))
-      .groupBy(emailCounts.createdDay)
-      .orderBy(desc(emailCounts.createdDay));
+      .select({ day: counters.day, n: sql<string>`sum(${counters.n})` })
+      .from(counters.table)
+      .where(counters.where)
+      .groupBy(counters.day)
+      .orderBy(desc(counters.day));
     let skipped = 0;
     for (const { day, n } of days) {
       if (skipped + Number(n) > offset) {
