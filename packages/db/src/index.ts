@@ -5,3 +5,4 @@ export * from './queries/users.ts';
 export * from './queries/admin.ts';
 export * from './queries/filters.ts';
 export * from './queries/emails.ts';
+export * from './queries/ej-records.ts';

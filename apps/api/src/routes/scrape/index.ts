@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authenticate } from '../../plugins/authenticate.ts';
 import { adminRoutes } from './admin.ts';
 import { emailRoutes } from './emails.ts';
+import { extractRoutes } from './extract.ts';
 
 export const scrapeRoutes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('user', null);
@@ -10,4 +11,5 @@ export const scrapeRoutes: FastifyPluginAsync = async (app) => {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
   await app.register(adminRoutes);
   await app.register(emailRoutes);
+  await app.register(extractRoutes);
 };

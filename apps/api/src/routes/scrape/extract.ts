@@ -1,0 +1,75 @@
+// EJ error data (SPEC.md section 7, "EJ error data") and its streamed export.
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listEjRecords, type EjFilters } from '@ejdesk/db';
+import { exportFiles } from '@ejdesk/export/server';
+import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
+import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '../../schemas/ej-records.ts';
+import { Paginated } from '../../schemas/lists.ts';
+
+interface FilterQuery {
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+  atm_id?: string | undefined;
+  bank_name?: string | undefined;
+  card_no?: string | undefined;
+  mail_subject?: string | undefined;
+  mail_received_from?: string | undefined;
+}
+
+const filtersOf = (kind: EjFilters['kind'], q: FilterQuery): EjFilters => ({
+  kind,
+  startDate: q.start_date,
+  endDate: q.end_date,
+  atmId: q.atm_id?.trim(),
+  bankName: q.bank_name,
+  cardNo: q.card_no?.trim(),
+  mailSubject: q.mail_subject,
+  mailReceivedFrom: q.mail_received_from,
+});
+
+/** Fastify sends a stream as it is; the route's schema still documents what the stream holds. */
+const streamed = (stream: Readable) => stream as never;
+
+const exportNames = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
+
+export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
+  app.get(
+    '/extract/email/data/pagination/',
+    { schema: { querystring: EjTableQuery, response: { 200: Paginated(EjRecord), ...errorResponses } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      return sendPage(request, reply, page, await listEjRecords(db, filtersOf('dispute', request.query), page));
+    },
+  );
+
+  for (const kind of ['overage', 'succeeding'] as const) {
+    app.get(
+      `/extract/${kind}/data/`,
+      { schema: { querystring: EmptyQuery, response: { 200: Type.Array(EjFileRecord), ...errorResponses } } },
+      async (_request, reply) => reply.type('application/json; charset=utf-8').send(streamed(ejJsonArrayStream(db, { kind }))),
+    );
+  }
+
+  // GET /api/scrape/extract/export/?format=csv|xlsx&kind=dispute|overage|succeeding&<the table's filters>
+  app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: errorResponses } }, async (request, reply) => {
+    const kind = request.query.kind ?? 'dispute';
+    const filters = filtersOf(kind, request.query);
+    const names = exportNames[kind];
+    if (request.query.format === 'csv') {
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${names.csv}"`)
+        .send(streamed(ejCsvStream(db, filters)));
+    }
+    return reply
+      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="${names.xlsx}"`)
+      .send(streamed(ejXlsxStream(db, filters, names.sheet)));
+  });
+};

@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { FilterDate, FilterText, PageQuery } from './lists.ts';
+
+const Text = Type.String();
+const Amount = Type.Union([Type.String(), Type.Null()]);
+const Day = Type.Union([Type.String(), Type.Null()]);
+
+/** An EJ error record as SPEC.md section 3 names its fields. */
+export const EjRecord = Type.Object({
+  id: Type.Integer(),
+  atm_id: Text,
+  card_no: Text,
+  txt_no: Text,
+  transaction_date: Day,
+  transaction_amt: Amount,
+  dispute_amt: Amount,
+  overage: Amount,
+  msp_remarks: Text,
+  msp_ref_no: Text,
+  short_desc_ej_error: Text,
+  ej_error: Text,
+  complaint_date: Day,
+  short_description: Text,
+  mail_received_from: Text,
+  mail_subject: Text,
+});
+
+/** Overage and succeeding records also name the file they came from. */
+export const EjFileRecord = Type.Object({ ...EjRecord.properties, file_name: Text });
+
+const filterFields = {
+  start_date: FilterDate,
+  end_date: FilterDate,
+  atm_id: FilterText,
+  bank_name: FilterText,
+  card_no: FilterText,
+  mail_subject: FilterText,
+  mail_received_from: FilterText,
+};
+
+export const EjTableQuery = Type.Object({ ...PageQuery, ...filterFields }, { additionalProperties: false });
+
+export const EjExportQuery = Type.Object(
+  {
+    kind: Type.Optional(Type.Union([Type.Literal('dispute'), Type.Literal('overage'), Type.Literal('succeeding')])),
+    format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]),
+    ...filterFields,
+  },
+  { additionalProperties: false },
+);
+
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });

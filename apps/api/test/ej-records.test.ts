@@ -1,0 +1,159 @@
+import ExcelJS from 'exceljs';
+import { ejRecords } from '@ejdesk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+
+type Kind = 'dispute' | 'overage' | 'succeeding';
+const record = (i: number, kind: Kind, over: Partial<typeof ejRecords.$inferInsert> = {}) => ({
+  kind,
+  atmId: `APX${String(i).padStart(5, '0')}`,
+  cardNo: `412345XXXXXX${String(1000 + i)}`,
+  txtNo: String(500000 + i),
+  transactionDate: `2025-03-${String((i % 28) + 1).padStart(2, '0')}`,
+  transactionAmt: String(i * 100),
+  disputeAmt: String(i * 50),
+  overage: kind === 'overage' ? '100' : '0',
+  mspRemarks: 'Under review',
+  mspRefNo: `REF${i}`,
+  shortDescEjError: 'CASH NOT DISPENSED',
+  ejError: 'Cash retracted',
+  complaintDate: '2025-04-01',
+  shortDescription: 'cash not dispensed at ATM',
+  mailReceivedFrom: i % 2 ? 'disputes@atlas-atm.example' : 'ops@harborbank.example',
+  mailSubject: `ATM dispute APX${String(i).padStart(5, '0')}`,
+  bankName: i % 3 ? 'Apex Bank' : 'Harbor Bank',
+  fileName: kind === 'dispute' ? '' : `${kind}_APX_${i}.txt`,
+  ...over,
+});
+
+describe.each(backends)('EJ error data API on %s', (backend) => {
+  let t: TestApp;
+  let authorization: string;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    authorization = `JWT ${(await login(t.app)).access}`;
+    const rows = [
+      ...Array.from({ length: 25 }, (_, i) => record(i + 1, 'dispute')),
+      record(26, 'dispute', { mailSubject: '=HYPERLINK("http://evil.example","x")', atmId: 'SNB00777', bankName: 'Summit National Bank' }),
+      ...Array.from({ length: 4 }, (_, i) => record(100 + i, 'overage')),
+      ...Array.from({ length: 3 }, (_, i) => record(200 + i, 'succeeding')),
+    ];
+    await t.database.db.insert(ejRecords).values(rows);
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, headers: Record<string, string> = { authorization }) => t.app.inject({ method: 'GET', url, headers });
+  const table = '/api/scrape/extract/email/data/pagination/';
+  const atms = async (query: string) => (await get(`${table}?page_size=100&${query}`)).json().results.map((r: { atm_id: string }) => r.atm_id);
+
+  it('answers the dispute table newest first, with the record fields and no other kind', async () => {
+    const body = (await get(`${table}?page_size=10`)).json();
+    expect(body).toMatchObject({ count: 26, total_pages: 3, previous: null, next: `${table}?page_size=10&page=2` });
+    expect(body.results[0]).toEqual({
+      id: expect.any(Number),
+      atm_id: 'SNB00777',
+      card_no: '412345XXXXXX1026',
+      txt_no: '500026',
+      transaction_date: '2025-03-27',
+      transaction_amt: '2600.00',
+      dispute_amt: '1300.00',
+      overage: '0.00',
+      msp_remarks: 'Under review',
+      msp_ref_no: 'REF26',
+      short_desc_ej_error: 'CASH NOT DISPENSED',
+      ej_error: 'Cash retracted',
+      complaint_date: '2025-04-01',
+      short_description: 'cash not dispensed at ATM',
+      mail_received_from: 'ops@harborbank.example',
+      mail_subject: '=HYPERLINK("http://evil.example","x")',
+    });
+    const last = (await get(`${table}?page_size=10&page=3`)).json();
+    expect(last.results.map((r: { atm_id: string }) => r.atm_id)).toEqual(['APX00006', 'APX00005', 'APX00004', 'APX00003', 'APX00002', 'APX00001']);
+    expect((await get(`${table}?page_size=10&page=4`)).json()).toEqual({ detail: 'Invalid page.' });
+  });
+
+  it.each([
+    ['start_date=2025-03-25&end_date=2025-03-26', ['APX00025', 'APX00024']],
+    ['atm_id=APX00012', ['APX00012']],
+    ['atm_id=apx0001', ['APX00019', 'APX00018', 'APX00017', 'APX00016', 'APX00015', 'APX00014', 'APX00013', 'APX00012', 'APX00011', 'APX00010']],
+    ['card_no=XXXX1007', ['APX00007']],
+    ['bank_name=summit', ['SNB00777']],
+    ['mail_subject=hyperlink', ['SNB00777']],
+    ['mail_received_from=HARBORBANK&bank_name=harbor&end_date=2025-03-13', ['APX00012', 'APX00006']],
+    ['start_date=2025-03-01&end_date=2025-03-28&atm_id=APX&bank_name=apex&card_no=XXXX10&mail_subject=dispute&mail_received_from=atlas', ['APX00025', 'APX00023', 'APX00019', 'APX00017', 'APX00013', 'APX00011', 'APX00007', 'APX00005', 'APX00001']],
+  ])('filters by %s', async (query, expected) => {
+    expect(await atms(query)).toEqual(expected);
+  });
+
+  it.each([
+    ['page=abc', /'page': must be a whole number/],
+    ['page_size=0', /'page_size'/],
+    ['page_size=1000', /'page_size'/],
+    ['start_date=2025-13-01', /'start_date': must be a date/],
+    ['end_date=31/03/2025', /'end_date': must be a date/],
+    ['atm=APX', /unknown field 'atm'/],
+  ])('refuses %s with 400', async (query, detail) => {
+    const response = await get(`${table}?${query}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toMatch(detail);
+  });
+
+  it.each([
+    ['overage', 4, 'overage_APX_103.txt'],
+    ['succeeding', 3, 'succeeding_APX_202.txt'],
+  ] as const)('lists every %s record with its file name', async (kind, n, newest) => {
+    const response = await get(`/api/scrape/extract/${kind}/data/`);
+    expect(response.statusCode).toBe(200);
+    const rows = response.json();
+    expect(rows).toHaveLength(n);
+    expect(rows[0].file_name).toBe(newest);
+    expect(Object.keys(rows[0])).toContain('overage');
+    expect((await get(`/api/scrape/extract/${kind}/data/?page=1`)).statusCode).toBe(400);
+  });
+
+  describe('export', () => {
+    const exportUrl = '/api/scrape/extract/export/';
+
+    it('streams the whole filtered set as CSV, formulas neutralised', async () => {
+      const response = await get(`${exportUrl}?format=csv&mail_received_from=harbor`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.csv"');
+      const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      expect(lines[0]).toBe(
+        'ATM ID,Card No.,TXT No.,Transaction Date,Transaction Amt.,Dispute Amt.,Overage,MSP Remarks,MSP RefNo.,Short Desc. EJ_Error,Complaint Date,Short Description,Mail Received From,Mail Subject',
+      );
+      const expected = (await get(`${table}?page_size=100&mail_received_from=harbor`)).json().results;
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((r: { atm_id: string }) => r.atm_id));
+      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      expect(lines[2]).toBe(
+        'APX00024,412345XXXXXX1024,500024,2025-03-25,2400,1200,0,Under review,REF24,CASH NOT DISPENSED - Cash retracted,2025-04-01,cash not dispensed at ATM,ops@harborbank.example,ATM dispute APX00024',
+      );
+    });
+
+    it('streams XLSX with the AttendanceData sheet, and the lists of the other kinds', async () => {
+      const response = await get(`${exportUrl}?format=xlsx&atm_id=SNB00777`);
+      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.xlsx"');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(response.rawPayload);
+      const sheet = book.getWorksheet('AttendanceData')!;
+      expect(sheet.rowCount).toBe(2);
+      expect(sheet.getRow(2).getCell(1).value).toBe('SNB00777');
+      expect(sheet.getRow(2).getCell(5).value).toBe(2600);
+      expect(sheet.getRow(2).getCell(14).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
+
+      const overage = await get(`${exportUrl}?format=csv&kind=overage`);
+      const lines = overage.body.trim().split('\r\n');
+      expect(lines[0]!.endsWith(',Name of File')).toBe(true);
+      expect(lines).toHaveLength(5);
+      const succeeding = await get(`${exportUrl}?format=csv&kind=succeeding`);
+      expect(succeeding.body.split('\r\n')[0]!.endsWith(',Name Of File')).toBe(true);
+    });
+
+    it('refuses a bad format, kind or filter, and anyone without a token', async () => {
+      expect((await get(`${exportUrl}?format=pdf`)).statusCode).toBe(400);
+      expect((await get(`${exportUrl}?format=csv&kind=everything`)).statusCode).toBe(400);
+      expect((await get(`${exportUrl}?format=csv&start_date=soon`)).json().detail).toMatch(/start_date/);
+      expect((await get(`${exportUrl}?format=csv`, {})).statusCode).toBe(401);
+    });
+  });
+});

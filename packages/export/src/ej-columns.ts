@@ -1,0 +1,55 @@
+// The EJ error columns of SPEC.md (/email, /overage, /successing), shared by the screens and the
+// server's streamed export so both write the same headers, in the same order.
+import type { ExportColumn } from './cells.ts';
+
+export interface EjRecord {
+  id: number;
+  atm_id: string;
+  card_no: string;
+  txt_no: string;
+  transaction_date: string | null;
+  transaction_amt: string | null;
+  dispute_amt: string | null;
+  overage: string | null;
+  msp_remarks: string;
+  msp_ref_no: string;
+  short_desc_ej_error: string;
+  ej_error: string;
+  complaint_date: string | null;
+  short_description: string;
+  mail_received_from: string;
+  mail_subject: string;
+  file_name?: string;
+}
+
+export type EjListKind = 'dispute' | 'overage' | 'succeeding';
+
+/** 'Short Desc. EJ_Error' shows the short description followed by the EJ error. */
+export const shortDescAndError = (r: Pick<EjRecord, 'short_desc_ej_error' | 'ej_error'>) =>
+  [r.short_desc_ej_error, r.ej_error].filter(Boolean).join(' - ');
+
+/** Amounts go out as numbers so spreadsheets can add them up. */
+const amount = (value: string | null) => (value === null || value === '' ? null : Number(value));
+
+export const ejColumns: ExportColumn<EjRecord>[] = [
+  { header: 'ATM ID', value: 'atm_id' },
+  { header: 'Card No.', value: 'card_no' },
+  { header: 'TXT No.', value: 'txt_no' },
+  { header: 'Transaction Date', value: 'transaction_date' },
+  { header: 'Transaction Amt.', value: (r) => amount(r.transaction_amt) },
+  { header: 'Dispute Amt.', value: (r) => amount(r.dispute_amt) },
+  { header: 'Overage', value: (r) => amount(r.overage) },
+  { header: 'MSP Remarks', value: 'msp_remarks' },
+  { header: 'MSP RefNo.', value: 'msp_ref_no' },
+  { header: 'Short Desc. EJ_Error', value: shortDescAndError },
+  { header: 'Complaint Date', value: 'complaint_date' },
+  { header: 'Short Description', value: 'short_description' },
+  { header: 'Mail Received From', value: 'mail_received_from' },
+  { header: 'Mail Subject', value: 'mail_subject' },
+];
+
+/** /email ends with Mail Subject; /overage with 'Name of File'; /successing with 'Name Of File'. */
+export function ejColumnsFor(kind: EjListKind): ExportColumn<EjRecord>[] {
+  if (kind === 'dispute') return ejColumns;
+  return [...ejColumns.slice(0, -1), { header: kind === 'overage' ? 'Name of File' : 'Name Of File', value: 'file_name' }];
+}
