@@ -134,7 +134,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       const response = await get(`${exportUrl}?format=xlsx&atm_id=SNB00777`);
       expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.xlsx"');
       const book = new ExcelJS.Workbook();
-      await book.xlsx.load(response.rawPayload);
+      await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
       const sheet = book.getWorksheet('AttendanceData')!;
       expect(sheet.rowCount).toBe(2);
       expect(sheet.getRow(2).getCell(1).value).toBe('SNB00777');
