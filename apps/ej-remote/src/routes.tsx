@@ -1,12 +1,7 @@
-// The ej remote's one exposed module. Its screens arrive with their own issue; until then each
-// path it owns says so.
-import { NotBuiltYetRoutes } from '@ejdesk/ui';
-
-const screens = [
-  { title: 'Email', path: '/email' },
-  { title: 'Overage', path: '/overage' },
-  { title: 'Successing', path: '/successing' },
-] as const;
+// The ej remote's one exposed module: the screens for the paths it owns.
+import { Route, Routes } from 'react-router-dom';
+import { EjFileListPage } from './features/ej-file-lists/EjFileListPage.tsx';
+import { EjTablePage } from './features/ej-table/EjTablePage.tsx';
 
 export const ejLinks = [
   { label: 'Email', to: '/email' },
@@ -15,5 +10,11 @@ export const ejLinks = [
 ] as const;
 
 export default function EjRoutes() {
-  return <NotBuiltYetRoutes screens={screens} />;
+  return (
+    <Routes>
+      <Route path="/email" element={<EjTablePage />} />
+      <Route path="/overage" element={<EjFileListPage key="overage" kind="overage" title="Overage" />} />
+      <Route path="/successing" element={<EjFileListPage key="succeeding" kind="succeeding" title="Successing" />} />
+    </Routes>
+  );
 }

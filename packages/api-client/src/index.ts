@@ -4,3 +4,4 @@ export * from './types.ts';
 export * from './endpoints/auth.ts';
 export * from './endpoints/admin.ts';
 export * from './endpoints/emails.ts';
+export * from './endpoints/ej.ts';

@@ -10,6 +10,7 @@ export * from './components/Modal.tsx';
 export * from './components/Toaster.tsx';
 export * from './components/NotBuiltYet.tsx';
 export * from './components/FilterInput.tsx';
+export * from './components/VirtualTable.tsx';
 export * from './format.ts';
 export * from './list-state.ts';
 export type { ColumnDef } from '@tanstack/react-table';

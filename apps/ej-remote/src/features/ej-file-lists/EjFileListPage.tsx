@@ -1,0 +1,29 @@
+// /overage and /successing: every record of one kind, in a virtualised table.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { describeError, getEjFileRecords } from '@ejdesk/api-client';
+import { Card, Page, VirtualTable } from '@ejdesk/ui';
+import { ExportButtons } from '../ej-export/ExportButtons.tsx';
+import { ejTableColumns } from '../ej-table/columns.tsx';
+
+export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'; title: string }) {
+  const query = useQuery({ queryKey: ['ej-file-records', kind], queryFn: () => getEjFileRecords(kind) });
+  const columns = useMemo(() => ejTableColumns(kind), [kind]);
+  return (
+    <Page title={title} actions={<ExportButtons kind={kind} />}>
+      <p className="ej-note" aria-live="polite">
+        {query.data ? `${query.data.length.toLocaleString()} records` : 'Loading...'}
+      </p>
+      <Card>
+        <VirtualTable
+          caption={title}
+          columns={columns}
+          rows={query.data}
+          loading={query.isFetching}
+          error={query.isError ? `Could not load the ${title.toLowerCase()}. ${describeError(query.error)}` : null}
+          onRetry={() => void query.refetch()}
+        />
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,83 @@
+// /email: the EJ error table. Filters are typed freely and applied together with Apply Filters;
+// the applied ones live in the URL and the list returns to page 1.
+import { useMemo, useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { describeError, getEjPage } from '@ejdesk/api-client';
+import { Button, Card, DataTable, Page, Pager, TextField, useListState } from '@ejdesk/ui';
+import { ExportButtons } from '../ej-export/ExportButtons.tsx';
+import { ejTableColumns } from './columns.tsx';
+
+const filterFields = [
+  { name: 'start_date', label: 'Start Date', type: 'date' },
+  { name: 'end_date', label: 'End Date', type: 'date' },
+  { name: 'atm_id', label: 'ATM ID', type: 'text' },
+  { name: 'bank_name', label: 'Bank Name', type: 'text' },
+  { name: 'card_no', label: 'Card No.', type: 'text' },
+  { name: 'mail_subject', label: 'Mail Subject', type: 'text' },
+  { name: 'mail_received_from', label: 'Mail Received From', type: 'text' },
+] as const;
+const filterNames = filterFields.map((f) => f.name);
+
+export function EjTablePage() {
+  const state = useListState(filterNames);
+  const [draft, setDraft] = useState(state.filters);
+  // The URL can change under the form (back button, a shared link): show what is applied.
+  const [applied, setApplied] = useState(state.filters);
+  if (applied !== state.filters) {
+    setApplied(state.filters);
+    setDraft(state.filters);
+  }
+  const params = { page: state.page, page_size: state.pageSize, ...state.filters };
+  const query = useQuery({
+    queryKey: ['ej-records', params],
+    queryFn: ({ signal }) => getEjPage(params, signal),
+    placeholderData: keepPreviousData,
+  });
+  const columns = useMemo(() => ejTableColumns('dispute'), []);
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    state.setFilters(draft);
+  };
+  const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
+
+  return (
+    <Page title="EJ Error Data" actions={<ExportButtons kind="dispute" filters={state.filters} />}>
+      <Card>
+        <form className="ej-filters" role="search" aria-label="Filter EJ error data" onSubmit={apply}>
+          {filterFields.map((field) => (
+            <TextField
+              key={field.name}
+              label={field.label}
+              type={field.type}
+              value={draft[field.name]}
+              onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))}
+            />
+          ))}
+          <Button type="submit" variant="primary">
+            Apply Filters
+          </Button>
+          <p className="ej-total" aria-live="polite">
+            Total Records: {query.data?.count ?? 0}
+          </p>
+        </form>
+        <DataTable
+          caption="EJ error data"
+          columns={columns}
+          rows={query.data?.results}
+          loading={query.isFetching}
+          error={query.isError ? `Could not load the EJ error data. ${describeError(query.error)}` : null}
+          onRetry={() => void query.refetch()}
+          skeletonRows={10}
+        />
+        <Pager
+          page={state.page}
+          totalPages={totalPages}
+          onPage={state.setPage}
+          pageSize={state.pageSize}
+          onPageSize={state.setPageSize}
+          sizeLabel={(n) => String(n)}
+        />
+      </Card>
+    </Page>
+  );
+}
