@@ -1,17 +1,7 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { api, expect, rowsOf, test } from './fixtures.ts';
 import { readCsv, readXlsx } from './files.ts';
 
 const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-async function api<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const response = await page.request.get(`/api${path}`, { headers: { authorization: `JWT ${token}` } });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as T;
-}
-
-const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
 
 test.describe('dashboard', () => {
   test('the pie shows the month’s read and unread shares, and changing the month refetches', async ({ signedIn: page }) => {

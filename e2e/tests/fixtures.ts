@@ -29,3 +29,13 @@ export const test = base.extend<{ signedIn: Page }>({
   },
 });
 export { expect };
+
+/** A GET on the API with the page's session, for what a test needs to know independently of the screen. */
+export async function api<T>(page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await page.request.get(`/api${path}`, { headers: { authorization: `JWT ${token}` } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as T;
+}
+
+export const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');

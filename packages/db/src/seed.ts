@@ -147,7 +147,22 @@ export const hostileSampleHtml =
   '<a href="javascript:window.parent.__ejdeskPwned = \'link\'">Open the statement</a>' +
   '<img src="http://tracker.invalid/pixel.png?id=42" alt="tracking pixel">';
 
+/** An EJ record whose remark is a spreadsheet formula: exports must write it as inert text. */
+export const formulaSampleAtmId = 'EVL00001';
+
 async function insertHostileSample(db: Db, now: Date, options: Pick<SeedOptions, 'onProgress'>) {
+  await insertBatches(
+    db,
+    'ej_records',
+    { kind: 'text', atm_id: 'text', card_no: 'text', txt_no: 'text', transaction_date: 'date', transaction_amt: 'numeric', msp_remarks: 'text', mail_subject: 'text', mail_received_from: 'text', bank_name: 'text' },
+    1,
+    () => ({
+      kind: 'dispute', atm_id: formulaSampleAtmId, card_no: '400000XXXXXX0000', txt_no: '000001', transaction_date: isoDate(now),
+      transaction_amt: 100, msp_remarks: '=HYPERLINK("http://evil.example","Refund")', mail_subject: '@SUM(1+1)',
+      mail_received_from: 'unknown@phish.example', bank_name: 'Apex Bank',
+    }),
+    options,
+  );
   const at = new Date(now.getTime() - 3600_000).toISOString();
   await insertBatches(
     db,

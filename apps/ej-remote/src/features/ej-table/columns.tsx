@@ -21,7 +21,8 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
       header: column.header,
       accessorFn: read,
       cell: (c) => format(c.getValue()),
-      meta: { numeric: amounts.has(column.header), nowrap: dates.has(column.header) },
+      // One line per record keeps the table dense; it scrolls sideways instead.
+      meta: { numeric: amounts.has(column.header), nowrap: true },
     };
   });
 }
