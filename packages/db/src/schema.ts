@@ -197,6 +197,27 @@ export const ejRecords = pgTable(
   ],
 );
 
+/**
+ * EJ records counted per kind, bank, sender and transaction day, kept exact by statement-level
+ * triggers (migration 0007). Counts filtered only by dates, bank or sender read these rows.
+ * Records without a transaction date count under '-infinity', which any date bound excludes.
+ */
+export const ejCounts = pgTable(
+  'ej_counts',
+  {
+    kind: text('kind').notNull(),
+    bankName: text('bank_name').notNull(),
+    mailReceivedFrom: text('mail_received_from').notNull(),
+    transactionDay: date('transaction_day').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.bankName, t.mailReceivedFrom, t.transactionDay] }),
+    index('ej_counts_bank_trgm_idx').using('gin', sql`${t.bankName} gin_trgm_ops`),
+    index('ej_counts_from_trgm_idx').using('gin', sql`${t.mailReceivedFrom} gin_trgm_ops`),
+  ],
+);
+
 export const dataFiles = pgTable(
   'data_files',
   {

@@ -1,8 +1,8 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
-import { and, count, desc, eq, gte, lt, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { ejRecords, type EjRecordKind } from '../schema.ts';
+import { ejCounts, ejRecords, type EjRecordKind } from '../schema.ts';
 import { containsText, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
@@ -55,9 +55,30 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
 
+/** Counts filtered only by dates, bank and sender come from the counter rows; others count records. */
+async function countEjRecords(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
+  if (filters.atmId || filters.cardNo || filters.mailSubject) {
+    const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
+    return row?.n ?? 0;
+  }
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${ejCounts.n}), 0)` })
+    .from(ejCounts)
+    .where(
+      and(
+        eq(ejCounts.kind, filters.kind),
+        filters.startDate ? gte(ejCounts.transactionDay, filters.startDate) : undefined,
+        filters.endDate ? lte(ejCounts.transactionDay, filters.endDate) : undefined,
+        containsText(ejCounts.bankName, filters.bankName),
+        containsText(ejCounts.mailReceivedFrom, filters.mailReceivedFrom),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
 export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
   const where = ejConditions(filters);
-  const [total] = await db.select({ n: count() }).from(ejRecords).where(where);
+  const total = await countEjRecords(db, filters, where);
   const ids = db
     .select({ id: ejRecords.id })
     .from(ejRecords)
@@ -71,7 +92,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
     .from(ejRecords)
     .innerJoin(ids, eq(ejRecords.id, ids.id))
     .orderBy(desc(ejRecords.id));
-  return { count: total?.n ?? 0, rows } satisfies PageOf<unknown>;
+  return { count: total, rows } satisfies PageOf<unknown>;
 }
 
 /**
