@@ -6,3 +6,4 @@ export * from './queries/admin.ts';
 export * from './queries/filters.ts';
 export * from './queries/emails.ts';
 export * from './queries/ej-records.ts';
+export * from './queries/data-files.ts';

@@ -4,6 +4,7 @@ import { authenticate } from '../../plugins/authenticate.ts';
 import { adminRoutes } from './admin.ts';
 import { emailRoutes } from './emails.ts';
 import { extractRoutes } from './extract.ts';
+import { fileRoutes } from './files.ts';
 
 export const scrapeRoutes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('user', null);
@@ -12,4 +13,5 @@ export const scrapeRoutes: FastifyPluginAsync = async (app) => {
   await app.register(adminRoutes);
   await app.register(emailRoutes);
   await app.register(extractRoutes);
+  await app.register(fileRoutes);
 };

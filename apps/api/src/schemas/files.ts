@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+import { FilterDate, FilterText, PageQuery } from './lists.ts';
+
+export const DataFile = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  subject_name: Type.String(),
+  create_at: Timestamp,
+  update_at: Timestamp,
+});
+
+/** The unpaginated Excel / PDF / other lists show no subject. */
+export const ListedDataFile = Type.Object({ id: Type.Integer(), name: Type.String(), create_at: Timestamp, update_at: Timestamp });
+
+export const DataFileQuery = Type.Object(
+  { ...PageQuery, name: FilterText, subject_name: FilterText, create_at_after: FilterDate, create_at_before: FilterDate },
+  { additionalProperties: false },
+);
+
+/** The display-labelled keys of SPEC.md section 3, in order; the last is 'Response Code' or 'Response'. */
+export const labelledKeys = [
+  'ID', 'ATM ID', 'CARD No.', 'TXT No.', 'TXT Date.(DD/MM/YY)', 'TXT Amt.', 'Dispute Amt.', 'Overage', 'MSP Remarks',
+  'MSP RefNo.', 'Short Desc.', 'EJ_Error', 'Complaint Date/Received from MSP(DD/MM/YY)', 'Short_Description',
+  'Mail Received From', 'MailSubject',
+] as const;
+
+export const LabelledRow = (responseKey: string) =>
+  Type.Object(
+    Object.fromEntries([
+      ...labelledKeys.map((key) => [key, key === 'ID' ? Type.Integer() : Type.Union([Type.String(), Type.Null()])]),
+      [responseKey, Type.String()],
+    ]),
+  );
+
+export const DataFileDetail = (rowsKey: string, responseKey: string) =>
+  Type.Object({ ...DataFile.properties, [rowsKey]: Type.Array(LabelledRow(responseKey)) });
