@@ -11,6 +11,7 @@ export * from './components/Toaster.tsx';
 export * from './components/NotBuiltYet.tsx';
 export * from './components/FilterInput.tsx';
 export * from './components/VirtualTable.tsx';
+export * from './components/PaginatedListPage.tsx';
 export * from './format.ts';
 export * from './list-state.ts';
 export type { ColumnDef } from '@tanstack/react-table';

@@ -1,12 +1,7 @@
 // /all-email and the seven category lists differ only in data: this table of titles, endpoints,
 // filters and where a row's link goes.
 
-export interface FilterDef {
-  /** The query parameter, in the URL and to the API. */
-  name: string;
-  label: string;
-  type: 'text' | 'date';
-}
+import type { FilterDef } from '@ejdesk/ui';
 
 export interface EmailListConfig {
   path: string;

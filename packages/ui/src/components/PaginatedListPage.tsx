@@ -1,0 +1,95 @@
+// The one paginated list screen: filters, total, table, pager, with its state in the URL. Each list
+// (all-email, the email categories, the text file lists) is this component plus a small config.
+import { useMemo } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useListState } from '../list-state.ts';
+import { Button } from './Button.tsx';
+import { DataTable } from './DataTable.tsx';
+import { FilterInput } from './FilterInput.tsx';
+import { Card, Page } from './Page.tsx';
+import { Pager } from './Pager.tsx';
+
+export interface FilterDef {
+  /** The query parameter, in the URL and to the API. */
+  name: string;
+  label: string;
+  type: 'text' | 'date';
+}
+
+export interface PageResult<Row> {
+  count: number;
+  total_pages?: number;
+  results: Row[];
+}
+
+export interface PaginatedListPageProps<Row> {
+  title: string;
+  /** What the query cache calls this list. */
+  queryKey: string;
+  filters: readonly FilterDef[];
+  columns: ColumnDef<Row, unknown>[];
+  load: (params: Record<string, string | number>, signal: AbortSignal) => Promise<PageResult<Row>>;
+  /** 'heading': the page heading is 'Total Records: n' (/all-email); 'inline': beside the filters. */
+  total: 'heading' | 'inline';
+  resetButton?: boolean;
+  /** How the page-size options read: '{n} per page' on /all-email, the number elsewhere. */
+  sizeLabel?: (size: number) => string;
+  describeError: (error: unknown) => string;
+}
+
+export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
+  const { title, filters, columns, load, total, resetButton = false, sizeLabel = (n) => String(n) } = props;
+  const filterNames = useMemo(() => filters.map((f) => f.name), [filters]);
+  const state = useListState(filterNames);
+  const params = { page: state.page, page_size: state.pageSize, ...state.filters };
+  const query = useQuery({
+    queryKey: [props.queryKey, params],
+    queryFn: async ({ signal }) => {
+      try {
+        return await load(params, signal);
+      } catch (error) {
+        console.error('Error fetching data', error);
+        throw error;
+      }
+    },
+    placeholderData: keepPreviousData,
+  });
+  const data = query.data;
+  const totalPages = data ? data.total_pages || Math.ceil(data.count / state.pageSize) : 1;
+  const totalText = (
+    <p className="ej-total" aria-live="polite">
+      Total Records: {data?.count ?? 0}
+    </p>
+  );
+
+  return (
+    <Page title={total === 'heading' ? totalText : title}>
+      <Card>
+        <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
+          {filters.map((filter) => (
+            <FilterInput
+              key={filter.name}
+              label={filter.label}
+              type={filter.type}
+              value={state.filters[filter.name] ?? ''}
+              onCommit={(value) => state.setFilters({ [filter.name]: value })}
+            />
+          ))}
+          {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
+          {total === 'inline' && totalText}
+        </div>
+        <DataTable
+          caption={title}
+          columns={columns}
+          rows={data?.results}
+          loading={query.isFetching}
+          error={query.isError ? `Could not load the list. ${props.describeError(query.error)}` : null}
+          onRetry={() => void query.refetch()}
+          skeletonRows={Math.min(state.pageSize, 20)}
+        />
+        <Pager page={state.page} totalPages={totalPages} onPage={state.setPage} pageSize={state.pageSize} onPageSize={state.setPageSize} sizeLabel={sizeLabel} />
+      </Card>
+    </Page>
+  );
+}
