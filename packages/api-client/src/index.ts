@@ -5,3 +5,4 @@ export * from './endpoints/auth.ts';
 export * from './endpoints/admin.ts';
 export * from './endpoints/emails.ts';
 export * from './endpoints/ej.ts';
+export * from './endpoints/files.ts';
