@@ -48,14 +48,15 @@ test.describe('/email', () => {
       'MSP RefNo.', 'Short Desc. EJ_Error', 'Complaint Date', 'Short Description', 'Mail Received From', 'Mail Subject',
     ]);
     const { count } = await api<EjPage>(page, '/scrape/extract/email/data/pagination/');
-    await expect(page.getByText(`Total Records: ${count}`)).toBeVisible();
-    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`)).toBeVisible();
+    await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     const firstPage = await column(page, 1);
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`)).toBeVisible();
-    expect(await column(page, 1)).not.toEqual(firstPage);
+    await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
+    // The previous page stays on screen (no layout jump) until the next one arrives.
+    await expect.poll(() => column(page, 1)).not.toEqual(firstPage);
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('100');
-    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 100)}`)).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 100)}`, { exact: true })).toBeVisible();
     await expect(rowsOf(page)).toHaveCount(100);
     await expect(page.getByRole('option')).toHaveText(['10', '20', '50', '100']);
   });
@@ -75,9 +76,9 @@ test.describe('/email', () => {
       const expected = await everything(page, query);
       expect(expected.length).toBeGreaterThan(0);
       expect(expected.every(matches)).toBe(true);
-      await expect(page.getByText(`Total Records: ${expected.length}`)).toBeVisible();
-      await expect(page.getByText(`Page 1 of ${Math.ceil(expected.length / 10)}`)).toBeVisible();
-      expect(await column(page, 1)).toEqual(expected.slice(0, 10).map((r) => r.atm_id));
+      await expect(page.getByText(`Total Records: ${expected.length}`, { exact: true })).toBeVisible();
+      await expect(page.getByText(`Page 1 of ${Math.ceil(expected.length / 10)}`, { exact: true })).toBeVisible();
+      await expect.poll(() => column(page, 1)).toEqual(expected.slice(0, 10).map((r) => r.atm_id));
     });
   }
 

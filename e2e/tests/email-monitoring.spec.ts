@@ -52,22 +52,22 @@ test.describe('/all-email', () => {
     const { count } = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/');
     await expect(page.getByRole('heading', { name: `Total Records: ${count}` })).toBeVisible();
     const pages = Math.ceil(count / 10);
-    await expect(page.getByText(`Page 1 of ${pages}`)).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${pages}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'First' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Prev' })).toBeDisabled();
     await expect(rowsOf(page)).toHaveCount(10);
 
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible();
+    await expect(page.getByText(`Page 2 of ${pages}`, { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/page=2/);
     await page.getByRole('button', { name: 'Last' }).click();
-    await expect(page.getByText(`Page ${pages} of ${pages}`)).toBeVisible();
+    await expect(page.getByText(`Page ${pages} of ${pages}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
     await page.goBack();
-    await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible();
+    await expect(page.getByText(`Page 2 of ${pages}`, { exact: true })).toBeVisible();
 
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('20');
-    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 20)}`)).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 20)}`, { exact: true })).toBeVisible();
     await expect(rowsOf(page)).toHaveCount(20);
     await expect(page.getByRole('option', { name: '20 per page' })).toBeAttached();
 
@@ -108,12 +108,12 @@ for (const [path, endpoint] of categories) {
   test(`${path} pages, filters, changes page size and opens the right details`, async ({ signedIn: page }) => {
     await page.goto(path);
     const { count } = await api<{ count: number }>(page, endpoint);
-    await expect(page.getByText(`Total Records: ${count}`)).toBeVisible();
-    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`)).toBeVisible();
+    await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`)).toBeVisible();
+    await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('50');
-    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 50)}`)).toBeVisible();
+    await expect(page.getByText(`Page 1 of ${Math.ceil(count / 50)}`, { exact: true })).toBeVisible();
     await expect(rowsOf(page)).toHaveCount(Math.min(50, count));
 
     const subject = (await rowsOf(page).nth(3).locator('td:nth-child(2)').textContent())!;

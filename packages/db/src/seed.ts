@@ -249,8 +249,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
         category: cat,
         is_read: cat !== 'ej_not_found' && rng.next() < 0.85,
         json_load_data: records,
-        create_at: new Date(received.getTime() + rng.int(5, 600) * 1000).toISOString(),
-        update_at: new Date(received.getTime() + rng.int(600, 3600) * 1000).toISOString(),
+        create_at: new Date(Math.min(now.getTime(), received.getTime() + rng.int(5, 600) * 1000)).toISOString(),
+        update_at: new Date(Math.min(now.getTime(), received.getTime() + rng.int(600, 3600) * 1000)).toISOString(),
       };
     },
     options,
@@ -310,7 +310,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
           subject_name: `${kind.replaceAll('_', ' ')} data ${bank.name} ${isoDate(created)}`,
           email_id: emailId(),
           create_at: created.toISOString(),
-          update_at: new Date(created.getTime() + rng.int(1, 48) * 3600_000).toISOString(),
+          update_at: new Date(Math.min(now.getTime(), created.getTime() + rng.int(1, 48) * 3600_000)).toISOString(),
         };
       },
       options,
