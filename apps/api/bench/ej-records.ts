@@ -5,7 +5,7 @@ import { listEjRecords, queryRows, type EjFilters } from '@ejdesk/db';
 import { openBench, report, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EJ ?? 1_000_000);
-const bench = await openBench('ej_records', wanted, { ej: wanted });
+const bench = await openBench('ej_records', wanted, (missing) => ({ ej: missing }));
 const db = bench.database.db;
 const table = '/api/scrape/extract/email/data/pagination/';
 const weekFrom = new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10);

@@ -4,7 +4,7 @@ import { dashboardCounts, listEmails, queryRows, type EmailListFilters } from '@
 import { openBench, report, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EMAILS ?? 1_000_000);
-const bench = await openBench('emails', wanted, { emails: wanted });
+const bench = await openBench('emails', wanted, (missing) => ({ emails: missing }));
 const db = bench.database.db;
 
 const now = new Date();

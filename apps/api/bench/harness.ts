@@ -20,7 +20,7 @@ export interface Bench {
 }
 
 /** Opens ejdesk_bench and tops `table` up to `wanted` rows with the seed generator if needed. */
-export async function openBench(table: 'emails' | 'ej_records', wanted: number, extra: Partial<SeedOptions>): Promise<Bench> {
+export async function openBench(table: 'emails' | 'ej_records' | 'data_files', wanted: number, extra: (missing: number) => Partial<SeedOptions>): Promise<Bench> {
   const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const url = new URL(server);
   url.pathname = '/ejdesk_bench';
@@ -36,7 +36,7 @@ export async function openBench(table: 'emails' | 'ej_records', wanted: number, 
   if (present < wanted) {
     console.log(`Seeding ${wanted - present} rows into ${table} of ejdesk_bench (once; reused by later runs)...`);
     const started = Date.now();
-    await seed(database.db, { emails: 0, ej: 0, filesPerKind: 0, seed: 7 + present, ...extra });
+    await seed(database.db, { emails: 0, ej: 0, filesPerKind: 0, seed: 7 + present, ...extra(wanted - present) });
     await database.db.execute(sql.raw(`vacuum analyze ${table}`));
     console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }

@@ -105,6 +105,8 @@ async function insertBatches(
   total: number,
   make: (i: number) => Record<string, unknown>,
   options: Pick<SeedOptions, 'batchSize' | 'onProgress'>,
+  /** For rows with a unique key (the admin lists): keep what is there. */
+  keepExisting = false,
 ): Promise<void> {
   const batchSize = options.batchSize ?? 5000;
   const names = Object.keys(columns);
@@ -114,7 +116,7 @@ async function insertBatches(
     const rows = [];
     for (let i = start; i < Math.min(total, start + batchSize); i++) rows.push(make(i));
     await db.execute(
-      sql`insert into ${sql.identifier(table)} (${sql.raw(list)}) select ${sql.raw(list)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(definition)})`,
+      sql`insert into ${sql.identifier(table)} (${sql.raw(list)}) select ${sql.raw(list)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(definition)}) ${sql.raw(keepExisting ? 'on conflict do nothing' : '')}`,
     );
     options.onProgress?.(table, Math.min(total, start + batchSize), total);
   }
@@ -192,7 +194,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
       bank_name: bank.name,
     })),
   );
-  await insertBatches(db, 'bank_msps', { msp: 'text', bank_name: 'text' }, mappings.length, (i) => mappings[i]!, options);
+  await insertBatches(db, 'bank_msps', { msp: 'text', bank_name: 'text' }, mappings.length, (i) => mappings[i]!, options, true);
   if (options.bankPassKey) {
     const key = options.bankPassKey;
     await insertBatches(
@@ -206,6 +208,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
         bank_pass_encrypted: '\\x' + encryptBankPass(key, `${seedBanks[i]!.code}@${2024 + i}`).toString('hex'),
       }),
       options,
+      true,
     );
   }
 

@@ -48,3 +48,19 @@ describe('seed', () => {
     await Promise.all([a.close(), b.close()]);
   });
 });
+
+describe('seeding again', () => {
+  it('adds to a database that already holds data, keeping one row per bank in the admin lists', async () => {
+    const database = await openDatabase();
+    await database.migrate();
+    const key = Buffer.alloc(32, 7);
+    await seed(database.db, { emails: 50, ej: 50, filesPerKind: 1, now, bankPassKey: key });
+    await seed(database.db, { emails: 50, ej: 50, filesPerKind: 1, now, bankPassKey: key, seed: 2 });
+    const [counts] = await queryRows<{ emails: number; passwords: number; msps: number }>(
+      database.db,
+      sql`select (select count(*) from emails)::int as emails, (select count(*) from bank_passwords)::int as passwords, (select count(*) from bank_msps)::int as msps`,
+    );
+    expect(counts).toEqual({ emails: 102, passwords: 8, msps: 11 });
+    await database.close();
+  });
+});

@@ -1,0 +1,40 @@
+// File data at 100,000 files: a paginated file list (no filter, each filter, a deep page) and the
+// detail of a file with 5,000 rows, over HTTP and straight on the database.
+import { sql } from 'drizzle-orm';
+import { dataFileRows, dataFiles, findDataFile, listDataFiles, queryRows } from '@ejdesk/db';
+import { openBench, report } from './harness.ts';
+
+const wanted = Number(process.env.BENCH_FILES ?? 100_000);
+const bench = await openBench('data_files', wanted, (missing) => ({ filesPerKind: Math.ceil(missing / 7) }));
+const db = bench.database.db;
+
+// One text file with 5,000 rows, made once.
+const bigName = 'bench_5000_rows.txt';
+let [big] = await db.select({ id: dataFiles.id }).from(dataFiles).where(sql`${dataFiles.name} = ${bigName}`);
+if (!big) {
+  [big] = await db.insert(dataFiles).values({ kind: 'text', name: bigName, subjectName: 'bench: a file of 5,000 rows' }).returning({ id: dataFiles.id });
+  for (let start = 0; start < 5000; start += 1000) {
+    await db.insert(dataFileRows).values(
+      Array.from({ length: 1000 }, (_, i) => ({
+        dataFileId: big!.id, position: start + i + 1, atmId: `APX${String(start + i).padStart(5, '0')}`, cardNo: `412345XXXXXX${1000 + ((start + i) % 9000)}`,
+        txtNo: String(100000 + start + i), txtDate: '2026-01-07', txtAmt: '1500.00', disputeAmt: '500.00', overage: '0.00', mspRemarks: 'Refund processed',
+        mspRefNo: `REF${start + i}`, shortDesc: 'CASH NOT DISPENSED', ejError: 'Cash retracted after timeout', complaintDate: '2026-01-09',
+        shortDescription: 'cash not dispensed at ATM', mailReceivedFrom: 'disputes@atlas-atm.example', mailSubject: 'text data Apex Bank', responseCode: '91',
+      })),
+    );
+  }
+}
+const [{ files, rows } = { files: 0, rows: 0 }] = await queryRows<{ files: number; rows: number }>(
+  db,
+  sql`select (select count(*) from data_files)::int as files, (select count(*) from data_file_rows)::int as rows`,
+);
+const list = '/api/scrape/text/email/data/pagination/';
+const page = { page: 1, pageSize: 10 };
+await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.toLocaleString('en')} rows)`, [
+  { name: 'text files, no filter', url: list, direct: () => listDataFiles(db, 'text', {}, page) },
+  { name: 'text files, name=HRB', url: `${list}?name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page) },
+  { name: 'text files, subject_name=harbor', url: `${list}?subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page) },
+  { name: 'text files, page 1,000', url: `${list}?page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }) },
+  { name: 'detail of a 5,000-row file', url: `/api/scrape/text/email/data/${big!.id}/`, direct: () => findDataFile(db, 'text', big!.id) },
+]);
+await bench.close();
