@@ -1,7 +1,7 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, asc, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../client.ts';
 import { dataFileRows, dataFiles, type DataFileKind } from '../schema.ts';
 import { containsText, withinDays, type Page, type PageOf } from './filters.ts';
 
@@ -45,12 +45,27 @@ export async function listAllDataFiles(db: Db, kind: DataFileKind): Promise<Data
   return db.select(fileColumns).from(dataFiles).where(eq(dataFiles.kind, kind)).orderBy(desc(dataFiles.createAt), desc(dataFiles.id));
 }
 
-/** A file of that kind with its extracted rows in file order, or undefined. */
-export async function findDataFile(db: Db, kind: DataFileKind, id: number) {
+/**
+ * A file of that kind and its rows as a JSON array text, built by PostgreSQL with the display-labelled
+ * keys of SPEC.md section 3 (json keeps their order; dates as DD/MM/YY, amounts as text). The API
+ * passes the text through, so a 5,000-row file is never turned into objects and back.
+ */
+export async function findDataFileWithLabelledRows(db: Db, kind: DataFileKind, id: number, responseKey: 'Response Code' | 'Response') {
   const [file] = await db.select(fileColumns).from(dataFiles).where(and(eq(dataFiles.id, id), eq(dataFiles.kind, kind)));
   if (!file) return undefined;
-  const rows = await db.select().from(dataFileRows).where(eq(dataFileRows.dataFileId, id)).orderBy(asc(dataFileRows.position));
-  return { file, rows };
+  const r = dataFileRows;
+  const [row] = await queryRows<{ rows: string }>(
+    db,
+    sql`select coalesce(json_agg(json_build_object(
+          'ID', ${r.id}, 'ATM ID', ${r.atmId}, 'CARD No.', ${r.cardNo}, 'TXT No.', ${r.txtNo},
+          'TXT Date.(DD/MM/YY)', to_char(${r.txtDate}, 'DD/MM/YY'), 'TXT Amt.', ${r.txtAmt}::text,
+          'Dispute Amt.', ${r.disputeAmt}::text, 'Overage', ${r.overage}::text, 'MSP Remarks', ${r.mspRemarks},
+          'MSP RefNo.', ${r.mspRefNo}, 'Short Desc.', ${r.shortDesc}, 'EJ_Error', ${r.ejError},
+          'Complaint Date/Received from MSP(DD/MM/YY)', to_char(${r.complaintDate}, 'DD/MM/YY'),
+          'Short_Description', ${r.shortDescription}, 'Mail Received From', ${r.mailReceivedFrom},
+          'MailSubject', ${r.mailSubject}, ${responseKey}::text, ${r.responseCode}
+        ) order by ${r.position}), '[]'::json)::text as rows
+        from ${r} where ${r.dataFileId} = ${id}`,
+  );
+  return { file, rowsJson: row?.rows ?? '[]' };
 }
-
-export type DataFileRowRecord = typeof dataFileRows.$inferSelect;

@@ -2,11 +2,11 @@
 // differ only in their paths and in the key that carries the rows.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { findDataFile, listAllDataFiles, listDataFiles, type DataFileKind, type DataFileRowRecord } from '@ejdesk/db';
+import { findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind } from '@ejdesk/db';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '../../schemas/admin.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { DataFile, DataFileDetail, DataFileQuery, labelledKeys, ListedDataFile } from '../../schemas/files.ts';
+import { DataFile, DataFileDetail, DataFileQuery, ListedDataFile } from '../../schemas/files.ts';
 import { Paginated } from '../../schemas/lists.ts';
 import { EmptyQuery } from '../../schemas/ej-records.ts';
 
@@ -14,7 +14,7 @@ interface KindRoutes {
   kind: DataFileKind;
   base: string;
   rowsKey: string;
-  responseKey: string;
+  responseKey: 'Response Code' | 'Response';
   paginated: boolean;
 }
 
@@ -27,17 +27,6 @@ export const fileKinds: KindRoutes[] = [
   { kind: 'pdf', base: '/pdf/email/data', rowsKey: 'pdf_data', responseKey: 'Response', paginated: false },
   { kind: 'other', base: '/other/email/data', rowsKey: 'other_format_data', responseKey: 'Response', paginated: false },
 ];
-
-/** DD/MM/YY, as the labelled keys promise. */
-const shortDate = (iso: string | null) => (iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(2, 4)}` : null);
-
-function labelled(row: DataFileRowRecord, responseKey: string): Record<string, unknown> {
-  const values = [
-    row.id, row.atmId, row.cardNo, row.txtNo, shortDate(row.txtDate), row.txtAmt, row.disputeAmt, row.overage, row.mspRemarks,
-    row.mspRefNo, row.shortDesc, row.ejError, shortDate(row.complaintDate), row.shortDescription, row.mailReceivedFrom, row.mailSubject,
-  ];
-  return { ...Object.fromEntries(labelledKeys.map((key, i) => [key, values[i]])), [responseKey]: row.responseCode };
-}
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
@@ -67,9 +56,11 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         path,
         { schema: { params: IdParams, querystring: EmptyQuery, response: { 200: DataFileDetail(rowsKey, responseKey), ...errorResponses } } },
         async (request, reply) => {
-          const found = await findDataFile(db, kind, request.params.id);
+          const found = await findDataFileWithLabelledRows(db, kind, request.params.id, responseKey);
           if (!found) return reply.code(404).send({ detail: 'Not found.' });
-          return { ...found.file, [rowsKey]: found.rows.map((row) => labelled(row, responseKey)) };
+          // The rows arrive as JSON text from the database; only the file's own fields are encoded here.
+          const head = JSON.stringify(found.file).slice(0, -1);
+          return reply.type('application/json; charset=utf-8').send(`${head},${JSON.stringify(rowsKey)}:${found.rowsJson}}` as never);
         },
       );
     }
