@@ -25,6 +25,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // close() waits for in-flight requests; a keep-alive connection that goes idle after close()
+    // began would hold the server open until its timeout, so idle ones are closed as they appear.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      app.log.error('shutdown took longer than 20 s; exiting');
+      process.exit(1);
+    }, 20_000);
     app
       .close()
       .then(() => database.close())
@@ -32,6 +39,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .catch((err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);
+      })
+      .finally(() => {
+        clearInterval(sweep);
+        clearTimeout(deadline);
       });
   });
 }
