@@ -1,5 +1,6 @@
 // One Rsbuild + Module Federation setup for the shell and the four remotes, so that the shared
 // singletons and build settings can never drift between them.
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
@@ -31,7 +32,8 @@ const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_POR
 function base(port: number, title: string): RsbuildConfig {
   return {
     plugins: [pluginReact()],
-    html: { title },
+    // One page template for all five apps (it declares the page language for screen readers).
+    html: { title, template: fileURLToPath(new URL('./index.template.html', import.meta.url)) },
     server: { port, strictPort: true, proxy: { '/api': apiTarget } },
     dev: { writeToDisk: false },
     performance: { chunkSplit: { strategy: 'split-by-experience' } },

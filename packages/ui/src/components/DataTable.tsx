@@ -87,7 +87,9 @@ export function DataTable<Row>({
   }
 
   return (
-    <div className="ej-table-wrap">
+    // A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+    <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
       <table className="ej-table" aria-busy={loading || undefined}>
         {caption && <caption className="ej-visually-hidden">{caption}</caption>}
         <thead>
