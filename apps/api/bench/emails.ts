@@ -1,6 +1,7 @@
 // Email monitoring at 1,000,000 emails: every list endpoint and the dashboard count.
 import { sql } from 'drizzle-orm';
 import { dashboardCounts, listEmails, queryRows, type EmailListFilters } from '@ejdesk/db';
+import { categoryLists } from '../src/routes/scrape/emails.ts';
 import { openBench, report, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EMAILS ?? 1_000_000);
@@ -21,7 +22,6 @@ const list = (name: string, url: string, filters: EmailListFilters, page = { pag
   direct: () => listEmails(db, filters, page),
 });
 const all = '/api/scrape/email/to/json/pagination/';
-const read = '/api/scrape/ejs/read/email/';
 const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from emails`);
 await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, [
   {
@@ -34,10 +34,16 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
   list('all-email, email_from=harborbank', `${all}?email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank' }),
   list('all-email, created in the last week', `${all}?create_at_after=${weekAgo}&create_at_before=${today}`, { selection: 'all', createdFrom: weekAgo, createdTo: today }),
   list('all-email, page 10,000', `${all}?page=${deep.page}`, { selection: 'all' }, deep),
-  list('read-email, no filter', read, { selection: { isRead: true } }),
-  list('read-email, subject=HRB00042', `${read}?subject=HRB00042`, { selection: { isRead: true }, subject: 'HRB00042' }),
-  list('read-email, date=today', `${read}?date=${today}`, { selection: { isRead: true }, createdFrom: today, createdTo: today }),
-  list('read-email, page 10,000', `${read}?page=${deep.page}`, { selection: { isRead: true } }, deep),
-  list('ej-not-found, no filter', '/api/scrape/ejs/not/found/email/', { selection: { category: 'ej_not_found' } }),
+  // The seven category lists: no filter, each filter, a deep page (as deep as each list goes).
+  ...categoryLists.flatMap(([path, selection]) => {
+    const url = `/api/scrape${path}`;
+    const name = path.replaceAll('/', ' ').replace(/^ ejs /, '').trim();
+    return [
+      list(`${name}`, url, { selection }),
+      list(`${name}, subject=HRB00042`, `${url}?subject=HRB00042`, { selection, subject: 'HRB00042' }),
+      list(`${name}, date=today`, `${url}?date=${today}`, { selection, createdFrom: today, createdTo: today }),
+      list(`${name}, page 5,000`, `${url}?page=5000`, { selection }, { page: 5000, pageSize: 10 }),
+    ];
+  }),
 ]);
 await bench.close();

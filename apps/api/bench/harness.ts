@@ -88,13 +88,13 @@ export interface Scenario {
 /** Times each scenario over HTTP and directly on the database, and prints one table. */
 export async function report(bench: Bench, title: string, scenarios: Scenario[]): Promise<void> {
   console.log(`\n${title}, ${runs} sequential requests each (ms)\n`);
-  console.log(`${'request'.padEnd(40)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'DB p50'.padStart(8)} ${'DB p95'.padStart(8)}`);
+  console.log(`${'request'.padEnd(50)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'DB p50'.padStart(8)} ${'DB p95'.padStart(8)}`);
   for (const scenario of scenarios) {
     const check = await fetch(bench.base + scenario.url, { headers: bench.headers });
     if (!check.ok) throw new Error(`${scenario.url}: HTTP ${check.status} ${await check.text()}`);
     const http = await measure(async () => (await fetch(bench.base + scenario.url, { headers: bench.headers })).arrayBuffer());
     const direct = await measure(scenario.direct);
     const f = (n: number) => n.toFixed(1).padStart(8);
-    console.log(`${scenario.name.padEnd(40)} ${f(http.p50)}  ${f(http.p95)} ${f(direct.p50)} ${f(direct.p95)}`);
+    console.log(`${scenario.name.padEnd(50)} ${f(http.p50)}  ${f(http.p95)} ${f(direct.p50)} ${f(direct.p95)}`);
   }
 }
