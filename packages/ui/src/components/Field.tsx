@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes } from 'react';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -14,30 +14,6 @@ export function TextField({ label, id, className, ...rest }: TextFieldProps) {
         {label}
       </label>
       <input id={inputId} className="ej-input" {...rest} />
-    </div>
-  );
-}
-
-export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
-  label: string;
-  options: readonly { value: string | number; label: string }[];
-}
-
-export function SelectField({ label, options, id, ...rest }: SelectFieldProps) {
-  const autoId = useId();
-  const selectId = id ?? autoId;
-  return (
-    <div className="ej-field">
-      <label className="ej-field__label" htmlFor={selectId}>
-        {label}
-      </label>
-      <select id={selectId} className="ej-select" {...rest}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
     </div>
   );
 }

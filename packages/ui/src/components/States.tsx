@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Button } from './Button.tsx';
 
 export function LoadingState({ label = 'Loading...' }: { label?: string }) {
@@ -7,10 +6,6 @@ export function LoadingState({ label = 'Loading...' }: { label?: string }) {
       {label}
     </div>
   );
-}
-
-export function EmptyState({ children = 'No records found' }: { children?: ReactNode }) {
-  return <div className="ej-state">{children}</div>;
 }
 
 /** A failed fetch: what went wrong, and a way to try again. */
