@@ -1,5 +1,5 @@
 // Everything the API reads from its environment, in one place, with the demo defaults.
-import { resolve } from 'node:path';
+import { dataDirFrom } from '@ejdesk/db';
 
 export interface ApiConfig {
   /** postgres:// URL of a real server; absent means the embedded PGlite under dataDir. */
@@ -28,7 +28,7 @@ const int = (value: string | undefined, fallback: number): number => {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: resolve(env.EJDESK_DATA_DIR || resolve(import.meta.dirname, '../../../.data')),
+    dataDir: dataDirFrom(env),
     host: env.API_HOST || '127.0.0.1',
     port: int(env.API_PORT, 8000),
     corsOrigins: (env.CORS_ORIGINS ?? 'http://localhost:3000')

@@ -7,3 +7,5 @@ export * from './queries/filters.ts';
 export * from './queries/emails.ts';
 export * from './queries/ej-records.ts';
 export * from './queries/data-files.ts';
+export * from './environment.ts';
+export * from './queries/ingest.ts';

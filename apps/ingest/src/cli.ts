@@ -1,0 +1,95 @@
+// `pnpm ingest --imap [--watch] | --from PATH | --reprocess [--rules FILE] [--lanes N]`
+// Reads the same DATABASE_URL / embedded default as the API, and IMAP_* for the mailbox.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { bankPassKeyFrom, dataDirFrom, openConfiguredDatabase, replaceIngestRules } from '@ejdesk/db';
+import { createLogger, reasonOf } from './log.ts';
+import { parseRulesFile } from './rules-file.ts';
+import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
+import { imapSettingsFromEnv } from './sources/imap.ts';
+import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
+
+const usage = `Usage:
+  pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_PASSWORD,
+                                 IMAP_TLS (true/false), IMAP_MAILBOX (default INBOX); --watch keeps going
+  pnpm ingest --from PATH        import a folder of .eml files or an mbox file
+  pnpm ingest --reprocess        extract again from every stored message
+Options:
+  --rules FILE   replace the sender mapping and ignore rules with FILE's (JSON, see README)
+  --lanes N      messages processed concurrently (default 4 on PostgreSQL, 1 embedded)`;
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      imap: { type: 'boolean' },
+      watch: { type: 'boolean' },
+      from: { type: 'string' },
+      reprocess: { type: 'boolean' },
+      rules: { type: 'string' },
+      lanes: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n\n${usage}`);
+  process.exit(2);
+}
+const modes = [args.imap, args.from !== undefined, args.reprocess].filter(Boolean).length;
+if (args.help || (modes !== 1 && !args.rules) || modes > 1 || (args.watch && !args.imap)) {
+  console.log(usage);
+  process.exit(args.help ? 0 : 2);
+}
+
+const log = createLogger();
+const settings = args.imap ? imapSettingsFromEnv() : null;
+if (args.imap && !settings) {
+  console.error('--imap needs IMAP_HOST (and IMAP_USER, IMAP_PASSWORD) in the environment');
+  process.exit(2);
+}
+const dataDir = dataDirFrom();
+const bankPassKey = bankPassKeyFrom(process.env, dataDir);
+const database = await openConfiguredDatabase(process.env.DATABASE_URL || undefined, dataDir);
+await database.migrate();
+
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    log.info(`${signal}: finishing the message in hand`);
+    controller.abort();
+  });
+}
+
+let failed = false;
+try {
+  if (args.rules) {
+    await replaceIngestRules(database.db, parseRulesFile(await readFile(args.rules, 'utf8')));
+    console.log(`Rules replaced from ${args.rules}`);
+  }
+  const lanes = Number(args.lanes ?? process.env.INGEST_LANES ?? (database.backend === 'pglite' ? 1 : 4));
+  const options: RunOptions = {
+    db: database.db,
+    loadRules: () => loadIngestRules(database.db, bankPassKey),
+    log,
+    lanes: Number.isInteger(lanes) && lanes > 0 ? lanes : 1,
+    signal: controller.signal,
+  };
+  let summary;
+  if (settings && args.watch) await watchImap(settings, options);
+  else if (settings) summary = await ingestFromImap(settings, options);
+  else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
+  else if (args.reprocess) {
+    console.log(`Queued ${await requeueStoredMessages(database.db)} stored messages for processing again`);
+    summary = await processStored(options);
+  }
+  if (summary) {
+    console.log(summary.toText());
+    failed = summary.hardFailures.length > 0;
+  }
+} catch (err) {
+  console.error(`FAILED: ${reasonOf(err)}`);
+  failed = true;
+} finally {
+  await database.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,143 @@
+// Everything a message has to offer: dispute rows from the tables in its body, and a data file
+// (with its rows) per attachment. A failure in one attachment is recorded and the rest go on.
+import { createHash } from 'node:crypto';
+import type { DataFileKind, EjRecordKind } from '@ejdesk/db';
+import type { Attachment } from 'mailparser';
+import { limits } from '../limits.ts';
+import { readTable, type Table } from './columns.ts';
+import { htmlTableGrids } from './html.ts';
+import { pdfText } from './pdf.ts';
+import { workbookGrids } from './spreadsheet.ts';
+import { decodeText, looksLikeText, textGrid } from './text.ts';
+import { ExtractionError, unzip } from './zip.ts';
+
+export type ExtractedRows = Table['rows'];
+
+export interface ExtractedFile {
+  kind: DataFileKind;
+  name: string;
+  rows: ExtractedRows;
+  /** overage / succeeding files also land in the EJ table. */
+  ejKind: Exclude<EjRecordKind, 'dispute'> | null;
+  /** sha256 of the file's bytes: the same file mailed again under the same subject is not new. */
+  fingerprint: string;
+}
+
+export interface Extraction {
+  /** Dispute rows from the body's tables, each with its own fingerprint. */
+  bodyRows: (ExtractedRows[number] & { fingerprint: string })[];
+  files: ExtractedFile[];
+  failures: string[];
+}
+
+export interface MessageContent {
+  subject: string;
+  html: string;
+  text: string;
+  attachments: Pick<Attachment, 'filename' | 'contentType' | 'content' | 'size'>[];
+}
+
+const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
+const extension = (name: string) => /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+const words = (value: string) => value.toLowerCase().replace(/[_\-.]+/g, ' ');
+
+/** text / missing / missing_txn / between_successful, from the file's name, else the subject. */
+function textKind(name: string, subject: string): DataFileKind {
+  for (const source of [words(name), words(subject)]) {
+    if (/missing\s*(txn|transaction)/.test(source)) return 'missing_txn';
+    if (/between\s*success/.test(source)) return 'between_successful';
+    if (/missing/.test(source)) return 'missing';
+  }
+  return 'text';
+}
+
+function ejKindOf(name: string, subject: string): ExtractedFile['ejKind'] {
+  for (const source of [words(name), words(subject)]) {
+    if (/overage/.test(source)) return 'overage';
+    if (/succeed|successing/.test(source)) return 'succeeding';
+  }
+  return null;
+}
+
+const rowsOfGrids = (grids: unknown[][][]): ExtractedRows =>
+  grids.flatMap((grid) => readTable(grid, limits.rowsPerTable)?.rows ?? []).slice(0, limits.rowsPerTable);
+
+const textRows = (bytes: Uint8Array) => rowsOfGrids([textGrid(decodeText(bytes), limits.textLines)]);
+
+type Format = 'text' | 'excel' | 'pdf' | 'zip' | 'other';
+function formatOf(name: string, contentType: string): Format {
+  const ext = extension(name);
+  if (['txt', 'csv', 'tsv', 'text', 'log', 'dat'].includes(ext) || /^text\/(plain|csv|tab-separated-values)/.test(contentType)) return 'text';
+  if (ext === 'xlsx' || contentType.includes('spreadsheetml')) return 'excel';
+  if (ext === 'pdf' || contentType === 'application/pdf') return 'pdf';
+  if (ext === 'zip' || /^application\/(x-)?zip/.test(contentType)) return 'zip';
+  return 'other';
+}
+
+async function rowsOfFormat(format: Format, bytes: Uint8Array, passwords: readonly string[]): Promise<ExtractedRows> {
+  switch (format) {
+    case 'text':
+      return textRows(bytes);
+    case 'excel':
+      return rowsOfGrids(await workbookGrids(bytes, limits.rowsPerTable));
+    case 'pdf':
+      return rowsOfGrids([textGrid(await pdfText(bytes, passwords), limits.textLines)]);
+    default:
+      // Other formats: whatever reads as delimited text.
+      return looksLikeText(bytes) ? textRows(bytes) : [];
+  }
+}
+
+/** The files in a ZIP (recursively, to limits.zipDepth), each read by its own format, as "other". */
+async function zipFiles(name: string, bytes: Uint8Array, passwords: readonly string[], subject: string, depth: number): Promise<ExtractedFile[]> {
+  const out: ExtractedFile[] = [];
+  for (const entry of await unzip(bytes, passwords)) {
+    const entryName = `${name}/${entry.name}`;
+    const format = formatOf(entry.name, '');
+    if (format === 'zip') {
+      if (depth >= limits.zipDepth) throw new ExtractionError(`${entryName}: archives nested deeper than ${limits.zipDepth}`);
+      out.push(...(await zipFiles(entryName, entry.data, passwords, subject, depth + 1)));
+      continue;
+    }
+    out.push({
+      kind: 'other',
+      name: entryName,
+      rows: await rowsOfFormat(format, entry.data, passwords),
+      ejKind: ejKindOf(entry.name, subject),
+      fingerprint: sha256(entry.data),
+    });
+  }
+  return out;
+}
+
+export async function extract(content: MessageContent, passwords: readonly string[]): Promise<Extraction> {
+  const failures: string[] = [];
+  const grids: unknown[][][] = content.html ? htmlTableGrids(content.html.slice(0, limits.htmlBytes)) : [];
+  let bodyTableRows = rowsOfGrids(grids);
+  if (bodyTableRows.length === 0 && content.text) bodyTableRows = rowsOfGrids([textGrid(content.text, limits.textLines)]);
+  const bodyRows = bodyTableRows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) }));
+
+  const files: ExtractedFile[] = [];
+  for (const [i, attachment] of content.attachments.entries()) {
+    const name = (attachment.filename ?? '').replace(/[\\/]/g, '_').slice(0, 200) || `attachment-${i + 1}`;
+    const contentType = (attachment.contentType ?? '').toLowerCase();
+    if (contentType.startsWith('image/')) continue; // logos and signatures
+    const bytes = attachment.content;
+    try {
+      if (bytes.length > limits.attachmentBytes) {
+        throw new ExtractionError(`it is ${limits.mb(bytes.length)}, over the ${limits.mb(limits.attachmentBytes)} extraction limit`);
+      }
+      const format = formatOf(name, contentType);
+      if (format === 'zip') {
+        files.push(...(await zipFiles(name, bytes, passwords, content.subject, 1)));
+        continue;
+      }
+      const kind: DataFileKind = format === 'text' ? textKind(name, content.subject) : format;
+      files.push({ kind, name, rows: await rowsOfFormat(format, bytes, passwords), ejKind: ejKindOf(name, content.subject), fingerprint: sha256(bytes) });
+    } catch (err) {
+      // Anything a hostile file makes a parser throw is this file's failure, not the run's.
+      failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
+    }
+  }
+  return { bodyRows, files, failures };
+}

@@ -1,0 +1,37 @@
+// Excel workbooks through exceljs (never the xlsx package, which has advisories when reading).
+// The archive is inflated within the limits first, so exceljs never sees a bomb.
+import ExcelJS from 'exceljs';
+import { ExtractionError, unzip } from './zip.ts';
+
+/** Each worksheet as a grid of cell values (dates stay Date, formulas give their result). */
+export async function workbookGrids(bytes: Uint8Array, maxRows: number): Promise<unknown[][][]> {
+  await unzip(bytes); // throws on a bomb, an encrypted or a broken archive
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+  } catch (err) {
+    throw new ExtractionError(`not a readable Excel workbook (${(err as Error).message})`);
+  }
+  return workbook.worksheets.map((sheet) => {
+    const grid: unknown[][] = [];
+    sheet.eachRow({ includeEmpty: false }, (row) => {
+      if (grid.length >= maxRows) return;
+      const cells: unknown[] = [];
+      row.eachCell({ includeEmpty: true }, (cell, column) => {
+        cells[column - 1] = cellValue(cell.value);
+      });
+      grid.push(Array.from(cells, (c) => c ?? ''));
+    });
+    return grid;
+  });
+}
+
+function cellValue(value: ExcelJS.CellValue): unknown {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date || typeof value !== 'object') return value;
+  if ('result' in value) return cellValue(value.result as ExcelJS.CellValue); // formula: its cached result
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('text' in value) return value.text; // hyperlink
+  if ('error' in value) return '';
+  return '';
+}

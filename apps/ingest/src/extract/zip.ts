@@ -1,0 +1,90 @@
+// ZIP archives (and xlsx files, which are ZIPs) opened with hard limits, so that a zip bomb or a
+// lying size header costs at most the limit: every entry is inflated through a writer that stops
+// at its cap, whatever the archive claims.
+import { configure, Uint8ArrayReader, Writer, ZipReader, type Entry, type FileEntry } from '@zip.js/zip.js';
+import { limits } from '../limits.ts';
+
+// No web workers: the ingester parallelises across messages, and workers cost a start-up each.
+configure({ useWebWorkers: false });
+
+export class ExtractionError extends Error {}
+
+class CappedWriter extends Writer<Uint8Array> {
+  private chunks: Uint8Array[] = [];
+  private total = 0;
+  constructor(
+    private readonly cap: number,
+    private readonly name: string,
+  ) {
+    super();
+  }
+  override async writeUint8Array(array: Uint8Array): Promise<void> {
+    this.total += array.length;
+    if (this.total > this.cap) throw new ExtractionError(`${this.name} expands beyond ${limits.mb(this.cap)} (zip bomb?)`);
+    this.chunks.push(array);
+  }
+  override async getData(): Promise<Uint8Array> {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export interface ZipFile {
+  name: string;
+  data: Uint8Array;
+}
+
+const isPasswordError = (err: unknown) => err instanceof Error && /password/i.test(err.message);
+
+async function inflate(entry: FileEntry, password: string | undefined, cap: number): Promise<Uint8Array> {
+  return entry.getData(new CappedWriter(cap, entry.filename), password === undefined ? {} : { password });
+}
+
+/**
+ * Every file in an archive, inflated within the limits. An encrypted archive is opened with the
+ * first of `passwords` that works; when none does, the error says so (without the passwords).
+ */
+export async function unzip(bytes: Uint8Array, passwords: readonly string[] = []): Promise<ZipFile[]> {
+  const reader = new ZipReader(new Uint8ArrayReader(bytes));
+  try {
+    let entries: Entry[];
+    try {
+      entries = await reader.getEntries();
+    } catch (err) {
+      throw new ExtractionError(`not a readable ZIP archive (${(err as Error).message})`);
+    }
+    const files = entries.filter((e): e is FileEntry => !e.directory);
+    if (files.length > limits.zipEntries) throw new ExtractionError(`the archive holds ${files.length} files (limit ${limits.zipEntries})`);
+    const out: ZipFile[] = [];
+    let total = 0;
+    let password: string | undefined;
+    for (const entry of files) {
+      const cap = Math.min(limits.unzippedEntryBytes, limits.unzippedTotalBytes - total);
+      let data: Uint8Array | undefined;
+      if (!entry.encrypted) data = await inflate(entry, undefined, cap);
+      else {
+        const candidates = password === undefined ? passwords : [password];
+        for (const candidate of candidates) {
+          try {
+            data = await inflate(entry, candidate, cap);
+            password = candidate;
+            break;
+          } catch (err) {
+            if (!isPasswordError(err)) throw err;
+          }
+        }
+        if (!data) {
+          throw new ExtractionError(
+            passwords.length === 0
+              ? `${entry.filename} is password-protected and no password is stored for the sender's bank`
+              : `${entry.filename} is password-protected and the stored password does not open it`,
+          );
+        }
+      }
+      total += data.length;
+      out.push({ name: entry.filename, data });
+    }
+    return out;
+  } finally {
+    await reader.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,140 @@
+// Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
+// same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
+import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { cleanText, type DisputeRow } from './extract/columns.ts';
+import { extract, type Extraction } from './extract/index.ts';
+import { limits } from './limits.ts';
+import { recipientsOf, senderOf } from './message.ts';
+import { identifySender } from './rules.ts';
+
+export interface ProcessOutcome {
+  emailId: number;
+  category: EmailCategory;
+  /** Rows written, per EJ kind (dispute / overage / succeeding) and per data file kind. */
+  rows: Record<string, number>;
+  failures: string[];
+}
+
+/** Marks the first message of a subject in subject_fingerprints. */
+const SUBJECT_SEEN = '*';
+const MAX_JSON_RECORDS = 1000;
+
+async function parse(raw: Buffer): Promise<{ mail: ParsedMail | null; error: string | null }> {
+  try {
+    const mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: limits.htmlBytes });
+    return { mail, error: null };
+  } catch (err) {
+    return { mail: null, error: `the message could not be parsed (${(err as Error)?.message ?? String(err)})` };
+  }
+}
+
+const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow => ({
+  ...row,
+  mailReceivedFrom: row.mailReceivedFrom || from,
+  mailSubject: row.mailSubject || cleanText(subject),
+});
+
+function ejValues(row: DisputeRow) {
+  return {
+    atmId: row.atmId, cardNo: row.cardNo, txtNo: row.txtNo, transactionDate: row.txtDate, transactionAmt: row.txtAmt,
+    disputeAmt: row.disputeAmt, overage: row.overage, mspRemarks: row.mspRemarks, mspRefNo: row.mspRefNo,
+    shortDescEjError: row.shortDesc, ejError: row.ejError, complaintDate: row.complaintDate,
+    shortDescription: row.shortDescription, responseCode: row.responseCode, mailReceivedFrom: row.mailReceivedFrom,
+    mailSubject: row.mailSubject,
+  };
+}
+
+/** Process one queued message inside the caller's transaction. */
+async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules): Promise<ProcessOutcome> {
+  const { mail, error: parseError } = await parse(queued.raw);
+  const from = senderOf(mail?.from);
+  const subject = cleanText(mail?.subject ?? '', 1000);
+  const failures = [queued.fetchError, parseError].filter((f): f is string => !!f);
+  const sender = identifySender(rules, from, subject);
+  const receivedAt = mail?.date && !Number.isNaN(mail.date.getTime()) ? mail.date : queued.receivedAt;
+
+  let extraction: Extraction = { bodyRows: [], files: [], failures: [] };
+  if (mail && !sender.ignoredBecause) {
+    extraction = await extract(
+      { subject, html: typeof mail.html === 'string' ? mail.html : '', text: mail.text ?? '', attachments: mail.attachments },
+      sender.passwords,
+    );
+    failures.push(...extraction.failures);
+  }
+
+  // Same subject: what an earlier message of the subject already delivered is not stored again.
+  const s = queued.normalizedSubject;
+  let seenBefore = false;
+  let fresh = (_fingerprint: string) => true;
+  if (s && !sender.ignoredBecause) {
+    seenBefore = (await claimFingerprints(tx, s, queued.emailId, [SUBJECT_SEEN])).size === 0;
+    const fingerprints = [...extraction.bodyRows.map((r) => r.fingerprint), ...extraction.files.map((f) => f.fingerprint)];
+    const claimed = await claimFingerprints(tx, s, queued.emailId, fingerprints);
+    fresh = (fingerprint) => claimed.has(fingerprint);
+  }
+  // A row repeated within one message is one row: the set keeps the first.
+  const firstOf = new Set<string>();
+  const once = (fingerprint: string) => fresh(fingerprint) && !firstOf.has(fingerprint) && firstOf.add(fingerprint) !== undefined;
+  const bodyRows = extraction.bodyRows.filter((r) => once(r.fingerprint)).map((r) => ({ ...r, row: withMail(r.row, from, subject) }));
+  const files = extraction.files.filter((f) => once(f.fingerprint)).map((f) => ({ ...f, rows: f.rows.map((r) => ({ ...r, row: withMail(r.row, from, subject) })) }));
+  const newRows = bodyRows.length + files.reduce((n, f) => n + f.rows.length, 0);
+
+  const category: EmailCategory = sender.ignoredBecause
+    ? 'ignored'
+    : newRows > 0
+      ? seenBefore
+        ? 'same_subject_processing'
+        : 'processed'
+      : seenBefore && failures.length === 0
+        ? 'same_subject'
+        : 'ej_not_found';
+
+  const ejRecords: ProcessedMessage['ejRecords'] = [
+    ...bodyRows.map((r) => ({ kind: 'dispute' as const, fileName: '', row: ejValues(r.row) })),
+    ...files.flatMap((f) => (f.ejKind ? f.rows.map((r) => ({ kind: f.ejKind!, fileName: f.name, row: ejValues(r.row) })) : [])),
+  ];
+  const rows: Record<string, number> = {};
+  for (const r of ejRecords) rows[r.kind] = (rows[r.kind] ?? 0) + 1;
+  for (const f of files) rows[f.kind] = (rows[f.kind] ?? 0) + f.rows.length;
+
+  await saveProcessedMessage(tx, {
+    emailId: queued.emailId,
+    fields: {
+      emailFrom: from,
+      emailTo: recipientsOf(mail?.to),
+      subject,
+      emailBody: cleanText(mail?.text ?? '', 1024 * 1024),
+      emailBodyHtml: typeof mail?.html === 'string' ? cleanText(mail.html, limits.htmlBytes) : '',
+      receivedAt,
+      numOfEmail: s ? await positionInSubject(tx, s, queued.emailId) : 1,
+    },
+    category,
+    jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, MAX_JSON_RECORDS).map((r) => r.record),
+    processingError: [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures].filter(Boolean).join('\n') || null,
+    bankName: sender.bankName,
+    ejRecords,
+    files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, rows: f.rows.map((r) => r.row) })),
+  });
+  return { emailId: queued.emailId, category, rows, failures };
+}
+
+/**
+ * Process the next queued message; null when none is free. A message whose results cannot be
+ * written (a database error) is taken off the queue with that failure, so it cannot block the rest.
+ */
+export async function processNext(db: Db, rules: IngestRules): Promise<ProcessOutcome | null> {
+  let claimed: QueuedMessage | null = null;
+  try {
+    return await db.transaction(async (tx) => {
+      claimed = await claimNextMessage(tx);
+      return claimed ? processMessage(tx as unknown as Db, claimed, rules) : null;
+    });
+  } catch (err) {
+    const failed = claimed as QueuedMessage | null;
+    if (!failed) throw err;
+    const reason = `the results could not be saved (${(err as Error)?.message ?? String(err)})`;
+    await markProcessingFailed(db, failed.emailId, reason);
+    return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason] };
+  }
+}

@@ -1,0 +1,159 @@
+// A run of the ingester: store what the source has that is new, and meanwhile process the queue
+// with a few concurrent lanes (one on the embedded database, whose connection is single).
+import { storeMessage, type Db, type IngestRules } from '@ejdesk/db';
+import type { ImapFlow } from 'imapflow';
+import { reasonOf, type Logger } from './log.ts';
+import { toNewMessage } from './message.ts';
+import { processNext } from './process.ts';
+import { messagesFromPath } from './sources/files.ts';
+import { connectImap, mailboxName, syncMailbox, type ImapSettings } from './sources/imap.ts';
+import { Summary } from './summary.ts';
+
+export interface RunOptions {
+  db: Db;
+  /** Rules and passwords, loaded again whenever a sync finds new mail (they are data and may change). */
+  loadRules: () => Promise<IngestRules>;
+  log: Logger;
+  /** Concurrent processing lanes in this process. */
+  lanes: number;
+  signal?: AbortSignal | undefined;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+
+/**
+ * Process the queue until it is empty and `fetching` has settled. A lane that finds nothing free
+ * waits while the fetch goes on (or another lane holds the head of a subject).
+ */
+async function processQueue(options: RunOptions, summary: Summary, fetching: Promise<unknown>): Promise<void> {
+  let fetched = false;
+  void fetching.finally(() => (fetched = true)).catch(() => undefined);
+  const rules = await options.loadRules();
+  const lane = async () => {
+    while (!options.signal?.aborted) {
+      const outcome = await processNext(options.db, rules);
+      if (outcome) {
+        summary.record(outcome);
+        continue;
+      }
+      if (fetched) return;
+      await sleep(50, options.signal);
+    }
+  };
+  await Promise.all(Array.from({ length: options.lanes }, lane));
+}
+
+/** Store the messages of an .eml folder or an mbox file, processing them as they are stored. */
+export async function ingestFromPath(path: string, options: RunOptions): Promise<Summary> {
+  const summary = new Summary();
+  const storing = (async () => {
+    for await (const raw of messagesFromPath(path)) {
+      if (options.signal?.aborted) break;
+      summary.seen++;
+      const message = await toNewMessage(raw);
+      if (await storeMessage(options.db, message)) summary.stored++;
+      else summary.alreadyStored++;
+    }
+  })();
+  const processing = processQueue(options, summary, storing);
+  try {
+    await storing;
+  } catch (err) {
+    summary.hardFailures.push(`reading ${path}: ${reasonOf(err)}`);
+  }
+  await processing;
+  return summary;
+}
+
+/** Process what is already queued (after --reprocess, or messages a crashed run left). */
+export async function processStored(options: RunOptions): Promise<Summary> {
+  const summary = new Summary();
+  await processQueue(options, summary, Promise.resolve());
+  return summary;
+}
+
+/** Sync until the mailbox has nothing new; while another worker fetches, help process. */
+async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: RunOptions, summary: Summary): Promise<void> {
+  while (!options.signal?.aborted) {
+    if ((await syncMailbox(client, options.db, settings, summary)) === 'done') return;
+    await sleep(200, options.signal);
+  }
+}
+
+/** One sync of an IMAP mailbox, processing as messages arrive; then exit. */
+export async function ingestFromImap(settings: ImapSettings, options: RunOptions): Promise<Summary> {
+  const summary = new Summary();
+  const client = connectImap(settings);
+  client.on('error', (err: unknown) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
+  try {
+    await client.connect();
+  } catch (err) {
+    summary.hardFailures.push(`connecting to ${mailboxName(settings)}: ${reasonOf(err)}`);
+    return summary;
+  }
+  const syncing = syncUntilDone(client, settings, options, summary);
+  const processing = processQueue(options, summary, syncing);
+  try {
+    await syncing;
+  } catch (err) {
+    summary.hardFailures.push(`syncing ${mailboxName(settings)}: ${reasonOf(err)}`);
+  }
+  await processing;
+  await client.logout().catch(() => client.close());
+  return summary;
+}
+
+export interface WatchOptions extends RunOptions {
+  /** Called after each sync-and-process round (the CLI logs it; tests wait on it). */
+  onRound?: (summary: Summary) => void;
+  /** Sync at least this often even without word from the server (IDLE). */
+  pollMs?: number;
+}
+
+/**
+ * Keep the mailbox in sync until the signal aborts: sync, process, then wait for the server to
+ * report new mail (IDLE, which imapflow starts when the connection is quiet) or the poll interval.
+ * A lost connection is re-opened with exponential backoff (1 s to 60 s).
+ */
+export async function watchImap(settings: ImapSettings, options: WatchOptions): Promise<void> {
+  const { log, signal } = options;
+  let backoff = 1000;
+  while (!signal?.aborted) {
+    const client = connectImap(settings);
+    let wake: () => void = () => undefined;
+    const waitForMail = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => { clearTimeout(timer); resolve(); };
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+    client.on('exists', () => wake());
+    client.on('close', () => wake());
+    client.on('error', (err: unknown) => log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
+    try {
+      await client.connect();
+      await client.mailboxOpen(settings.mailbox);
+      log.info(`watching ${mailboxName(settings)}`);
+      backoff = 1000;
+      while (!signal?.aborted && client.usable) {
+        const summary = new Summary();
+        const syncing = syncUntilDone(client, settings, options, summary);
+        await Promise.all([syncing, processQueue(options, summary, syncing)]);
+        options.onRound?.(summary);
+        if (summary.seen) log.info(summary.toText());
+        await waitForMail(options.pollMs ?? 5 * 60_000);
+      }
+    } catch (err) {
+      log.warn(`${mailboxName(settings)}: ${reasonOf(err)}; reconnecting in ${backoff / 1000} s`);
+    } finally {
+      client.close();
+    }
+    if (signal?.aborted) break;
+    await sleep(backoff, signal);
+    backoff = Math.min(backoff * 2, 60_000);
+  }
+}

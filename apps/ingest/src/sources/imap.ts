@@ -1,0 +1,138 @@
+// The IMAP mailbox: new messages (UID above the checkpoint) are fetched in batches, and each batch
+// is stored in the same transaction that moves the checkpoint, so a crash loses and repeats nothing.
+// Only one worker fetches at a time (the checkpoint row is locked with SKIP LOCKED); the others
+// process the queue meanwhile.
+import { lockCheckpoint, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
+import { ImapFlow } from 'imapflow';
+import { limits } from '../limits.ts';
+import { toNewMessage, type RawMessage } from '../message.ts';
+import type { Summary } from '../summary.ts';
+
+export interface ImapSettings {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  tls: boolean;
+  mailbox: string;
+}
+
+/** IMAP_* from the environment, or null when IMAP_HOST is not set. */
+export function imapSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ImapSettings | null {
+  if (!env.IMAP_HOST) return null;
+  const tls = (env.IMAP_TLS ?? 'true').toLowerCase() !== 'false';
+  const port = Number(env.IMAP_PORT ?? (tls ? 993 : 143));
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('IMAP_PORT must be a port number');
+  if (!env.IMAP_USER) throw new Error('IMAP_USER must be set with IMAP_HOST');
+  return { host: env.IMAP_HOST, port, user: env.IMAP_USER, password: env.IMAP_PASSWORD ?? '', tls, mailbox: env.IMAP_MAILBOX || 'INBOX' };
+}
+
+/** The checkpoint's key and the mailbox's name in logs: never the password. */
+export const mailboxName = (s: ImapSettings) => `imap://${encodeURIComponent(s.user)}@${s.host}:${s.port}/${s.mailbox}`;
+
+export function connectImap(settings: ImapSettings): ImapFlow {
+  return new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls,
+    auth: { user: settings.user, pass: settings.password },
+    logger: false, // its debug output would include the protocol exchange
+    connectionTimeout: 30_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 5 * 60_000,
+  });
+}
+
+const BATCH_MESSAGES = 100;
+const BATCH_BYTES = 16 * 1024 * 1024;
+const HEADERS_KEPT = 64 * 1024;
+
+interface Pending {
+  uid: number;
+  size: number;
+}
+
+/** Split the new UIDs into batches of at most BATCH_MESSAGES messages or BATCH_BYTES bytes. */
+function batches(pending: Pending[]): Pending[][] {
+  const out: Pending[][] = [];
+  let batch: Pending[] = [];
+  let bytes = 0;
+  for (const p of pending) {
+    if (batch.length && (batch.length >= BATCH_MESSAGES || bytes + p.size > BATCH_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(p);
+    bytes += Math.min(p.size, limits.messageBytes);
+  }
+  if (batch.length) out.push(batch);
+  return out;
+}
+
+async function fetchSources(client: ImapFlow, uids: number[], headersOnly: boolean): Promise<Map<number, { source: Buffer; internalDate?: Date }>> {
+  const out = new Map<number, { source: Buffer; internalDate?: Date }>();
+  if (uids.length === 0) return out;
+  const query = { uid: true, internalDate: true, source: headersOnly ? { maxLength: HEADERS_KEPT } : true };
+  for await (const m of client.fetch(uids.join(','), query, { uid: true })) {
+    if (!m.source) continue;
+    const internalDate = m.internalDate ? new Date(m.internalDate) : undefined;
+    out.set(m.uid, { source: m.source, ...(internalDate && !Number.isNaN(internalDate.getTime()) ? { internalDate } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Store every message above the checkpoint. Returns 'busy' when another worker holds the
+ * checkpoint (it is fetching), 'done' when the mailbox has nothing newer.
+ */
+export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettings, summary: Summary): Promise<'done' | 'busy'> {
+  const source = mailboxName(settings);
+  const lock = await client.getMailboxLock(settings.mailbox);
+  try {
+    const uidValidity = Number((client.mailbox as { uidValidity: bigint }).uidValidity);
+    // A first look at the checkpoint (busy while another worker fetches) lists what is new; each
+    // batch checks again under the lock, since another worker may have stored it meanwhile.
+    const start = await db.transaction(async (tx) => lockCheckpoint(tx, source));
+    if (!start) return 'busy';
+    const after = start.uidValidity === uidValidity ? start.lastUid : 0;
+    const pending: Pending[] = [];
+    for await (const m of client.fetch(`${after + 1}:*`, { uid: true, size: true }, { uid: true })) {
+      if (m.uid > after) pending.push({ uid: m.uid, size: m.size ?? 0 });
+    }
+    pending.sort((a, b) => a.uid - b.uid);
+    for (const batch of batches(pending)) {
+      const outcome = await db.transaction(async (tx) => {
+        const checkpoint = await lockCheckpoint(tx, source);
+        if (!checkpoint) return 'busy' as const;
+        const last = checkpoint.uidValidity === uidValidity ? checkpoint.lastUid : 0;
+        const todo = batch.filter((p) => p.uid > last);
+        if (todo.length === 0) return 'stored' as const;
+        const whole = await fetchSources(client, todo.filter((p) => p.size <= limits.messageBytes).map((p) => p.uid), false);
+        const partial = await fetchSources(client, todo.filter((p) => p.size > limits.messageBytes).map((p) => p.uid), true);
+        for (const p of todo) {
+          const fetched = whole.get(p.uid) ?? partial.get(p.uid);
+          if (!fetched) continue; // expunged meanwhile
+          summary.seen++;
+          const raw: RawMessage = {
+            raw: fetched.source,
+            size: p.size,
+            origin: `${source}#uid=${p.uid}`,
+            internalDate: fetched.internalDate,
+            ...(partial.has(p.uid)
+              ? { fetchError: `the message is ${limits.mb(p.size)}, over the ${limits.mb(limits.messageBytes)} limit: only its start was fetched` }
+              : {}),
+          };
+          if (await storeMessage(tx, await toNewMessage(raw))) summary.stored++;
+          else summary.alreadyStored++;
+        }
+        await saveCheckpoint(tx, source, { uidValidity, lastUid: todo.at(-1)!.uid });
+        return 'stored' as const;
+      });
+      if (outcome === 'busy') return 'busy';
+    }
+    return 'done';
+  } finally {
+    lock.release();
+  }
+}

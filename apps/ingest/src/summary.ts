@@ -1,0 +1,39 @@
+// What a run did, printed at its end: messages seen, stored, skipped, per category, rows per kind,
+// and every failure with its reason.
+import { emailCategories, type EmailCategory } from '@ejdesk/db';
+import type { ProcessOutcome } from './process.ts';
+
+export class Summary {
+  seen = 0;
+  stored = 0;
+  alreadyStored = 0;
+  processed = 0;
+  categories: Record<EmailCategory, number> = Object.fromEntries(emailCategories.map((c) => [c, 0])) as Record<EmailCategory, number>;
+  rows: Record<string, number> = {};
+  /** Per-message failures: recorded on the message, the run goes on. */
+  failures: { emailId: number; reason: string }[] = [];
+  /** Failures that stopped (part of) the run: a mailbox that cannot be reached, a bad path. */
+  hardFailures: string[] = [];
+
+  record(outcome: ProcessOutcome): void {
+    this.processed++;
+    this.categories[outcome.category]++;
+    for (const [kind, n] of Object.entries(outcome.rows)) this.rows[kind] = (this.rows[kind] ?? 0) + n;
+    for (const reason of outcome.failures) this.failures.push({ emailId: outcome.emailId, reason });
+  }
+
+  toText(): string {
+    const lines = [
+      `Messages seen: ${this.seen}, stored: ${this.stored}, skipped as already stored: ${this.alreadyStored}, processed: ${this.processed}`,
+      `Categories: ${emailCategories.map((c) => `${c} ${this.categories[c]}`).join(', ')}`,
+      `Rows extracted: ${Object.keys(this.rows).length ? Object.entries(this.rows).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`,
+    ];
+    if (this.failures.length) {
+      lines.push(`Failures (${this.failures.length}; recorded on the message, shown as ej_not_found):`);
+      for (const f of this.failures.slice(0, 50)) lines.push(`  email ${f.emailId}: ${f.reason}`);
+      if (this.failures.length > 50) lines.push(`  ... and ${this.failures.length - 50} more`);
+    }
+    for (const f of this.hardFailures) lines.push(`FAILED: ${f}`);
+    return lines.join('\n');
+  }
+}

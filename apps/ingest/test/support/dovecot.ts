@@ -1,0 +1,116 @@
+// A real Dovecot IMAP server for tests and benchmarks: Debian's dovecot-imapd run as an ordinary
+// process on 127.0.0.1, with one passwd-file user and a maildir in a temporary folder
+// (config after ../shared/reference/dovecot.conf).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ImapFlow } from 'imapflow';
+
+export interface Dovecot {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  dir: string;
+  /** Append messages to the user's INBOX over IMAP. */
+  append(messages: Buffer[], mailbox?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`dovecot exited (${child.exitCode}):\n${log()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`dovecot did not listen on ${port}:\n${log()}`);
+}
+
+export async function startDovecot(): Promise<Dovecot> {
+  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-dovecot-'));
+  const port = await freePort();
+  const user = 'ejdesk';
+  const password = `imap-${Math.random().toString(36).slice(2)}`;
+  const asRoot = process.getuid?.() === 0;
+  // Dovecot's auth process runs as its own user and must reach the passwd file.
+  chmodSync(dir, 0o755);
+  for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub), { recursive: true });
+  writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}\n`);
+  const uid = asRoot ? 'nobody' : String(process.getuid?.());
+  const gid = asRoot ? 'nogroup' : String(process.getgid?.());
+  if (asRoot) chownSync(join(dir, 'mail'), 65534, 65534);
+  writeFileSync(
+    join(dir, 'dovecot.conf'),
+    `protocols = imap
+listen = 127.0.0.1
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = static
+  args = uid=${uid} gid=${gid} home=${dir}/mail/%u
+}
+mail_location = maildir:~/Maildir
+service imap-login {
+  ${asRoot ? '' : 'chroot ='}
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
+  );
+  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  await waitForPort(port, child, () => output);
+
+  return {
+    host: '127.0.0.1',
+    port,
+    user,
+    password,
+    dir,
+    async append(messages, mailbox = 'INBOX') {
+      const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false });
+      await client.connect();
+      try {
+        for (const message of messages) await client.append(mailbox, message);
+      } finally {
+        await client.logout();
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,313 @@
+// What the mail ingester reads and writes: the raw-message queue, the IMAP checkpoint, the sender
+// and ignore rules, and the results of processing one message.
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { decryptBankPass } from '../bank-pass-cipher.ts';
+import { queryRows, type Db } from '../client.ts';
+import {
+  bankMsps,
+  bankPasswords,
+  dataFileRows,
+  dataFiles,
+  ejRecords,
+  emails,
+  emailSources,
+  ignoreRules,
+  mailSenders,
+  subjectFingerprints,
+  type DataFileKind,
+  type EjRecordKind,
+  type EmailCategory,
+  type IgnoreRuleField,
+} from '../schema.ts';
+
+/** A transaction handle or the database: everything here runs inside the caller's transaction. */
+type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+
+export interface NewMessage {
+  /** The Message-ID, else `sha256:` and the hash of the raw message. */
+  messageId: string;
+  emailFrom: string;
+  emailTo: string;
+  subject: string;
+  normalizedSubject: string;
+  receivedAt: Date;
+  raw: Buffer;
+  size: number;
+  origin: string;
+  /** Set when the message could not be stored whole (e.g. only its headers were fetched). */
+  fetchError?: string | undefined;
+}
+
+/** Store a message and queue it; false when it was stored before (by this or another worker). */
+export async function storeMessage(tx: Tx, message: NewMessage): Promise<boolean> {
+  const [row] = await tx
+    .insert(emails)
+    .values({
+      messageId: message.messageId,
+      emailFrom: message.emailFrom,
+      emailTo: message.emailTo,
+      subject: message.subject,
+      normalizedSubject: message.normalizedSubject,
+      receivedAt: message.receivedAt,
+    })
+    .onConflictDoNothing({ target: emails.messageId })
+    .returning({ id: emails.id });
+  if (!row) return false;
+  await tx.insert(emailSources).values({
+    emailId: row.id,
+    raw: message.raw,
+    size: message.size,
+    origin: message.origin,
+    normalizedSubject: message.normalizedSubject,
+    fetchError: message.fetchError ?? null,
+  });
+  return true;
+}
+
+/** Message-IDs of these that are already stored, so a sync fetches only what is new. */
+export async function storedMessageIds(tx: Tx, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await tx.select({ id: emails.messageId }).from(emails).where(inArray(emails.messageId, messageIds));
+  return new Set(rows.map((r) => r.id!));
+}
+
+export interface Checkpoint {
+  uidValidity: number;
+  lastUid: number;
+}
+
+/**
+ * Lock a mailbox's checkpoint for this transaction, or null when another worker holds it (that
+ * worker is fetching; this one should process the queue instead).
+ */
+export async function lockCheckpoint(tx: Tx, source: string): Promise<Checkpoint | null> {
+  await tx.execute(sql`insert into ingest_checkpoints (source, uid_validity, last_uid) values (${source}, 0, 0) on conflict do nothing`);
+  const [row] = await queryRows<{ uid_validity: string | number; last_uid: string | number }>(
+    tx as Db,
+    sql`select uid_validity, last_uid from ingest_checkpoints where source = ${source} for update skip locked`,
+  );
+  return row ? { uidValidity: Number(row.uid_validity), lastUid: Number(row.last_uid) } : null;
+}
+
+export async function saveCheckpoint(tx: Tx, source: string, checkpoint: Checkpoint): Promise<void> {
+  await tx.execute(
+    sql`update ingest_checkpoints set uid_validity = ${checkpoint.uidValidity}, last_uid = ${checkpoint.lastUid}, update_at = now() where source = ${source}`,
+  );
+}
+
+export interface QueuedMessage {
+  emailId: number;
+  raw: Buffer;
+  normalizedSubject: string;
+  receivedAt: Date;
+  fetchError: string | null;
+}
+
+/**
+ * Claim the next queued message for this transaction. Workers skip each other's claims (SKIP
+ * LOCKED), and a message waits while an earlier one with the same subject is still queued, so a
+ * subject's messages are always processed in order and "same subject" means the same with any
+ * number of workers.
+ */
+export async function claimNextMessage(tx: Tx): Promise<QueuedMessage | null> {
+  const [row] = await queryRows<{ email_id: string | number; raw: Buffer | Uint8Array; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
+    tx as Db,
+    sql`select q.email_id, q.raw, q.normalized_subject, q.fetch_error, e.received_at
+        from email_sources q join emails e on e.id = q.email_id
+        where q.processed_at is null
+          and not exists (select 1 from email_sources p
+                          where p.normalized_subject = q.normalized_subject and p.processed_at is null and p.email_id < q.email_id)
+        order by q.email_id
+        limit 1
+        for update of q skip locked`,
+  );
+  if (!row) return null;
+  return {
+    emailId: Number(row.email_id),
+    raw: Buffer.from(row.raw),
+    normalizedSubject: row.normalized_subject,
+    receivedAt: new Date(row.received_at),
+    fetchError: row.fetch_error,
+  };
+}
+
+export async function countQueuedMessages(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from email_sources where processed_at is null`);
+  return row?.n ?? 0;
+}
+
+export interface IngestRules {
+  /** lower-case address or @domain -> bank or MSP name. */
+  senders: Map<string, string>;
+  /** lower-case bank or MSP name -> the banks whose passwords may open its files. */
+  banksOf: Map<string, string[]>;
+  ignore: Record<IgnoreRuleField, string[]>;
+  /** lower-case bank name -> its stored password (decrypted, kept in memory only). */
+  passwords: Map<string, string>;
+}
+
+export async function loadIngestRules(db: Db, bankPassKey: Buffer): Promise<IngestRules> {
+  const [senders, pairs, ignore, stored] = await Promise.all([
+    db.select().from(mailSenders),
+    db.select().from(bankMsps),
+    db.select().from(ignoreRules),
+    db.select().from(bankPasswords),
+  ]);
+  const banksOf = new Map<string, string[]>();
+  const add = (org: string, bank: string) => {
+    const list = banksOf.get(org.toLowerCase()) ?? [];
+    if (!list.includes(bank)) list.push(bank);
+    banksOf.set(org.toLowerCase(), list);
+  };
+  for (const pair of pairs) {
+    add(pair.bankName, pair.bankName);
+    add(pair.msp, pair.bankName);
+  }
+  const passwords = new Map<string, string>();
+  for (const row of stored) {
+    try {
+      passwords.set(row.bankName.toLowerCase(), decryptBankPass(bankPassKey, row.bankPassEncrypted));
+    } catch {
+      // Sealed with another key: as if no password were stored (the failure names the file).
+    }
+  }
+  return {
+    senders: new Map(senders.map((s) => [s.sender.toLowerCase(), s.organisation])),
+    banksOf,
+    ignore: {
+      sender: ignore.filter((r) => r.field === 'sender').map((r) => r.pattern.toLowerCase()),
+      subject: ignore.filter((r) => r.field === 'subject').map((r) => r.pattern.toLowerCase()),
+    },
+    passwords,
+  };
+}
+
+export interface RulesFile {
+  senders?: { sender: string; organisation: string }[];
+  ignore?: { field: IgnoreRuleField; pattern: string }[];
+}
+
+/** Replace the sender mapping and ignore rules (`pnpm ingest --rules FILE`). */
+export async function replaceIngestRules(db: Db, rules: RulesFile): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (rules.senders) {
+      await tx.delete(mailSenders);
+      if (rules.senders.length) await tx.insert(mailSenders).values(rules.senders);
+    }
+    if (rules.ignore) {
+      await tx.delete(ignoreRules);
+      if (rules.ignore.length) await tx.insert(ignoreRules).values(rules.ignore);
+    }
+  });
+}
+
+/** Which of these fingerprints are new for the subject, recording them as seen by this email. */
+export async function claimFingerprints(tx: Tx, normalizedSubject: string, emailId: number, fingerprints: string[]): Promise<Set<string>> {
+  if (fingerprints.length === 0) return new Set();
+  const rows = await tx
+    .insert(subjectFingerprints)
+    .values([...new Set(fingerprints)].map((fingerprint) => ({ normalizedSubject, fingerprint, emailId })))
+    .onConflictDoNothing()
+    .returning({ fingerprint: subjectFingerprints.fingerprint });
+  return new Set(rows.map((r) => r.fingerprint));
+}
+
+/** How many stored messages share this subject up to and including this one. */
+export async function positionInSubject(tx: Tx, normalizedSubject: string, emailId: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx as Db,
+    sql`select count(*)::int as n from email_sources where normalized_subject = ${normalizedSubject} and email_id <= ${emailId}`,
+  );
+  return row?.n ?? 1;
+}
+
+type RowValues = Omit<typeof dataFileRows.$inferInsert, 'id' | 'dataFileId' | 'position'>;
+type EjValues = Omit<typeof ejRecords.$inferInsert, 'id' | 'kind' | 'emailId' | 'bankName' | 'fileName'>;
+const CHUNK = 1000; // PostgreSQL allows 65,535 parameters per statement
+
+async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
+}
+
+export interface ProcessedMessage {
+  emailId: number;
+  fields: {
+    emailFrom: string;
+    emailTo: string;
+    subject: string;
+    emailBody: string;
+    emailBodyHtml: string;
+    receivedAt: Date;
+    numOfEmail: number;
+  };
+  category: EmailCategory;
+  jsonLoadData: Record<string, unknown>[];
+  processingError: string | null;
+  bankName: string;
+  ejRecords: { kind: EjRecordKind; fileName: string; row: EjValues }[];
+  files: { kind: DataFileKind; name: string; subjectName: string; rows: RowValues[] }[];
+}
+
+/** Write a processed message's results and take it off the queue; read = processed. */
+export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): Promise<void> {
+  const { emailId } = message;
+  await tx
+    .update(emails)
+    .set({
+      ...message.fields,
+      category: message.category,
+      isRead: true,
+      jsonLoadData: message.jsonLoadData,
+      processingError: message.processingError,
+      updateAt: sql`now()`,
+    })
+    .where(eq(emails.id, emailId));
+  await insertChunks(message.ejRecords, (chunk) =>
+    tx.insert(ejRecords).values(chunk.map((r) => ({ ...r.row, kind: r.kind, fileName: r.fileName, bankName: message.bankName, emailId }))),
+  );
+  for (const file of message.files) {
+    const [created] = await tx
+      .insert(dataFiles)
+      .values({ kind: file.kind, name: file.name, subjectName: file.subjectName, emailId })
+      .returning({ id: dataFiles.id });
+    await insertChunks(
+      file.rows.map((row, position) => ({ ...row, position, dataFileId: created!.id })),
+      (chunk) => tx.insert(dataFileRows).values(chunk),
+    );
+  }
+  await tx.update(emailSources).set({ processedAt: sql`now()` }).where(and(eq(emailSources.emailId, emailId), isNull(emailSources.processedAt)));
+}
+
+/**
+ * Put every stored message back on the queue, removing what processing made of them, so that
+ * they are processed again (`pnpm ingest --reprocess`). Seeded rows without a raw message stay.
+ */
+export async function requeueStoredMessages(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    const sourced = sql`(select email_id from email_sources)`;
+    await tx.execute(sql`delete from ej_records where email_id in ${sourced}`);
+    await tx.execute(sql`delete from data_files where email_id in ${sourced}`);
+    await tx.execute(sql`delete from subject_fingerprints`);
+    const rows = await tx.update(emailSources).set({ processedAt: null }).returning({ id: emailSources.emailId });
+    await tx.execute(
+      sql`update emails set is_read = false, category = 'ej_not_found', json_load_data = '[]', update_at = now() where id in ${sourced}`,
+    );
+    return rows.length;
+  });
+}
+
+/** Take a message off the queue as ej_not_found with the reason, keeping what was stored of it. */
+export async function markProcessingFailed(db: Db, emailId: number, reason: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const taken = await tx
+      .update(emailSources)
+      .set({ processedAt: sql`now()` })
+      .where(and(eq(emailSources.emailId, emailId), isNull(emailSources.processedAt)))
+      .returning({ id: emailSources.emailId });
+    if (taken.length === 0) return; // another worker finished it meanwhile
+    await tx
+      .update(emails)
+      .set({ category: 'ej_not_found', isRead: true, processingError: reason, updateAt: sql`now()` })
+      .where(eq(emails.id, emailId));
+  });
+}
