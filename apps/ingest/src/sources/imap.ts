@@ -40,6 +40,8 @@ export function connectImap(settings: ImapSettings): ImapFlow {
     connectionTimeout: 30_000,
     greetingTimeout: 15_000,
     socketTimeout: 5 * 60_000,
+    // Enter IDLE one second after the last command, so new mail is reported within about a second.
+    autoIdleDelay: 1000,
   });
 }
 

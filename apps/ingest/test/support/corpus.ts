@@ -194,7 +194,7 @@ export async function testCorpus(options: { bigAttachment?: boolean } = {}): Pro
   await add('zip bomb', { from: bankMail(apex), subject: 'Archive', attachments: [{ filename: 'bomb.zip', content: zipBomb(100 * 1024 * 1024) }] }, { category: 'ej_not_found', rows: {}, failure: /expands beyond/ });
   await add('hostile cells', { from: bankMail(harbor), subject: 'Formula cells', html: htmlTable([{ atm: 'HRB\u000099999', card: '=HYPERLINK("http://x")', txn: '+1', date: '31/02/26', amount: 1e15 }]) }, { category: 'processed', rows: { dispute: 1 } });
   const broken = Buffer.from(
-    'From: disputes@harborbank.example\r\nSubject: Broken MIME\r\nMessage-ID: <broken-mime@harborbank.example>\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/html; charset="x-no-such-charset"\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%not base64%%%\r\n--b1\r\nContent-Type: application/octet-stream; name="x.bin"\r\n\r\n\u0000\u0001\u0002',
+    'From: disputes@harborbank.example\r\nSubject: Broken MIME\r\nDate: Thu, 15 Oct 2026 10:00:00 +0000\r\nMessage-ID: <broken-mime@harborbank.example>\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/html; charset="x-no-such-charset"\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%not base64%%%\r\n--b1\r\nContent-Type: application/octet-stream; name="x.bin"\r\n\r\n\u0000\u0001\u0002',
     'latin1',
   );
   out.push({ name: 'broken MIME', raw: broken, expect: { category: 'ej_not_found', rows: {} } });
@@ -203,4 +203,69 @@ export async function testCorpus(options: { bigAttachment?: boolean } = {}): Pro
   }
   await add('last, after the hostile ones', { from: bankMail(harbor), subject: 'ATM dispute HRB00100', html: htmlTable(disputeLines(harbor.code, 100, 2)) }, { category: 'processed', rows: { dispute: 2 } });
   return out;
+}
+
+/**
+ * A mailbox of `count` ordinary messages in a realistic mix: body tables (40%), CSV (20%), Excel
+ * (10%), protected PDF (10%), protected ZIP (5%), pipe text (5%), ignored senders (5%) and replies
+ * (5%). Workbooks and PDFs are built once per 25 variants and reused: parsing costs the same.
+ */
+export async function bulkCorpus(count: number, onProgress?: (done: number) => void): Promise<Buffer[]> {
+  const { apex, harbor } = banks;
+  const workbooks = new Map<number, Buffer>();
+  const pdfs = new Map<number, Buffer>();
+  const zips = new Map<number, Buffer>();
+  const out: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const bank = i % 2 ? harbor : apex;
+    const from = i % 3 === 0 ? `Atlas Ops <ops@${msp.domain}>` : `EJ Disputes <disputes@${bank.domain}>`;
+    const subject = `ATM dispute ${bank.name} ${bank.code}-${i}`;
+    const lines = disputeLines(bank.code, i * 4, 2 + (i % 3));
+    const variant = i % 25;
+    const messageId = `<bulk-${i}@ejdesk.test>`;
+    const date = new Date(corpusDate.getTime() + i * 60_000);
+    let spec: MailSpec;
+    switch (i % 20) {
+      case 8: case 9: case 10: case 11:
+        spec = { from, subject, attachments: [{ filename: `disputes_${i}.csv`, content: csv(lines) }] };
+        break;
+      case 12: case 13:
+        if (!workbooks.has(variant)) workbooks.set(variant, await xlsx(disputeLines(bank.code, variant * 10, 5)));
+        spec = { from, subject, attachments: [{ filename: `disputes_${i}.xlsx`, content: workbooks.get(variant)! }] };
+        break;
+      case 14: case 15:
+        if (!pdfs.has(variant)) pdfs.set(variant, await pdf(disputeLines(apex.code, variant * 10, 4), apex.password));
+        spec = { from: `EJ Disputes <disputes@${apex.domain}>`, subject, attachments: [{ filename: `statement_${i}.pdf`, content: pdfs.get(variant)! }] };
+        break;
+      case 16:
+        if (!zips.has(variant)) zips.set(variant, await zip([{ name: `overage_${variant}.csv`, content: csv(disputeLines(harbor.code, variant * 10, 3)) }], harbor.password));
+        spec = { from: `EJ Disputes <disputes@${harbor.domain}>`, subject, attachments: [{ filename: `overage_${i}.zip`, content: zips.get(variant)! }] };
+        break;
+      case 17:
+        spec = { from, subject, attachments: [{ filename: `ej_dump_${i}.txt`, content: pipeText(lines) }] };
+        break;
+      case 18:
+        spec = { from: 'Deals <offers@marketing.example>', subject: `Offer ${i}`, html: '<p>Buy now</p>' };
+        break;
+      case 19:
+        spec = { from, subject: `RE: ATM dispute ${bank.name} ${bank.code}-${i - 1}`, html: htmlTable(lines) };
+        break;
+      default:
+        spec = { from, subject, html: htmlTable(lines) };
+    }
+    out.push(await compose({ ...spec, messageId, date }));
+    if (onProgress && (i + 1) % 1000 === 0) onProgress(i + 1);
+  }
+  return out;
+}
+
+/** An mboxrd file of these messages. */
+export function toMbox(messages: Buffer[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const raw of messages) {
+    parts.push(Buffer.from('From MAILER-DAEMON Thu Oct 15 09:30:00 2026\n'));
+    const text = raw.toString('latin1').replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1');
+    parts.push(Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'latin1'), Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
 }
