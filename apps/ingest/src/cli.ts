@@ -75,6 +75,7 @@ try {
     signal: controller.signal,
   };
   let summary;
+  const started = performance.now();
   if (settings && args.watch) await watchImap(settings, options);
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
@@ -84,6 +85,9 @@ try {
   }
   if (summary) {
     console.log(summary.toText());
+    const seconds = (performance.now() - started) / 1000;
+    const peakMb = process.resourceUsage().maxRSS / 1024;
+    console.log(`Time: ${seconds.toFixed(1)} s (${(summary.processed / seconds).toFixed(0)} messages/s processed), peak memory ${peakMb.toFixed(0)} MB`);
     failed = summary.hardFailures.length > 0;
   }
 } catch (err) {

@@ -1,6 +1,6 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
-import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
+import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { cleanText, type DisputeRow } from './extract/columns.ts';
 import { extract, type Extraction } from './extract/index.ts';
@@ -34,16 +34,6 @@ const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow =>
   mailReceivedFrom: row.mailReceivedFrom || from,
   mailSubject: row.mailSubject || cleanText(subject),
 });
-
-function ejValues(row: DisputeRow) {
-  return {
-    atmId: row.atmId, cardNo: row.cardNo, txtNo: row.txtNo, transactionDate: row.txtDate, transactionAmt: row.txtAmt,
-    disputeAmt: row.disputeAmt, overage: row.overage, mspRemarks: row.mspRemarks, mspRefNo: row.mspRefNo,
-    shortDescEjError: row.shortDesc, ejError: row.ejError, complaintDate: row.complaintDate,
-    shortDescription: row.shortDescription, responseCode: row.responseCode, mailReceivedFrom: row.mailReceivedFrom,
-    mailSubject: row.mailSubject,
-  };
-}
 
 /** Process one queued message inside the caller's transaction. */
 async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules): Promise<ProcessOutcome> {
@@ -91,8 +81,8 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
         : 'ej_not_found';
 
   const ejRecords: ProcessedMessage['ejRecords'] = [
-    ...bodyRows.map((r) => ({ kind: 'dispute' as const, fileName: '', row: ejValues(r.row) })),
-    ...files.flatMap((f) => (f.ejKind ? f.rows.map((r) => ({ kind: f.ejKind!, fileName: f.name, row: ejValues(r.row) })) : [])),
+    ...bodyRows.map((r) => ({ kind: 'dispute' as const, fileName: '', row: r.row })),
+    ...files.flatMap((f) => (f.ejKind ? f.rows.map((r) => ({ kind: f.ejKind!, fileName: f.name, row: r.row })) : [])),
   ];
   const rows: Record<string, number> = {};
   for (const r of ejRecords) rows[r.kind] = (rows[r.kind] ?? 0) + 1;
@@ -127,6 +117,7 @@ export async function processNext(db: Db, rules: IngestRules): Promise<ProcessOu
   let claimed: QueuedMessage | null = null;
   try {
     return await db.transaction(async (tx) => {
+      await relaxDurability(tx);
       claimed = await claimNextMessage(tx);
       return claimed ? processMessage(tx as unknown as Db, claimed, rules) : null;
     });

@@ -1,6 +1,6 @@
 // A run of the ingester: store what the source has that is new, and meanwhile process the queue
 // with a few concurrent lanes (one on the embedded database, whose connection is single).
-import { storeMessage, type Db, type IngestRules } from '@ejdesk/db';
+import { relaxDurability, storeMessage, type Db, type IngestRules, type NewMessage } from '@ejdesk/db';
 import type { ImapFlow } from 'imapflow';
 import { reasonOf, type Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
@@ -8,6 +8,9 @@ import { processNext } from './process.ts';
 import { messagesFromPath } from './sources/files.ts';
 import { connectImap, mailboxName, syncMailbox, type ImapSettings } from './sources/imap.ts';
 import { Summary } from './summary.ts';
+
+const STORE_BATCH_MESSAGES = 100;
+const STORE_BATCH_BYTES = 16 * 1024 * 1024;
 
 export interface RunOptions {
   db: Db;
@@ -21,8 +24,13 @@ export interface RunOptions {
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /**
@@ -50,14 +58,30 @@ async function processQueue(options: RunOptions, summary: Summary, fetching: Pro
 /** Store the messages of an .eml folder or an mbox file, processing them as they are stored. */
 export async function ingestFromPath(path: string, options: RunOptions): Promise<Summary> {
   const summary = new Summary();
+  // Stored in batches (one transaction each), so processing can start on the first batch.
+  const storeBatch = async (batch: NewMessage[]) =>
+    options.db.transaction(async (tx) => {
+      await relaxDurability(tx);
+      for (const message of batch) {
+        if (await storeMessage(tx, message)) summary.stored++;
+        else summary.alreadyStored++;
+      }
+    });
   const storing = (async () => {
+    let batch: NewMessage[] = [];
+    let bytes = 0;
     for await (const raw of messagesFromPath(path)) {
       if (options.signal?.aborted) break;
       summary.seen++;
-      const message = await toNewMessage(raw);
-      if (await storeMessage(options.db, message)) summary.stored++;
-      else summary.alreadyStored++;
+      batch.push(await toNewMessage(raw));
+      bytes += raw.raw.length;
+      if (batch.length >= STORE_BATCH_MESSAGES || bytes >= STORE_BATCH_BYTES) {
+        await storeBatch(batch);
+        batch = [];
+        bytes = 0;
+      }
     }
+    if (batch.length) await storeBatch(batch);
   })();
   const processing = processQueue(options, summary, storing);
   try {
@@ -127,9 +151,14 @@ export async function watchImap(settings: ImapSettings, options: WatchOptions): 
     let wake: () => void = () => undefined;
     const waitForMail = (ms: number) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        wake = () => { clearTimeout(timer); resolve(); };
-        signal?.addEventListener('abort', wake, { once: true });
+        const finish = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', finish);
+          resolve();
+        };
+        const timer = setTimeout(finish, ms);
+        wake = finish;
+        signal?.addEventListener('abort', finish, { once: true });
       });
     client.on('exists', () => wake());
     client.on('close', () => wake());

@@ -65,7 +65,7 @@ describe.runIf(testDatabaseUrl)('ingest workers on PostgreSQL', () => {
     expect(summary.hardFailures).toEqual([]);
     total = summary.stored;
     reference = await ingestSnapshot(t.database.db);
-    expect(reference.totals.queued).toBe(0);
+    expect(reference.totals!.queued).toBe(0);
   }, 300_000);
 
   afterAll(async () => {

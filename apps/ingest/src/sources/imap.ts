@@ -2,7 +2,7 @@
 // is stored in the same transaction that moves the checkpoint, so a crash loses and repeats nothing.
 // Only one worker fetches at a time (the checkpoint row is locked with SKIP LOCKED); the others
 // process the queue meanwhile.
-import { lockCheckpoint, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
+import { lockCheckpoint, relaxDurability, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
 import { ImapFlow } from 'imapflow';
 import { limits } from '../limits.ts';
 import { toNewMessage, type RawMessage } from '../message.ts';
@@ -105,6 +105,7 @@ export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettin
     pending.sort((a, b) => a.uid - b.uid);
     for (const batch of batches(pending)) {
       const outcome = await db.transaction(async (tx) => {
+        await relaxDurability(tx);
         const checkpoint = await lockCheckpoint(tx, source);
         if (!checkpoint) return 'busy' as const;
         const last = checkpoint.uidValidity === uidValidity ? checkpoint.lastUid : 0;

@@ -208,7 +208,7 @@ export async function testCorpus(options: { bigAttachment?: boolean } = {}): Pro
 /**
  * A mailbox of `count` ordinary messages in a realistic mix: body tables (40%), CSV (20%), Excel
  * (10%), protected PDF (10%), protected ZIP (5%), pipe text (5%), ignored senders (5%) and replies
- * (5%). Workbooks and PDFs are built once per 25 variants and reused: parsing costs the same.
+ * with new rows (5%). Workbooks and PDFs are built once per 25 variants and reused: parsing costs the same.
  */
 export async function bulkCorpus(count: number, onProgress?: (done: number) => void): Promise<Buffer[]> {
   const { apex, harbor } = banks;
@@ -248,7 +248,7 @@ export async function bulkCorpus(count: number, onProgress?: (done: number) => v
         spec = { from: 'Deals <offers@marketing.example>', subject: `Offer ${i}`, html: '<p>Buy now</p>' };
         break;
       case 19:
-        spec = { from, subject: `RE: ATM dispute ${bank.name} ${bank.code}-${i - 1}`, html: htmlTable(lines) };
+        spec = { from, subject: `RE: ATM dispute ${bank.name} ${bank.code}-${i - 2}`, html: htmlTable(lines) };
         break;
       default:
         spec = { from, subject, html: htmlTable(lines) };

@@ -1,0 +1,87 @@
+// `pnpm bench` (ingest): messages per second for a 10,000-message mailbox of mixed attachments,
+// over IMAP (a real Dovecot) and from an mbox file, each into a fresh PostgreSQL database, with
+// the ingester's peak memory. The ingester runs as `pnpm ingest` would (its own process).
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server;
+// BENCH_MESSAGES the mailbox size.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '@ejdesk/db';
+import { bulkCorpus, prepareRules, toMbox } from '../test/support/corpus.ts';
+import { startDovecot } from '../test/support/dovecot.ts';
+
+const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const count = Number(process.env.BENCH_MESSAGES ?? 10_000);
+const key = randomBytes(32);
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  await prepareRules(database.db, key);
+  await database.close();
+  return url.toString();
+}
+
+function ingest(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...process.env, ...env, BANK_PASS_KEY: key.toString('hex'), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`ingest exited ${code}:\n${output}`))));
+  });
+}
+
+const figures = (output: string) => {
+  const time = /Time: ([\d.]+) s \((\d+) messages\/s processed\), peak memory (\d+) MB/.exec(output);
+  const seen = /Messages seen: (\d+), stored: (\d+)/.exec(output);
+  return `${seen?.[1]} messages (${seen?.[2]} stored) in ${time?.[1]} s = ${time?.[2]} messages/s, peak memory ${time?.[3]} MB`;
+};
+
+console.log(`Generating ${count} messages...`);
+let started = performance.now();
+const messages = await bulkCorpus(count);
+const bytes = messages.reduce((n, m) => n + m.length, 0);
+console.log(`  ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const dovecot = await startDovecot();
+const folder = mkdtempSync(join(tmpdir(), 'ejdesk-bench-'));
+try {
+  started = performance.now();
+  await dovecot.append(messages);
+  console.log(`  appended to Dovecot in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const imapUrl = await freshDatabase('ejdesk_bench_ingest_imap');
+  const imap = await ingest(['--imap'], {
+    DATABASE_URL: imapUrl,
+    IMAP_HOST: dovecot.host,
+    IMAP_PORT: String(dovecot.port),
+    IMAP_USER: dovecot.user,
+    IMAP_PASSWORD: dovecot.password,
+    IMAP_TLS: 'false',
+  });
+  console.log(`IMAP sync: ${figures(imap)}`);
+
+  const mboxPath = join(folder, 'bench.mbox');
+  writeFileSync(mboxPath, toMbox(messages));
+  const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox');
+  const mbox = await ingest(['--from', mboxPath], { DATABASE_URL: mboxUrl });
+  console.log(`mbox import: ${figures(mbox)}`);
+  console.log(imap.split('\n').filter((l) => /^(Categories|Rows)/.test(l)).join('\n'));
+} finally {
+  await dovecot.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
