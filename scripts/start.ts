@@ -56,10 +56,13 @@ run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
 
 // 3. The API, then the static servers.
 const shellOrigin = `http://${publicHost}:${shellPort}`;
+// With IMAP_* set, the mail ingester watches that mailbox inside the API process (the embedded
+// database can be opened by one process only).
+const ingest = process.env.IMAP_HOST ? { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') } : {};
 const api: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
   cwd: join(root, 'apps/api'),
   stdio: 'inherit',
-  env: { LOG_LEVEL: 'warn', CORS_ORIGINS: shellOrigin, ...process.env, API_PORT: String(apiPort), API_HOST: '127.0.0.1' },
+  env: { LOG_LEVEL: 'warn', CORS_ORIGINS: shellOrigin, ...process.env, ...ingest, API_PORT: String(apiPort), API_HOST: '127.0.0.1' },
 });
 let stopping = false;
 // Whatever ends this process, the API must not outlive it.
@@ -88,6 +91,7 @@ servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shell
 
 console.log(`\nEJ Desk is running at ${shellOrigin}`);
 if (!process.env.DATABASE_URL) console.log('Demo login: operator@example.com / ejdesk-demo');
+if (process.env.IMAP_HOST) console.log(`Ingesting mail from ${process.env.IMAP_HOST} (IMAP_MAILBOX ${process.env.IMAP_MAILBOX || 'INBOX'}), watching for new mail`);
 console.log('Press Ctrl+C to stop.\n');
 
 async function stop() {

@@ -1,5 +1,7 @@
 // The API process: open the database, migrate, serve; on SIGINT/SIGTERM finish in-flight requests,
-// then close the pool.
+// then close the pool. EJDESK_HOSTED_WORKER names a module (the mail ingester under `pnpm start`)
+// to run beside the API on the same database handle.
+import { pathToFileURL } from 'node:url';
 import { openConfiguredDatabase } from './database.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -19,6 +21,13 @@ const app = await buildApp({
   },
 });
 
+type HostedWorker = { start(host: { db: typeof database.db; bankPassKey: Buffer }): Promise<() => Promise<void>> };
+let stopWorker = async () => undefined as void;
+if (process.env.EJDESK_HOSTED_WORKER) {
+  const worker = (await import(pathToFileURL(process.env.EJDESK_HOSTED_WORKER).href)) as HostedWorker;
+  stopWorker = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+}
+
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -34,6 +43,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }, 20_000);
     app
       .close()
+      .then(() => stopWorker())
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
