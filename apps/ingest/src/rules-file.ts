@@ -6,7 +6,7 @@ export function parseRulesFile(text: string): RulesFile {
   const fail = (what: string): never => {
     throw new Error(`rules file: ${what}`);
   };
-  if (typeof data !== 'object' || data === null) fail('expected an object with "senders" and/or "ignore"');
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) fail('expected an object with "senders" and/or "ignore"');
   const { senders, ignore } = data as Record<string, unknown>;
   const out: RulesFile = {};
   if (senders !== undefined) {

@@ -88,12 +88,13 @@ export function parseDate(value: unknown): string | null {
 /** Amounts with currency signs, thousands separators or in brackets; null beyond numeric(14,2). */
 export function parseMoney(value: unknown): string | null {
   if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) < 1e12 ? value.toFixed(2) : null;
-  let text = String(value ?? '').trim();
-  const negative = /^\(.*\)$/.test(text) || text.startsWith('-');
-  text = text.replace(/[^0-9.]/g, '');
-  if (!/^\d+(\.\d+)?$/.test(text)) return null;
-  const n = Number(text) * (negative ? -1 : 1);
-  return Math.abs(n) < 1e12 ? n.toFixed(2) : null;
+  const text = String(value ?? '').trim();
+  const number = /\d[\d,]*(?:\.\d+)?/.exec(text);
+  // One number, with nothing numeric around it ("1.2.3", "1e15", "=1+1" are not amounts).
+  if (!number || /\d/.test(text.slice(0, number.index) + text.slice(number.index + number[0].length))) return null;
+  const negative = /^\(.*\)$/.test(text) || /^-/.test(text);
+  const n = Number(number[0].replace(/,/g, '')) * (negative ? -1 : 1);
+  return Number.isFinite(n) && Math.abs(n) < 1e12 ? n.toFixed(2) : null;
 }
 
 export const emptyRow = (): DisputeRow => ({
