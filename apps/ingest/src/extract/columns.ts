@@ -1,25 +1,10 @@
 // The 16 labelled columns of an extracted dispute row (SPEC.md section 3) and the many ways senders
 // head them. A table is read as dispute data when its header names the ATM ID and at least one
 // other column; its other columns are kept only in the email's JSON data.
+import type { ExtractedRowValues } from '@ejdesk/db';
 
-export interface DisputeRow {
-  atmId: string;
-  cardNo: string;
-  txtNo: string;
-  txtDate: string | null;
-  txtAmt: string | null;
-  disputeAmt: string | null;
-  overage: string | null;
-  mspRemarks: string;
-  mspRefNo: string;
-  shortDesc: string;
-  ejError: string;
-  complaintDate: string | null;
-  shortDescription: string;
-  mailReceivedFrom: string;
-  mailSubject: string;
-  responseCode: string;
-}
+/** One extracted row: the same 16 columns the database stores (packages/db). */
+export type DisputeRow = ExtractedRowValues;
 export type Column = keyof DisputeRow;
 type Parse = 'text' | 'date' | 'money';
 
