@@ -45,7 +45,7 @@ export async function openBench(table: 'emails' | 'ej_records' | 'data_files', w
   await database.db.execute(sql`delete from users where email = ${credentials.email}`);
   await createUser(database.db, credentials.email, await hashPassword(credentials.password));
   const app = await buildApp({
-    db: database.db,
+    database,
     config: { ...loadConfig({}), databaseUrl: url.toString(), loginMaxFailures: 1000 },
     secrets: { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) },
   });

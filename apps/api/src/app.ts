@@ -1,56 +1,89 @@
 // Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
+import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '@ejdesk/db';
+import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createTokenService } from './lib/tokens.ts';
 import type { Secrets } from './lib/secrets.ts';
 import { bodyLimit, registerBodies } from './plugins/bodies.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerClientError, databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
+import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
 export interface BuildOptions {
-  db: Db;
+  database: Database;
   config: ApiConfig;
   secrets: Secrets;
   logger?: FastifyServerOptions['logger'];
+  /** Whether migrations have been applied; the server starts with false when the database is down. */
+  migrated?: boolean;
 }
 
-export async function buildApp({ db, config, secrets, logger = false }: BuildOptions): Promise<FastifyInstance> {
+const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Paths that answer whatever the database's state: the probes and the metrics. */
+const opsPath = /^\/api\/(health|ready|metrics)\/?(\?|$)/;
+
+export async function buildApp({ database, config, secrets, logger = false, migrated = true }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit,
-    // Behind the shell's proxy (or an ingress) the client address is in X-Forwarded-For.
-    trustProxy: process.env.TRUST_PROXY ?? 'loopback',
+    // An explicit TRUST_PROXY (an ingress in front) is honoured as is; by default only the shell's
+    // proxy is believed, by its shared secret (see clientIp below).
+    trustProxy: process.env.TRUST_PROXY ?? false,
     return503OnClosing: true,
+    // Malformed HTTP that never reaches a route (unknown method, headers or URL too long).
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: AppContext = {
-    db,
+    db: database.db,
+    database,
     config,
     secrets,
     tokens: createTokenService(secrets.jwtSecret, {
       access: config.accessTokenMinutes * 60,
       refresh: config.refreshTokenHours * 3600,
     }),
+    metrics: createMetrics(database, () => ctx.exports.inFlight),
+    status: { migrated },
+    exports: { inFlight: 0 },
   };
   app.decorate('ctx', ctx);
 
+  app.decorateRequest('clientIp', '');
+  app.addHook('onRequest', async (request) => {
+    const proxied = config.proxySecret && typeof request.headers['x-ejdesk-proxy'] === 'string' && sameSecret(request.headers['x-ejdesk-proxy'], config.proxySecret);
+    const forwarded = proxied ? String(request.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+    request.clientIp = (forwarded || request.ip).slice(0, 64);
+  });
+  // Until the database has been reached and migrated, everything but the probes answers 503.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!ctx.status.migrated && !opsPath.test(request.url)) return databaseUnavailable(reply);
+  });
+
   registerValidation(app);
   registerErrorHandling(app);
+  registerMetrics(app, ctx.metrics, config.metricsToken);
   await registerSecurity(app, config.corsOrigins);
   await registerBodies(app);
 
-  app.get(
-    '/api/health/',
-    { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  // Liveness: the process answers. Readiness: the database answers and its migrations are current.
+  const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };
+  for (const url of ['/api/health', '/api/health/']) app.get(url, { logLevel: 'warn', schema: { response: Health } }, async () => ({ status: 'ok' as const }));
+  for (const url of ['/api/ready', '/api/ready/']) {
+    app.get(url, { logLevel: 'warn' }, async (_request, reply) => {
+      const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
+      if (!current) return databaseUnavailable(reply);
+      return { status: 'ready' };
+    });
+  }
   await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   return app;

@@ -14,10 +14,23 @@ export interface ApiConfig {
   bankPassKey: string | undefined;
   accessTokenMinutes: number;
   refreshTokenHours: number;
-  /** Failed logins allowed per account and per IP within loginWindowMinutes. */
+  /** Failed logins allowed per account from one IP within loginWindowMinutes (the lock-out). */
   loginMaxFailures: number;
+  /** Failed logins allowed per IP, whatever the accounts (catches password spraying). */
+  loginMaxFailuresPerIp: number;
   loginWindowMinutes: number;
   logLevel: string;
+  /** The server cancels an API statement running longer (ms). */
+  statementTimeoutMs: number;
+  /** Streamed exports running at once; more are answered 429. */
+  exportConcurrency: number;
+  /**
+   * Shared with the shell's proxy, which sends it in X-EJDesk-Proxy: X-Forwarded-For is believed
+   * only from a request that carries it (any other local process could forge the header).
+   */
+  proxySecret: string | undefined;
+  /** Bearer token for GET /api/metrics; without one, metrics answer only on the API's own port. */
+  metricsToken: string | undefined;
 }
 
 const int = (value: string | undefined, fallback: number): number => {
@@ -40,7 +53,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     accessTokenMinutes: int(env.ACCESS_TOKEN_MINUTES, 30),
     refreshTokenHours: int(env.REFRESH_TOKEN_HOURS, 24),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10),
+    loginMaxFailuresPerIp: int(env.LOGIN_MAX_FAILURES_PER_IP, 50),
     loginWindowMinutes: int(env.LOGIN_WINDOW_MINUTES, 15),
     logLevel: env.LOG_LEVEL || 'info',
+    statementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 30_000),
+    exportConcurrency: int(env.EXPORT_CONCURRENCY, 2),
+    proxySecret: env.EJDESK_PROXY_SECRET || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

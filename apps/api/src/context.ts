@@ -1,14 +1,21 @@
 // What route handlers need, decorated once onto the Fastify instance.
-import type { Db } from '@ejdesk/db';
+import type { Database, Db } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { TokenService } from './lib/tokens.ts';
+import type { ApiMetrics } from './plugins/metrics.ts';
 
 export interface AppContext {
   db: Db;
+  database: Database;
   config: ApiConfig;
   secrets: Secrets;
   tokens: TokenService;
+  metrics: ApiMetrics;
+  /** False until the database has been reached and migrated (the API may start before it is up). */
+  status: { migrated: boolean };
+  /** Streamed exports running now (at most config.exportConcurrency). */
+  exports: { inFlight: number };
 }
 
 export interface AuthenticatedUser {
@@ -22,5 +29,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthenticatedUser | null;
+    /** The client's address: the socket's, or X-Forwarded-For from the trusted shell proxy. */
+    clientIp: string;
   }
 }

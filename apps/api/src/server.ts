@@ -1,6 +1,8 @@
-// The API process: open the database, migrate, serve; on SIGINT/SIGTERM finish in-flight requests,
-// then close the pool. EJDESK_HOSTED_WORKER names a module (the mail ingester under `pnpm start`)
-// to run beside the API on the same database handle.
+// The API process: listen at once, then reach the database and migrate (retrying while it is down:
+// meanwhile /api/health answers 200, /api/ready and every other request 503); on SIGINT/SIGTERM
+// finish in-flight requests, then close the pool. EJDESK_HOSTED_WORKER names a module (the mail
+// ingester under `pnpm start`) to run beside the API on the same database handle once it is ready.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { openConfiguredDatabase } from './database.ts';
 import { buildApp } from './app.ts';
@@ -9,26 +11,28 @@ import { loadSecrets } from './lib/secrets.ts';
 
 const config = loadConfig();
 const secrets = loadSecrets(config);
-const database = await openConfiguredDatabase(config);
-await database.migrate();
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+const database = await openConfiguredDatabase(config, {
+  statementTimeoutMs: config.statementTimeoutMs,
+  // The pool drops the failed connection and opens a new one on demand: nothing else to do.
+  onConnectionError: (err) => app.log.warn({ reason: reason(err) }, 'database connection lost'),
+});
 const app = await buildApp({
-  db: database.db,
+  database,
   config,
   secrets,
+  migrated: false,
   logger: {
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.body.password', 'req.body.bank_pass'],
+    redact: ['req.headers.authorization', 'req.headers["x-ejdesk-proxy"]', 'req.body.password', 'req.body.bank_pass'],
   },
 });
 
 type HostedWorker = { start(host: { db: typeof database.db; bankPassKey: Buffer }): Promise<() => Promise<void>> };
 let stopWorker = async () => undefined as void;
-if (process.env.EJDESK_HOSTED_WORKER) {
-  const worker = (await import(pathToFileURL(process.env.EJDESK_HOSTED_WORKER).href)) as HostedWorker;
-  stopWorker = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
-}
-
 let closing = false;
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
@@ -58,3 +62,20 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ host: config.host, port: config.port });
+
+// Reach the database: 1 s doubling to 30 s between tries, until it answers and is migrated.
+for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 30_000)) {
+  try {
+    await database.migrate();
+    app.ctx.status.migrated = true;
+    break;
+  } catch (err) {
+    app.log.warn({ reason: reason(err) }, `database not ready; trying again in ${delay / 1000} s`);
+    await sleep(delay);
+  }
+}
+
+if (process.env.EJDESK_HOSTED_WORKER && !closing) {
+  const worker = (await import(pathToFileURL(process.env.EJDESK_HOSTED_WORKER).href)) as HostedWorker;
+  stopWorker = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+}

@@ -2,12 +2,13 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, decodeClaims, login, multipart, operator, type TestApp } from './helpers.ts';
 
+const proxySecret = 'shell-proxy-secret';
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe.each(backends)('auth on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(backend, { loginMaxFailures: 3 });
+    t = await createTestApp(backend, { loginMaxFailures: 3, loginMaxFailuresPerIp: 5, proxySecret });
   });
   afterAll(() => t.close());
 
@@ -67,27 +68,39 @@ describe.each(backends)('auth on %s', (backend) => {
       expect(wrongType.json()).toHaveProperty('detail');
     });
 
-    it('throttles failed attempts per account and per IP, never successful ones', async () => {
+    it('locks out an account from the guessing address only, and an address spraying accounts', async () => {
       // Successful logins never count.
       for (let i = 0; i < 5; i++) await login(t.app);
-      const victim = 'victim@example.com';
+      const from = (ip: string) => ({ 'x-forwarded-for': ip, 'x-ejdesk-proxy': proxySecret });
       for (let i = 0; i < 3; i++) {
-        const r = await post('/api/auth/jwt/create/', { email: victim, password: 'guess' }, { 'x-forwarded-for': `10.0.0.${i}` });
+        const r = await post('/api/auth/jwt/create/', { email: operator.email, password: 'guess' }, from('10.0.0.1'));
         expect(r.statusCode).toBe(401);
       }
-      const blocked = await post('/api/auth/jwt/create/', { email: victim, password: 'guess' }, { 'x-forwarded-for': '10.0.0.9' });
+      // Even the right password is refused from that address...
+      const blocked = await post('/api/auth/jwt/create/', operator, from('10.0.0.1'));
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json().detail).toMatch(/Too many failed login attempts\. Try again in 15 minutes\./);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+      // ...while the operator at their own desk is not locked out by the stranger.
+      expect((await post('/api/auth/jwt/create/', operator, from('10.1.1.1'))).statusCode).toBe(200);
 
-      // One address guessing across accounts is blocked too, while the operator elsewhere is not.
-      for (const who of ['a@example.com', 'b@example.com', 'c@example.com']) {
-        await post('/api/auth/jwt/create/', { email: who, password: 'guess' }, { 'x-forwarded-for': '10.9.9.9' });
+      // One address guessing across accounts is stopped by the per-address limit (5 here).
+      for (const who of ['a', 'b', 'c', 'd', 'e']) {
+        const r = await post('/api/auth/jwt/create/', { email: `${who}@example.com`, password: 'guess' }, from('10.9.9.9'));
+        expect(r.statusCode).toBe(401);
       }
-      const sameIp = await post('/api/auth/jwt/create/', operator, { 'x-forwarded-for': '10.9.9.9' });
-      expect(sameIp.statusCode).toBe(429);
-      const elsewhere = await post('/api/auth/jwt/create/', operator, { 'x-forwarded-for': '10.1.1.1' });
-      expect(elsewhere.statusCode).toBe(200);
+      expect((await post('/api/auth/jwt/create/', operator, from('10.9.9.9'))).statusCode).toBe(429);
+      expect((await post('/api/auth/jwt/create/', operator, from('10.1.1.2'))).statusCode).toBe(200);
+    });
+
+    it('believes X-Forwarded-For only from the shell proxy (its shared secret)', async () => {
+      const forged = (ip: string) => ({ 'x-forwarded-for': ip, 'x-ejdesk-proxy': 'not the secret' });
+      const victim = 'forged@example.com';
+      for (let i = 0; i < 3; i++) {
+        expect((await post('/api/auth/jwt/create/', { email: victim, password: 'guess' }, forged(`10.5.0.${i}`))).statusCode).toBe(401);
+      }
+      // Three "different" forged addresses were one client: the pair limit holds.
+      expect((await post('/api/auth/jwt/create/', { email: victim, password: 'guess' }, forged('10.5.0.9'))).statusCode).toBe(429);
     });
   });
 

@@ -49,7 +49,7 @@ export async function createTestApp(backend: Backend, overrides: Partial<ApiConf
   await createUser(database.db, operator.email, await hashPassword(operator.password));
   const config = { ...loadConfig({}), databaseUrl: scratch?.url, ...overrides };
   const secrets: Secrets = { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) };
-  const app = await buildApp({ db: database.db, config, secrets });
+  const app = await buildApp({ database, config, secrets });
   return {
     app,
     database,

@@ -1,10 +1,10 @@
 // One database handle for both backends: embedded PGlite (no DATABASE_URL, the demo default) and a
 // real PostgreSQL server (DATABASE_URL). Callers only ever see the drizzle PgDatabase type.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -16,11 +16,21 @@ import * as schema from './schema.ts';
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   /** 'pglite' for the embedded demo database, 'postgres' for a real server. */
   backend: 'pglite' | 'postgres';
   migrate(): Promise<void>;
+  /** True when the database answers and every migration of this build has been applied. */
+  isCurrent(): Promise<boolean>;
+  /** Connections of a real server's pool (the embedded database has one, never waiting). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -31,20 +41,59 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for a real server. */
   poolSize?: number;
+  /** A statement running longer is cancelled by the server (API requests); none by default (CLIs). */
+  statementTimeoutMs?: number;
+  /** Called when an idle pooled connection fails (server restart, network); the pool drops it. */
+  onConnectionError?: (error: Error) => void;
 }
 
 const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
 
+/** The newest migration of this build, as drizzle records it (the journal entry's `when`). */
+const newestMigration = (): number => {
+  const journal = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: { when: number }[] };
+  return Math.max(...journal.entries.map((e) => e.when));
+};
+
+async function migrationsApplied(db: Db): Promise<boolean> {
+  const result = (await db.execute(
+    sql`select coalesce(max(created_at), 0)::text as newest from drizzle.__drizzle_migrations`,
+  )) as unknown as { rows: { newest: string }[] };
+  return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
+}
+
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // Fail fast with a clear message rather than on the first request.
-    await pool.query('select 1');
+    // No connection is made here: a server that is down at start is waited for by the caller, and
+    // every connection is made (and remade after a failure) on demand.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    });
+    // Without a listener, a pooled idle connection that the server ends (restart, failover,
+    // pg_terminate_backend) would be an unhandled 'error' event and end the process.
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzlePg({ client: pool, schema });
     return {
       db: db as unknown as Db,
       backend: 'postgres',
-      migrate: () => migratePg(db, { migrationsFolder }),
+      async migrate() {
+        // Migrations may build indexes on large tables: their own connection, with no statement timeout.
+        const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5_000 });
+        client.on('error', (error) => options.onConnectionError?.(error));
+        await client.connect();
+        try {
+          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      },
+      isCurrent: () => migrationsApplied(db as unknown as Db),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }
@@ -55,6 +104,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     db: db as unknown as Db,
     backend: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    isCurrent: () => migrationsApplied(db as unknown as Db),
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
   };
 }
@@ -63,4 +114,28 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+const unavailableCodes = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const unavailableMessages = /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+
+/**
+ * Whether an error (or one it wraps: drizzle wraps the driver's) means the database could not be
+ * reached or dropped the connection: a condition to answer with 503 and retry, not a bug.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (code.startsWith('08') || unavailableCodes.has(code))) return true;
+    if (typeof message === 'string' && unavailableMessages.test(message)) return true;
+  }
+  return false;
+}
+
+/** Whether the server cancelled a statement for running past statement_timeout. */
+export function isStatementTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+  }
+  return false;
 }

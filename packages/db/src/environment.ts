@@ -3,15 +3,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openDatabase } from './client.ts';
+import { openDatabase, type DatabaseOptions } from './client.ts';
 
 /** Folder for the embedded database and generated secrets (git-ignored `.data` at the repo root). */
 export const dataDirFrom = (env: NodeJS.ProcessEnv = process.env): string =>
   resolve(env.EJDESK_DATA_DIR || resolve(import.meta.dirname, '../../../.data'));
 
 /** DATABASE_URL, else the embedded PGlite under the data folder. */
-export const openConfiguredDatabase = (databaseUrl: string | undefined, dataDir: string) =>
-  openDatabase({ url: databaseUrl, dataDir: join(dataDir, 'pg') });
+export const openConfiguredDatabase = (
+  databaseUrl: string | undefined,
+  dataDir: string,
+  options: Pick<DatabaseOptions, 'statementTimeoutMs' | 'onConnectionError' | 'poolSize'> = {},
+) => openDatabase({ ...options, url: databaseUrl, dataDir: join(dataDir, 'pg') });
 
 /** A secret generated once into the data folder, so that it survives restarts (demo only). */
 export function generatedSecret(dataDir: string, name: string): string {

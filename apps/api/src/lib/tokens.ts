@@ -38,7 +38,9 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
       try {
         const claims = check(token) as Partial<TokenClaims>;
         if (claims.token_type !== 'access' && claims.token_type !== 'refresh') return null;
-        if (!Number.isInteger(claims.user_id)) return null;
+        // A user id the database can hold (a serial): a forged huge id must not reach a query.
+        const id = claims.user_id;
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) return null;
         return claims as TokenClaims;
       } catch {
         return null;

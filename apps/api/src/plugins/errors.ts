@@ -1,5 +1,9 @@
-// Every error leaves the API as {"detail": "..."}; bad input is a 4xx that names the field, never a 500.
-import type { FastifyError, FastifyInstance } from 'fastify';
+// Every error leaves the API as {"detail": "..."}; bad input is a 4xx that names the field, never a
+// 500; a database that cannot be reached is a 503 with Retry-After, never a 500.
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable, isStatementTimeout } from '@ejdesk/db';
 
 interface ValidationIssue {
   instancePath: string;
@@ -17,22 +21,77 @@ export function describeValidation(context: string | undefined, issue: Validatio
   if (issue.keyword === 'additionalProperties') {
     return `${where}: unknown field '${String(issue.params.additionalProperty)}'.`;
   }
-  if (issue.keyword === 'format' && issue.params.format === 'date') return `${where} '${field}': must be a date as YYYY-MM-DD.`;
+  if (issue.keyword === 'format' && issue.params.format === 'date') {
+    return `${where} '${field}': must be a date as YYYY-MM-DD, from 0001-01-01 to 9998-12-31.`;
+  }
   if (issue.keyword === 'type' && issue.params.type === 'integer') return `${where} '${field}': must be a whole number.`;
   return `${where}${field ? ` '${field}'` : ''}: ${issue.message ?? 'is invalid'}.`;
 }
 
+export const unavailableDetail = 'The database is unavailable; try again.';
+
+export function databaseUnavailable(reply: FastifyReply) {
+  return reply.code(503).header('retry-after', '5').send({ detail: unavailableDetail });
+}
+
+/** Body parsers' failures (multipart, JSON, urlencoded) that carry no status of their own. */
+const malformedBody = /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|boundary|Part terminated early|Unexpected end of JSON|in JSON at position/i;
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation?.[0]) {
-      return reply.code(400).send({ detail: describeValidation(error.validationContext, error.validation[0]) });
+      const detail = describeValidation(error.validationContext, error.validation[0]);
+      request.log.warn({ statusCode: 400, detail }, 'client error');
+      return reply.code(400).send({ detail });
     }
-    const status = error.statusCode ?? 500;
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ reason: error.message }, 'database unavailable');
+      return databaseUnavailable(reply);
+    }
+    if (isStatementTimeout(error)) {
+      request.log.warn({ reason: error.message }, 'statement timeout');
+      return reply.code(503).header('retry-after', '5').send({ detail: 'The database took too long to answer; try again.' });
+    }
+    let status = error.statusCode ?? 500;
+    if (status >= 500 && !reply.sent && malformedBody.test(error.message ?? '')) status = 400;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: error.message });
+      // A client's mistake: one line at warn, no stack (a flood of bad requests must not flood the log).
+      const detail = status === 400 && !error.statusCode ? `body: could not be read (${error.message}).` : error.message;
+      request.log.warn({ statusCode: status, detail }, 'client error');
+      return reply.code(status).send({ detail });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Internal server error.' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
+
+  // The last line of the contract: a 4xx or 5xx written by a plugin as plain text (CORS's preflight,
+  // the proxy) still leaves as {"detail"}.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.includes('application/json')) return payload;
+    const text = typeof payload === 'string' ? payload.trim() : '';
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return JSON.stringify({ detail: text && text.length < 300 ? text : (STATUS_CODES[reply.statusCode] ?? 'Error') });
+  });
+}
+
+const clientErrors: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request line or headers are too large (a query string under 8,000 characters is accepted).'],
+  HPE_INVALID_METHOD: [400, 'Unknown HTTP method.'],
+};
+
+/** Answers HTTP that Node's parser refuses (before any route) with a JSON detail, then closes. */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] = clientErrors[error.code ?? ''] ?? [400, 'Malformed HTTP request.'];
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,17 +1,54 @@
 // Two validators: query strings and path params are text on the wire, so they are coerced to the
 // declared number types; bodies are validated strictly (a number sent for a text field is an error,
-// unknown fields are an error, nothing is silently dropped).
+// unknown fields are an error, nothing is silently dropped). Before either, a NUL character anywhere
+// is refused: PostgreSQL cannot store it in text and would answer with an error.
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const common: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
 
+/** A calendar day PostgreSQL and JavaScript both handle, with room for the day after: 0001-01-01..9998-12-31. */
+export function isSupportedDay(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || year > 9998 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.getUTCDate() === day;
+}
+
+const withFormats = (ajv: Ajv) => addFormats.default(ajv).addFormat('date', { type: 'string', validate: isSupportedDay });
+
+/** The first path (a.b.0) at which a string holds a NUL character, if any. */
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulAt(item, path ? `${path}.${i}` : String(i));
+      if (found !== undefined) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = key.includes('\u0000') ? key.replaceAll('\u0000', '\\0') : nulAt(item, path ? `${path}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+const refuseNul = (reply: FastifyReply, where: string, field: string) =>
+  reply.code(400).send({ detail: `${where}${field ? ` '${field}'` : ''}: must not contain a NUL character.` });
+
 export function registerValidation(app: FastifyInstance): void {
-  const strict = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
-  const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
-  // The original client sends empty filters as empty strings: an empty value means "no filter".
-  app.addHook('preValidation', async (request) => {
+  const strict = withFormats(new Ajv({ ...common, coerceTypes: false }));
+  const coercing = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+  app.addHook('preValidation', async (request, reply) => {
+    for (const [where, part] of [['query', request.query], ['path', request.params], ['body', request.body]] as const) {
+      const field = nulAt(part, '');
+      if (field !== undefined) return refuseNul(reply, where, field);
+    }
+    // The original client sends empty filters as empty strings: an empty value means "no filter".
     const query = request.query as Record<string, unknown> | undefined;
     if (!query) return;
     for (const [key, value] of Object.entries(query)) if (value === '') delete query[key];

@@ -8,6 +8,7 @@ export const errorResponses = {
   401: Detail,
   404: Detail,
   429: Detail,
+  503: Detail,
 };
 
 /** A required text field: at least one non-blank character, at most max. */

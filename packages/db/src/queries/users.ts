@@ -1,4 +1,5 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { queryRows } from '../client.ts';
 import { loginFailures, users } from '../schema.ts';
 import type { Db } from '../client.ts';
 
@@ -33,34 +34,61 @@ export async function recordLogin(db: Db, id: number): Promise<void> {
   await db.update(users).set({ lastLogin: new Date() }).where(eq(users.id, id));
 }
 
-/** Seconds until the oldest failure in the window expires, or 0 when the caller may try again. */
-export async function loginRetryAfter(
-  db: Db,
-  email: string,
-  ip: string,
-  maxFailures: number,
-  windowMinutes: number,
-): Promise<number> {
-  const since = new Date(Date.now() - windowMinutes * 60_000);
-  const waits = await Promise.all(
-    [eq(loginFailures.email, email.toLowerCase()), eq(loginFailures.ip, ip)].map(async (who) => {
-      const rows = await db
-        .select({ at: loginFailures.at })
-        .from(loginFailures)
-        .where(and(who, gt(loginFailures.at, since)))
-        .orderBy(sql`${loginFailures.at} desc`)
-        .limit(maxFailures);
-      if (rows.length < maxFailures) return 0;
-      const oldest = rows[rows.length - 1]!.at.getTime();
-      return Math.max(1, Math.ceil((oldest + windowMinutes * 60_000 - Date.now()) / 1000));
-    }),
-  );
-  return Math.max(...waits);
+export interface LoginLimits {
+  /** Failures allowed for one account from one IP within the window (the lock-out). */
+  perAccountIp: number;
+  /** Failures allowed from one IP, whatever the accounts (password spraying). */
+  perIp: number;
+  windowMinutes: number;
 }
 
-export async function recordLoginFailure(db: Db, email: string, ip: string): Promise<void> {
-  // Stored lower-cased, so the per-account count is an index range on (email, at).
-  await db.insert(loginFailures).values({ email: email.toLowerCase().slice(0, 320), ip });
+export type LoginAttempt =
+  | { allowed: true; attemptId: number }
+  | { allowed: false; scope: 'account' | 'ip'; retryAfter: number };
+
+/**
+ * Check the throttle and reserve a slot in one atomic step: under advisory locks on the
+ * account+IP pair and on the IP (held to the end of the transaction, across processes), count the
+ * failures in the window and, when under both limits, record this attempt as a failure before the
+ * password is checked. N parallel attempts therefore check at most the limit; a successful attempt
+ * then removes its row (finishLoginAttempt), so successes never count.
+ */
+export async function beginLoginAttempt(db: Db, email: string, ip: string, limits: LoginLimits): Promise<LoginAttempt> {
+  const account = email.toLowerCase().slice(0, 320);
+  const windowMs = limits.windowMinutes * 60_000;
+  return db.transaction(async (tx) => {
+    // Always the pair's lock first, then the IP's: the same order everywhere, so no deadlock.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login:${account}\n${ip}`}, 0))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`);
+    const since = new Date(Date.now() - windowMs);
+    // The limit-th newest failure in the window, per scope: when it exists the scope is full, and
+    // it is the one whose expiry lets the next attempt in.
+    const [row] = await queryRows<{ pair_nth: string | null; ip_nth: string | null }>(
+      tx as unknown as Db,
+      sql`select
+        (select at from login_failures where ip = ${ip} and email = ${account} and at > ${since}
+          order by at desc offset ${limits.perAccountIp - 1} limit 1)::text as pair_nth,
+        (select at from login_failures where ip = ${ip} and at > ${since}
+          order by at desc offset ${limits.perIp - 1} limit 1)::text as ip_nth`,
+    );
+    const refusal = (scope: 'account' | 'ip', nth: string): LoginAttempt => ({
+      allowed: false,
+      scope,
+      retryAfter: Math.max(1, Math.ceil((new Date(nth).getTime() + windowMs - Date.now()) / 1000)),
+    });
+    if (row?.pair_nth) return refusal('account', row.pair_nth);
+    if (row?.ip_nth) return refusal('ip', row.ip_nth);
+    const [attempt] = await tx.insert(loginFailures).values({ email: account, ip }).returning({ id: loginFailures.id });
+    return { allowed: true, attemptId: attempt!.id };
+  });
+}
+
+/** After the password check: a success removes the reserved row; a failure keeps it and prunes old ones. */
+export async function finishLoginAttempt(db: Db, attemptId: number, succeeded: boolean): Promise<void> {
+  if (succeeded) {
+    await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
+    return;
+  }
   // Old failures no longer count; prune them as we go so the table stays small.
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(Date.now() - 24 * 3600_000)));
 }

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { findActiveUser, findUserByEmail, loginRetryAfter, recordLogin, recordLoginFailure } from '@ejdesk/db';
+import { beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, recordLogin } from '@ejdesk/db';
 import { AccessOnly, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
 
@@ -16,20 +16,23 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
     async (request, reply) => {
       const { email, password } = request.body;
-      const wait = await loginRetryAfter(db, email, request.ip, config.loginMaxFailures, config.loginWindowMinutes);
-      if (wait > 0) {
-        const minutes = Math.ceil(wait / 60);
+      const attempt = await beginLoginAttempt(db, email, request.clientIp, {
+        perAccountIp: config.loginMaxFailures,
+        perIp: config.loginMaxFailuresPerIp,
+        windowMinutes: config.loginWindowMinutes,
+      });
+      if (!attempt.allowed) {
+        app.ctx.metrics.throttled.inc({ scope: attempt.scope });
+        const minutes = Math.ceil(attempt.retryAfter / 60);
         return reply
           .code(429)
-          .header('retry-after', String(wait))
+          .header('retry-after', String(attempt.retryAfter))
           .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
       }
       const user = await findUserByEmail(db, email);
-      const ok = await verifyPassword(user?.passwordHash, password);
-      if (!user || !ok || !user.isActive) {
-        await recordLoginFailure(db, email, request.ip);
-        return reply.code(401).send({ detail: 'No active account found with the given credentials' });
-      }
+      const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
+      await finishLoginAttempt(db, attempt.attemptId, ok);
+      if (!user || !ok) return reply.code(401).send({ detail: 'No active account found with the given credentials' });
       await recordLogin(db, user.id);
       return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access') };
     },

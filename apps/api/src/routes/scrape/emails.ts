@@ -46,7 +46,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const range = monthRange(request.query.date);
       if (!range) {
-        return reply.code(400).send({ detail: "query 'date': must be a month as YYYY-Mon, for example 2025-Jan." });
+        return reply.code(400).send({ detail: "query 'date': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan." });
       }
       return dashboardCounts(db, range.from, range.to);
     },

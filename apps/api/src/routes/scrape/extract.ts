@@ -52,24 +52,46 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(
       `/extract/${kind}/data/`,
       { schema: { querystring: EmptyQuery, response: { 200: Type.Array(EjFileRecord), ...errorResponses } } },
-      async (_request, reply) => reply.type('application/json; charset=utf-8').send(streamed(ejJsonArrayStream(db, { kind }))),
+      async (_request, reply) => reply.type('application/json; charset=utf-8').send(streamed(await ejJsonArrayStream(db, { kind }))),
     );
   }
 
   // GET /api/scrape/extract/export/?format=csv|xlsx&kind=dispute|overage|succeeding&<the table's filters>
   app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: errorResponses } }, async (request, reply) => {
-    const kind = request.query.kind ?? 'dispute';
-    const filters = filtersOf(kind, request.query);
-    const names = exportNames[kind];
-    if (request.query.format === 'csv') {
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${names.csv}"`)
-        .send(streamed(ejCsvStream(db, filters)));
+    // At most config.exportConcurrency at once: each holds a connection per batch and a core.
+    const { exports, config, metrics } = app.ctx;
+    if (exports.inFlight >= config.exportConcurrency) {
+      metrics.exportsRefused.inc();
+      return reply.code(429).header('retry-after', '10').send({ detail: 'Too many exports are running; try again in a moment.' });
     }
-    return reply
-      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${names.xlsx}"`)
-      .send(streamed(ejXlsxStream(db, filters, names.sheet)));
+    exports.inFlight++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      exports.inFlight--;
+    };
+    // The slot is freed when the response ends, however it ends (done, failed, client gone).
+    reply.raw.once('close', release);
+    try {
+      const kind = request.query.kind ?? 'dispute';
+      const filters = filtersOf(kind, request.query);
+      const names = exportNames[kind];
+      if (request.query.format === 'csv') {
+        const stream = await ejCsvStream(db, filters);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${names.csv}"`)
+          .send(streamed(stream));
+      }
+      const stream = await ejXlsxStream(db, filters, names.sheet);
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${names.xlsx}"`)
+        .send(streamed(stream));
+    } catch (error) {
+      release();
+      throw error;
+    }
   });
 };
