@@ -63,8 +63,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ host: config.host, port: config.port });
 
-// Reach the database: 1 s doubling to 30 s between tries, until it answers and is migrated.
-for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 30_000)) {
+// Reach the database: 1 s doubling to 10 s between tries, until it answers and is migrated.
+for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 10_000)) {
   try {
     await database.migrate();
     app.ctx.status.migrated = true;
