@@ -14,6 +14,25 @@ export interface ShellServerOptions {
   apiUrl: string;
   /** name -> mf-manifest.json URL, served as /remotes.json. */
   remotes: Record<string, string>;
+  /** Sent to the API in X-EJDesk-Proxy: the API believes this proxy's X-Forwarded-For only. */
+  proxySecret?: string | undefined;
+  /** Largest request body forwarded (the API's own limit); larger ones are refused here with 413. */
+  maxBodyBytes?: number;
+}
+
+/** No page of EJ Desk uses the camera, the microphone, location, payment or USB. */
+export const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), interest-cohort=()';
+
+const detail = (text: string) => JSON.stringify({ detail: text });
+
+/** Why the API could not be reached, in the API's own {"detail"} shape. */
+function upstreamFailure(error: Error & { code?: string }): [number, string] {
+  const code = (error.cause as { code?: string } | undefined)?.code ?? error.code ?? '';
+  if (/ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET|ENOTFOUND|SERVICE_UNAVAILABLE/.test(code) || /ECONNREFUSED|connect/i.test(error.message)) {
+    return [503, 'The API is unavailable; try again.'];
+  }
+  if (/TIMEOUT/i.test(code)) return [504, 'The API did not answer in time; try again.'];
+  return [502, 'The API gave no valid answer; try again.'];
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -40,7 +59,18 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     "frame-ancestors 'none'",
   ].join('; ');
 
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    // Metrics are for the operators' monitoring on the API's own port, not for the public origin.
+    if (/^\/api\/metrics\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
+    // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
+    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+      return reply.code(413).type('application/json').header('connection', 'close').send(detail(`The request body is larger than ${maxBodyBytes / 1024} KB.`));
+    }
+  });
   app.addHook('onSend', async (request, reply) => {
+    reply.header('permissions-policy', permissionsPolicy);
     if (request.url.startsWith('/api/')) return;
     reply.header('content-security-policy', csp);
     reply.header('x-content-type-options', 'nosniff');
@@ -53,12 +83,17 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     rewritePrefix: '/api',
     http: {},
     replyOptions: {
+      onError: (reply, { error }) => {
+        const [status, text] = upstreamFailure(error);
+        void reply.code(status).type('application/json').header('retry-after', '5').send(detail(text));
+      },
       // This server is the edge: the API learns the client's address from it (login throttling is
       // per IP). A client's own X-Forwarded-For is replaced, never trusted.
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
         'x-forwarded-for': request.socket.remoteAddress ?? '',
         'x-forwarded-proto': 'http',
+        ...(options.proxySecret ? { 'x-ejdesk-proxy': options.proxySecret } : {}),
       }),
     },
   });
@@ -79,13 +114,38 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   return app;
 }
 
+/**
+ * The CSP of a remote's own standalone page (a team running its remote alone): its own scripts and
+ * styles, the API on the same host.
+ */
+const remotePageCsp = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function serveRemote(root: string, port: number, host: string): Promise<FastifyInstance> {
   if (!existsSync(join(root, 'mf-manifest.json'))) throw new Error(`${root} has no mf-manifest.json: build it first`);
   const app = Fastify({ logger: false });
+  // The build's stats name every module and its source path: for the build, not the public.
+  app.addHook('onRequest', async (request, reply) => {
+    if (/^\/mf-stats\.json(\?|$)/.test(request.url)) return reply.code(404).send('Not found');
+  });
   app.addHook('onSend', async (_request, reply) => {
     // Static, public files loaded by the shell's origin.
     reply.header('access-control-allow-origin', '*');
     reply.header('x-content-type-options', 'nosniff');
+    reply.header('permissions-policy', permissionsPolicy);
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('content-security-policy', remotePageCsp);
+      reply.header('x-frame-options', 'DENY');
+    }
   });
   await app.register(fastifyStatic, { root, setHeaders: (res, path) => res.header('cache-control', cacheHeaders(path)) });
   await app.listen({ port, host });

@@ -2,8 +2,9 @@
 // operator), start the API, the shell and the four remotes, then print the URL and the demo login.
 // Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT (3001-3004), API_PORT (8000).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defaultPorts, remoteNames } from '../rsbuild.shared.ts';
 import { serveRemote, serveShell } from './serve.ts';
@@ -52,27 +53,53 @@ for (const app of apps) {
 }
 
 // 2. Migrate; on the embedded database, the demo operator and data the first time.
-run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+// A real server (DATABASE_URL) is migrated by the API itself, which waits for it if it is down.
+if (!process.env.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
 
 // 3. The API, then the static servers.
 const shellOrigin = `http://${publicHost}:${shellPort}`;
 // With IMAP_* set, the mail ingester watches that mailbox inside the API process (the embedded
 // database can be opened by one process only).
 const ingest = process.env.IMAP_HOST ? { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') } : {};
-const api: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-  cwd: join(root, 'apps/api'),
-  stdio: 'inherit',
-  env: { LOG_LEVEL: 'warn', CORS_ORIGINS: shellOrigin, ...process.env, ...ingest, API_PORT: String(apiPort), API_HOST: '127.0.0.1' },
-});
+// The shell's proxy proves itself to the API with this secret; only then is its X-Forwarded-For believed.
+const proxySecret = randomBytes(24).toString('hex');
+// Where operators (and the supervision test) find the running API's process id.
+const pidFile = join(resolve(process.env.EJDESK_DATA_DIR || join(root, '.data')), 'api.pid');
 let stopping = false;
+let api: ChildProcess;
+
+/**
+ * The API runs supervised: if it dies, it is started again (1 s, doubling to 30 s while it keeps
+ * dying quickly) and the shell and the remotes keep serving meanwhile (the shell answers /api
+ * with 503 until it is back).
+ */
+function startApi(backoff = 1_000): void {
+  const startedAt = Date.now();
+  api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: join(root, 'apps/api'),
+    stdio: 'inherit',
+    env: {
+      LOG_LEVEL: 'warn',
+      CORS_ORIGINS: shellOrigin,
+      ...process.env,
+      ...ingest,
+      EJDESK_PROXY_SECRET: proxySecret,
+      API_PORT: String(apiPort),
+      API_HOST: '127.0.0.1',
+    },
+  });
+  mkdirSync(dirname(pidFile), { recursive: true });
+  writeFileSync(pidFile, `${api.pid}\n`);
+  api.on('exit', (code, signal) => {
+    if (stopping) return;
+    const delay = Date.now() - startedAt > 60_000 ? 1_000 : backoff;
+    console.error(`${new Date().toISOString()} The API stopped (${signal ?? `exit ${code}`}); restarting it in ${delay / 1000} s.`);
+    setTimeout(() => !stopping && startApi(Math.min(delay * 2, 30_000)), delay);
+  });
+}
+startApi();
 // Whatever ends this process, the API must not outlive it.
 process.on('exit', () => api.kill('SIGTERM'));
-api.on('exit', (code) => {
-  if (!stopping) {
-    console.error(`The API stopped (exit ${code}).`);
-    process.exit(1);
-  }
-});
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 for (let i = 0; ; i++) {
   try {
@@ -87,7 +114,7 @@ for (let i = 0; ; i++) {
 const servers: FastifyInstance[] = [];
 for (const name of remoteNames) servers.push(await serveRemote(join(root, `apps/${name}-remote/dist`), remotePorts[name]!, host));
 const remotes = Object.fromEntries(remoteNames.map((n) => [n, `http://${publicHost}:${remotePorts[n]}/mf-manifest.json`]));
-servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes }));
+servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes, proxySecret }));
 
 console.log(`\nEJ Desk is running at ${shellOrigin}`);
 if (!process.env.DATABASE_URL) console.log('Demo login: operator@example.com / ejdesk-demo');
@@ -98,8 +125,9 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   await Promise.allSettled(servers.map((s) => s.close()));
-  api.kill('SIGTERM');
+  if (api.exitCode !== null || api.signalCode !== null) process.exit(0);
   api.once('exit', () => process.exit(0));
+  api.kill('SIGTERM');
 }
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -71,23 +71,27 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
       released = true;
       exports.inFlight--;
     };
-    // The slot is freed when the response ends, however it ends (done, failed, client gone).
+    // The slot is freed when the response ends, however it ends (done, failed, client gone). A
+    // client may also have left while the request waited (authentication, the first batch):
+    // then nothing more is done.
     reply.raw.once('close', release);
+    const gone = () => request.raw.destroyed || !!request.raw.socket?.destroyed;
+    const abandon = (stream?: Readable) => {
+      stream?.destroy();
+      release();
+      return reply.code(499).send({ detail: 'The client closed the request.' });
+    };
+    if (gone()) return abandon();
     try {
       const kind = request.query.kind ?? 'dispute';
       const filters = filtersOf(kind, request.query);
       const names = exportNames[kind];
-      if (request.query.format === 'csv') {
-        const stream = await ejCsvStream(db, filters);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${names.csv}"`)
-          .send(streamed(stream));
-      }
-      const stream = await ejXlsxStream(db, filters, names.sheet);
+      const csv = request.query.format === 'csv';
+      const stream = csv ? await ejCsvStream(db, filters) : await ejXlsxStream(db, filters, names.sheet);
+      if (gone()) return abandon(stream);
       return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${names.xlsx}"`)
+        .type(csv ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${csv ? names.csv : names.xlsx}"`)
         .send(streamed(stream));
     } catch (error) {
       release();
