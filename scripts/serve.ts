@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
+import { answerClientError } from '../apps/api/src/plugins/client-errors.ts';
 
 export interface ShellServerOptions {
   root: string;
@@ -43,7 +44,7 @@ function cacheHeaders(path: string): string {
 }
 
 export async function serveShell(options: ShellServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, clientErrorHandler: answerClientError });
   const remoteOrigins = [...new Set(Object.values(options.remotes).map((url) => new URL(url).origin))].join(' ');
   const csp = [
     "default-src 'self'",
@@ -107,7 +108,9 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   const indexHtml = readFileSync(join(options.root, 'index.html'));
   // Every other path is a client-side route: the shell decides (unknown ones go to /login).
   app.setNotFoundHandler((request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/static/')) return reply.code(404).send('Not found');
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/static/') || request.url.startsWith('/api/')) {
+      return reply.code(404).type('application/json').send(detail('Not found.'));
+    }
     return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
   });
   await app.listen({ port: options.port, host: options.host });

@@ -5,11 +5,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, RouteInfo } from './context.ts';
 import { createTokenService } from './lib/tokens.ts';
 import type { Secrets } from './lib/secrets.ts';
 import { bodyLimit, registerBodies } from './plugins/bodies.ts';
-import { answerClientError, databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
+import { answerClientError } from './plugins/client-errors.ts';
+import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
@@ -40,6 +41,11 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     return503OnClosing: true,
     // Malformed HTTP that never reaches a route (unknown method, headers or URL too long).
     clientErrorHandler: answerClientError,
+    // The router's own refusals (a malformed URL, a path parameter over 100 characters).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      void reply.code(status).send({ detail: status === 414 ? 'path: a parameter is too long.' : 'The URL is malformed.' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: AppContext = {
@@ -54,8 +60,12 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     metrics: createMetrics(database, () => ctx.exports.inFlight),
     status: { migrated },
     exports: { inFlight: 0 },
+    routes: [],
   };
   app.decorate('ctx', ctx);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) ctx.routes.push({ method, url: route.url, schema: route.schema as RouteInfo['schema'] });
+  });
 
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request) => {

@@ -16,6 +16,14 @@ export interface AppContext {
   status: { migrated: boolean };
   /** Streamed exports running now (at most config.exportConcurrency). */
   exports: { inFlight: number };
+  /** Every route with its schema, as registered (for the contract tests and the fuzz test). */
+  routes: RouteInfo[];
+}
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  schema: { querystring?: unknown; body?: unknown; params?: unknown } | undefined;
 }
 
 export interface AuthenticatedUser {

@@ -1,6 +1,5 @@
 // Every error leaves the API as {"detail": "..."}; bad input is a 4xx that names the field, never a
 // 500; a database that cannot be reached is a 503 with Retry-After, never a 500.
-import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable, isStatementTimeout } from '@ejdesk/db';
@@ -70,28 +69,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode < 400) return payload;
     const type = String(reply.getHeader('content-type') ?? '');
-    if (type.includes('application/json')) return payload;
     const text = typeof payload === 'string' ? payload.trim() : '';
+    if (type.includes('application/json')) {
+      // Fastify's own errors (e.g. a path parameter over maxParamLength) are JSON without a detail.
+      const parsed = (() => {
+        try {
+          return JSON.parse(text) as { detail?: unknown; message?: unknown };
+        } catch {
+          return undefined;
+        }
+      })();
+      if (!parsed || typeof parsed.detail === 'string') return payload;
+      const message = typeof parsed.message === 'string' && parsed.message.length < 200 ? parsed.message : STATUS_CODES[reply.statusCode];
+      return JSON.stringify({ detail: message ?? 'Error' });
+    }
     reply.header('content-type', 'application/json; charset=utf-8');
     return JSON.stringify({ detail: text && text.length < 300 ? text : (STATUS_CODES[reply.statusCode] ?? 'Error') });
   });
-}
-
-const clientErrors: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'The request line or headers are too large (a query string under 8,000 characters is accepted).'],
-  HPE_INVALID_METHOD: [400, 'Unknown HTTP method.'],
-};
-
-/** Answers HTTP that Node's parser refuses (before any route) with a JSON detail, then closes. */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, detail] = clientErrors[error.code ?? ''] ?? [400, 'Malformed HTTP request.'];
-  const body = JSON.stringify({ detail });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

@@ -20,18 +20,27 @@ export function isSupportedDay(value: string): boolean {
 
 const withFormats = (ajv: Ajv) => addFormats.default(ajv).addFormat('date', { type: 'string', validate: isSupportedDay });
 
-/** The first path (a.b.0) at which a string holds a NUL character, if any. */
-function nulAt(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = nulAt(item, path ? `${path}.${i}` : String(i));
-      if (found !== undefined) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = key.includes('\u0000') ? key.replaceAll('\u0000', '\\0') : nulAt(item, path ? `${path}.${key}` : key);
-      if (found !== undefined) return found;
+/** Deeper than any form the API takes: refused before anything walks it. */
+const maxDepth = 32;
+
+/**
+ * The first path (a.b.0) at which a string or key holds a NUL character, 'too deep' for a value
+ * nested past maxDepth, or undefined. Iterative: a hostile body nested thousands deep must not
+ * exhaust the stack.
+ */
+function nulAt(value: unknown): string | undefined {
+  const stack: [unknown, string, number][] = [[value, '', 0]];
+  while (stack.length > 0) {
+    const [item, path, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path;
+    } else if (item && typeof item === 'object') {
+      if (depth >= maxDepth) return 'too deep';
+      for (const [key, child] of Object.entries(item)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) return childPath.replaceAll('\u0000', '\\0');
+        stack.push([child, childPath, depth + 1]);
+      }
     }
   }
   return undefined;
@@ -45,7 +54,8 @@ export function registerValidation(app: FastifyInstance): void {
   const coercing = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
   app.addHook('preValidation', async (request, reply) => {
     for (const [where, part] of [['query', request.query], ['path', request.params], ['body', request.body]] as const) {
-      const field = nulAt(part, '');
+      const field = nulAt(part);
+      if (field === 'too deep') return reply.code(400).send({ detail: `${where}: nested too deeply.` });
       if (field !== undefined) return refuseNul(reply, where, field);
     }
     // The original client sends empty filters as empty strings: an empty value means "no filter".

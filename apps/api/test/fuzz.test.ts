@@ -1,0 +1,249 @@
+// Hostile input at every endpoint: each query parameter, path parameter and body field with NUL
+// characters, huge and negative numbers, years 0 and 9999, wrong types and injection strings; bodies
+// that are malformed JSON, multipart or form data; forged but validly signed tokens; and HTTP that
+// never reaches a route. Through app.inject on each backend, then over real HTTP to the API and
+// through the shell's proxy. Never a 5xx; every 4xx is {"detail": "..."}; no 2xx body is cut off.
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSigner } from 'fast-jwt';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveShell } from '../../../scripts/serve.ts';
+import type { RouteInfo } from '../src/context.ts';
+import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+
+interface Case {
+  name: string;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+interface Answer {
+  status: number;
+  type: string;
+  body: string;
+}
+
+const proxySecret = 'fuzz-proxy-secret';
+
+type ObjectSchema = { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
+const fieldsOf = (schema: unknown) => Object.keys((schema as ObjectSchema)?.properties ?? {});
+const requiredOf = (schema: unknown) => (schema as ObjectSchema)?.required ?? [];
+
+/** What a required field must hold for the request to reach the field being fuzzed. */
+const validValue: Record<string, string> = { date: '2025-Jan', format: 'csv', email: 'fuzz@example.com', password: 'fuzz' };
+const valid = (field: string) => validValue[field] ?? 'Fuzz';
+
+const textValues = [
+  '\u0000', 'a\u0000b', 'x'.repeat(5000), ' ', '-1', '0', '1.5', '1e400', '99999999999999999999', '-99999999999999999999',
+  '0000-01-01', '9999-12-31', '10000-01-01', '2025-02-30', '2025-13-01', '0000-Jan', '9999-Dec', '0001-Jan', '9998-Dec',
+  '%', '_', '\\', "'", "' or 1=1 --", '"', '[]', '{}', 'null', 'true', '<script>alert(1)</script>', '../../etc/passwd',
+  '\uFFFF', '😀', 'ＡＴＭ',
+];
+const rawQueries = ['%ZZ', '%E0%A4%A', '%00', '%C0%80', '%ED%A0%80'];
+const bodyValues: unknown[] = [
+  '\u0000', 'a\u0000b', 'x'.repeat(70_000), '', ' ', -1, 0, 1e308, 2 ** 53, true, null, [], {}, ['a'], { $gt: '' },
+  '0000-01-01', '9999-12-31', '<img src=x onerror=alert(1)>', "'; drop table users; --",
+];
+const idValues = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1.5', '%00', '1%2F2', 'a'.repeat(5000), '1e3'];
+
+const boundary = 'fuzzboundary';
+const multipartBodies: [string, string, string][] = [
+  ['no boundary', 'multipart/form-data', `--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--${boundary}--\r\n`],
+  ['truncated', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nabc`],
+  ['garbage', `multipart/form-data; boundary=${boundary}`, 'this is not multipart at all'],
+  ['no closing boundary', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nabc\r\n`],
+  ['part without disposition', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nX-Foo: bar\r\n\r\nabc\r\n--${boundary}--\r\n`],
+  ['a file', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n`],
+  ['NUL field', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\u0000b\r\n--${boundary}--\r\n`],
+  ['many parts', `multipart/form-data; boundary=${boundary}`, Array.from({ length: 30 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('') + `--${boundary}--\r\n`],
+  ['repeated field', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\r\n--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nb\r\n--${boundary}--\r\n`],
+];
+const wholeBodies: [string, string, string | Buffer][] = [
+  ['empty JSON', 'application/json', ''],
+  ['open brace', 'application/json', '{'],
+  ['truncated JSON', 'application/json', '{"email": "x", '],
+  ['JSON null', 'application/json', 'null'],
+  ['JSON array', 'application/json', '[]'],
+  ['JSON string', 'application/json', '"text"'],
+  ['JSON number', 'application/json', '12'],
+  ['proto pollution', 'application/json', '{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}}'],
+  ['deep nesting', 'application/json', '['.repeat(5000) + ']'.repeat(5000)],
+  ['invalid UTF-8', 'application/json', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+  ['escaped NUL', 'application/json', '{"email": "a\\u0000b", "password": "x"}'],
+  ['form with NUL', 'application/x-www-form-urlencoded', 'email=a%00b&password=x'],
+  ['form garbage', 'application/x-www-form-urlencoded', '%%%&&&==='],
+  ['text body', 'text/plain', 'hello'],
+  ['no content type', '', '{"email":"x"}'],
+  ...multipartBodies.map(([name, type, body]): [string, string, string] => [`multipart ${name}`, type, body]),
+];
+
+/** Every hostile request for the routes the app registered. */
+function casesFor(routes: RouteInfo[], authorization: string): Case[] {
+  const cases: Case[] = [];
+  const seenQuerySchemas = new Set<unknown>();
+  for (const route of routes) {
+    if (route.method === 'HEAD' || route.method === 'OPTIONS' || route.url === '*') continue;
+    const auth = route.url.startsWith('/api/scrape') ? { authorization } : {};
+    const path = (id: string) => route.url.replace(':id', id);
+    const baseQuery = Object.fromEntries(requiredOf(route.schema?.querystring).map((f) => [f, valid(f)]));
+    const query = (extra: Record<string, string>) => {
+      const text = new URLSearchParams({ ...baseQuery, ...extra }).toString();
+      return text ? `?${text}` : '';
+    };
+    // A query schema shared by several lists is fuzzed in full once, then sampled.
+    const full = !seenQuerySchemas.has(route.schema?.querystring);
+    seenQuerySchemas.add(route.schema?.querystring);
+    for (const field of fieldsOf(route.schema?.querystring)) {
+      for (const value of full ? textValues : textValues.slice(0, 3)) {
+        cases.push({ name: `${route.url} ?${field}=${JSON.stringify(value).slice(0, 30)}`, method: route.method, url: path('1') + query({ [field]: value }), headers: auth });
+      }
+      for (const raw of full ? rawQueries : []) {
+        const rest = query({}).replace(/^\?/, '');
+        cases.push({ name: `${route.url} raw ${field}=${raw}`, method: route.method, url: `${path('1')}?${rest ? `${rest}&` : ''}${field}=${raw}`, headers: auth });
+      }
+      cases.push({ name: `${route.url} ${field} twice`, method: route.method, url: `${path('1')}${query({})}${query({}) ? '&' : '?'}${field}=1&${field}=2`, headers: auth });
+    }
+    cases.push({ name: `${route.url} unknown parameter`, method: route.method, url: path('1') + query({ nope: '1' }), headers: auth });
+    if (route.url.includes(':id')) {
+      for (const id of idValues) cases.push({ name: `${route.url} id=${id.slice(0, 20)}`, method: route.method, url: path(id) + query({}), headers: auth });
+    }
+    if (route.method === 'POST') {
+      const fields = fieldsOf(route.schema?.body);
+      const body = (extra: Record<string, unknown>) => JSON.stringify({ ...Object.fromEntries(fields.map((f) => [f, valid(f)])), ...extra });
+      for (const field of fields) {
+        for (const value of bodyValues) {
+          cases.push({
+            name: `${route.url} body ${field}=${JSON.stringify(value).slice(0, 30)}`,
+            method: 'POST',
+            url: path('1'),
+            headers: { ...auth, 'content-type': 'application/json' },
+            payload: body({ [field]: value }),
+          });
+        }
+      }
+      for (const [name, type, payload] of wholeBodies) {
+        cases.push({ name: `${route.url} ${name}`, method: 'POST', url: path('1'), headers: { ...auth, ...(type ? { 'content-type': type } : {}) }, payload });
+      }
+    }
+  }
+  return cases;
+}
+
+/** What is wrong with an answer, or undefined when it keeps the contract. */
+function problemWith(c: Case, answer: Answer): string | undefined {
+  const where = `${c.method} ${c.name} -> ${answer.status} ${answer.body.slice(0, 160)}`;
+  if (answer.status >= 500 || answer.status < 100) return where;
+  if (answer.status < 400) return undefined;
+  if (!/application\/json/.test(answer.type)) return `${where} (not JSON)`;
+  try {
+    return typeof (JSON.parse(answer.body) as { detail?: unknown }).detail === 'string' ? undefined : `${where} (no detail)`;
+  } catch {
+    return `${where} (unparseable)`;
+  }
+}
+
+function checkAnswer(c: Case, answer: Answer): void {
+  expect(problemWith(c, answer)).toBeUndefined();
+}
+
+async function overHttp(base: string, c: Case): Promise<Answer> {
+  const response = await fetch(base + c.url, { method: c.method, headers: c.headers, body: c.payload });
+  // Reading the whole body: a response cut off mid-way throws here.
+  const body = await response.text();
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body };
+}
+
+/** Bytes straight onto a socket, for what no HTTP client sends: the parsed status line and body. */
+function rawHttp(port: number, text: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0);
+      resolve({ status, type: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '', body });
+    });
+    setTimeout(() => socket.end(), 2_000);
+  });
+}
+
+const rawCases: [string, string][] = [
+  ['unknown method', 'FOO /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
+  ['long query string', `GET /api/scrape/ejs/total/email/?subject=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+  ['garbage request line', 'GARBAGE\r\n\r\n'],
+  ['bad header line', 'GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header\r\nConnection: close\r\n\r\n'],
+  ['preflight without method', 'OPTIONS /api/auth/jwt/create/ HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n'],
+  ['unsupported method', 'PROPFIND /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
+];
+
+describe.each(backends)('hostile input on %s', (backend) => {
+  let t: TestApp;
+  let cases: Case[];
+  beforeAll(async () => {
+    t = await createTestApp(backend, { proxySecret });
+    await t.app.ready();
+    const { access } = await login(t.app);
+    const forged = (userId: number) => createSigner({ key: t.secrets.jwtSecret })({ token_type: 'access', user_id: userId, exp: Math.floor(Date.now() / 1000) + 600, jti: 'x' });
+    cases = casesFor(t.app.ctx.routes, `JWT ${access}`);
+    // Validly signed tokens whose user id no database row can hold.
+    for (const id of [2 ** 31, 2 ** 53, -1, 0]) cases.push({ name: `token with user_id ${id}`, method: 'GET', url: '/api/scrape/bank/msp/list/', headers: { authorization: `JWT ${forged(id)}` } });
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('answers every hostile request through app.inject with no 5xx and a detail on every 4xx', async () => {
+    expect(cases.length).toBeGreaterThan(1000);
+    const problems: string[] = [];
+    for (const c of cases) {
+      const response = await t.app.inject({ method: c.method as 'GET', url: c.url, headers: c.headers, payload: c.payload });
+      const problem = problemWith(c, { status: response.statusCode, type: String(response.headers['content-type'] ?? ''), body: response.body });
+      if (problem) problems.push(problem);
+    }
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  describe('over HTTP, to the API and through the shell proxy', () => {
+    let apiPort: number;
+    let shell: FastifyInstance;
+    let shellPort: number;
+    beforeAll(async () => {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      apiPort = (t.app.server.address() as AddressInfo).port;
+      const root = mkdtempSync(join(tmpdir(), 'fuzz-shell-'));
+      writeFileSync(join(root, 'index.html'), '<!doctype html>');
+      shellPort = 20_000 + Math.floor(Math.random() * 10_000);
+      shell = await serveShell({ root, port: shellPort, host: '127.0.0.1', apiUrl: `http://127.0.0.1:${apiPort}`, remotes: {}, proxySecret });
+    });
+    afterAll(() => shell?.close());
+
+    it.each(['api', 'shell'] as const)('answers every hostile request (%s)', async (target) => {
+      const base = `http://127.0.0.1:${target === 'api' ? apiPort : shellPort}`;
+      const problems: string[] = [];
+      for (const c of cases) {
+        const problem = problemWith(c, await overHttp(base, c).catch((error: unknown) => ({ status: 0, type: '', body: String(error) })));
+        if (problem) problems.push(problem);
+      }
+      expect(problems).toEqual([]);
+    }, 240_000);
+
+    it.each(['api', 'shell'] as const)('answers HTTP that never reaches a route with a detail (%s)', async (target) => {
+      for (const [name, text] of rawCases) {
+        const answer = await rawHttp(target === 'api' ? apiPort : shellPort, text);
+        checkAnswer({ name, method: 'RAW', url: '' }, answer);
+        expect(answer.status, name).toBeGreaterThanOrEqual(400);
+      }
+      // A 5 MB body: refused with 413 by whichever is in front.
+      const big = await overHttp(base(target), { name: '5 MB body', method: 'POST', url: '/api/auth/jwt/create/', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'x', password: 'y'.repeat(5 * 1024 * 1024) }) });
+      expect(big.status).toBe(413);
+      checkAnswer({ name: '5 MB body', method: 'POST', url: '' }, big);
+    });
+    const base = (target: 'api' | 'shell') => `http://127.0.0.1:${target === 'api' ? apiPort : shellPort}`;
+  });
+});
