@@ -1,6 +1,8 @@
 // Turning table rows into export cells: the 'N/A' fill for missing values and the guard against
-// formula injection (a cell that starts with = + - @ tab or CR would run as a formula in a
-// spreadsheet, so it is prefixed with an apostrophe and stays text).
+// formula injection: a cell whose first character, after any leading whitespace or control
+// characters (LF, CR, tab, NUL, ...), is = + - @ or their full-width forms (＝ ＋ － ＠, which
+// Excel's East Asian input turns into formulas) could run as a formula in a spreadsheet, so it is
+// prefixed with an apostrophe and stays text.
 
 export const missingValue = 'N/A';
 
@@ -11,7 +13,8 @@ export interface ExportColumn<Row> {
   value: keyof Row | ((row: Row) => unknown);
 }
 
-const formulaStart = /^[=+\-@\t\r]/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const formulaStart = /^[\s\u0000-\u001f\u007f-\u009f\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/;
 
 export function neutralise(text: string): string {
   return formulaStart.test(text) ? `'${text}` : text;

@@ -1,17 +1,17 @@
 import { exportRows, neutralise, type ExportColumn } from './cells.ts';
 
 /**
- * An .xlsx workbook with one sheet. The xlsx library is only ever used to WRITE (its reader has
- * known advisories) and is loaded on first use, so it never weighs on a page that does not export.
+ * An .xlsx workbook with one sheet, written in the browser by write-excel-file (a maintained,
+ * write-only library; it replaced SheetJS 0.18.5, whose reader carries known advisories). Loaded
+ * on first use, so it never weighs on a page that does not export.
  */
 export async function toXlsx<Row>(
   rows: readonly Row[],
   columns: readonly ExportColumn<Row>[],
   sheetName: string,
 ): Promise<ArrayBuffer> {
-  const XLSX = await import('xlsx');
-  const sheet = XLSX.utils.aoa_to_sheet([columns.map((c) => neutralise(c.header)), ...exportRows(rows, columns)]);
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, sheetName);
-  return XLSX.write(book, { type: 'array', bookType: 'xlsx', compression: true }) as ArrayBuffer;
+  const { default: writeXlsxFile } = await import('write-excel-file/universal');
+  const sheet = [columns.map((c) => neutralise(c.header)), ...exportRows(rows, columns)];
+  const blob = await writeXlsxFile(sheet, { sheet: sheetName }).toBlob();
+  return blob.arrayBuffer();
 }

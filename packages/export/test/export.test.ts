@@ -14,7 +14,10 @@ const columns: ExportColumn<Row>[] = [
 ];
 
 describe('export cells', () => {
-  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])(
+  it.each([
+    '=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', '\ncmd', '\n=1+1', '\r\n=cmd|calc',
+    ' =1+1', '\u0000=1+1', '\u3000=1+1', '＝HYPERLINK("http://evil")', '＋1', '－1', '＠SUM(A1)', ' \n ＝1',
+  ])(
     'neutralises %j so it stays text',
     (value) => {
       expect(exportCell(value)).toBe(`'${value}`);
@@ -25,6 +28,8 @@ describe('export cells', () => {
     expect([null, undefined, ''].map(exportCell)).toEqual(['N/A', 'N/A', 'N/A']);
     expect(exportCell(-5)).toBe(-5);
     expect(exportCell('ATM 1')).toBe('ATM 1');
+    expect(exportCell('Cash 1=2')).toBe('Cash 1=2');
+    expect(exportCell(' plain')).toBe(' plain');
   });
 });
 
