@@ -43,8 +43,8 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     clientErrorHandler: answerClientError,
     // The router's own refusals (a malformed URL, a path parameter over 100 characters).
     frameworkErrors: (error, _request, reply) => {
-      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      void reply.code(status).send({ detail: status === 414 ? 'path: a parameter is too long.' : 'The URL is malformed.' });
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply.code(tooLong ? 414 : 400).send({ detail: tooLong ? 'path: a parameter is too long.' : 'The URL is malformed.' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
