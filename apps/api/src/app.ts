@@ -1,6 +1,6 @@
 // Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Database } from '@ejdesk/db';
@@ -44,7 +44,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     // The router's own refusals (a malformed URL, a path parameter over 100 characters).
     frameworkErrors: (error, _request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      void reply.code(tooLong ? 414 : 400).send({ detail: tooLong ? 'path: a parameter is too long.' : 'The URL is malformed.' });
+      void (reply as FastifyReply).code(tooLong ? 414 : 400).send({ detail: tooLong ? 'path: a parameter is too long.' : 'The URL is malformed.' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -81,7 +81,7 @@ describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
     // No export query keeps running on the server.
     await expect.poll(activeQueries, { timeout: 5_000 }).toBe(0);
     // Memory settles near where it started (it grew by ~850 MB when dropped exports ran on).
-    await expect.poll(() => metric(api, 'process_resident_memory_bytes'), { timeout: 15_000, intervals: [500] }).toBeLessThan(baseline + 150 * 1024 * 1024);
+    await expect.poll(() => metric(api, 'process_resident_memory_bytes'), { timeout: 15_000, interval: 500 }).toBeLessThan(baseline + 150 * 1024 * 1024);
   }, 120_000);
 
   it('refuses an export past the limit with 429 and a detail, before any byte of a file', async () => {

@@ -89,7 +89,7 @@ function casesFor(routes: RouteInfo[], authorization: string): Case[] {
   const seenQuerySchemas = new Set<unknown>();
   for (const route of routes) {
     if (route.method === 'HEAD' || route.method === 'OPTIONS' || route.url === '*') continue;
-    const auth = route.url.startsWith('/api/scrape') ? { authorization } : {};
+    const auth: Record<string, string> = route.url.startsWith('/api/scrape') ? { authorization } : {};
     const path = (id: string) => route.url.replace(':id', id);
     const baseQuery = Object.fromEntries(requiredOf(route.schema?.querystring).map((f) => [f, valid(f)]));
     const query = (extra: Record<string, string>) => {
@@ -153,7 +153,8 @@ function checkAnswer(c: Case, answer: Answer): void {
 }
 
 async function overHttp(base: string, c: Case): Promise<Answer> {
-  const response = await fetch(base + c.url, { method: c.method, headers: c.headers, body: c.payload });
+  const payload = typeof c.payload === 'string' || c.payload === undefined ? c.payload : new Uint8Array(c.payload);
+  const response = await fetch(base + c.url, { method: c.method, headers: c.headers, body: payload });
   // Reading the whole body: a response cut off mid-way throws here.
   const body = await response.text();
   return { status: response.status, type: response.headers.get('content-type') ?? '', body };

@@ -6,7 +6,7 @@ import { listEjRecords, type EjFilters } from '@ejdesk/db';
 import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { Detail, errorResponses } from '../../schemas/common.ts';
 import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '../../schemas/ej-records.ts';
 import { Paginated } from '../../schemas/lists.ts';
 
@@ -57,7 +57,9 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   // GET /api/scrape/extract/export/?format=csv|xlsx&kind=dispute|overage|succeeding&<the table's filters>
-  app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: errorResponses } }, async (request, reply) => {
+  // 499 (nginx's "client closed request") is only ever logged: nobody is left to read it.
+  const exportAnswers = { ...errorResponses, 499: Detail };
+  app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: exportAnswers } }, async (request, reply) => {
     // At most config.exportConcurrency at once: each holds a connection per batch and a core.
     const { exports, config, metrics } = app.ctx;
     if (exports.inFlight >= config.exportConcurrency) {
