@@ -57,21 +57,30 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
   it('answers 503 while the server is stopped for 10 s under load, recovers by itself, and loses or invents no row', async () => {
     const token = await loginOver(api.base, operator.email, operator.password);
     const answers = new Map<string, number>();
+    const dropped: string[] = [];
     let running = true;
     let sequence = 0;
     // Four clients creating bank MSP rows back to back, each with a name of its own.
     const client = async () => {
       while (running) {
         const msp = `MSP ${++sequence}`;
-        const response = await fetch(`${api.base}/api/scrape/bank/msp/create/`, {
-          method: 'POST',
-          headers: { authorization: `JWT ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ msp, bank_name: 'Fault Bank' }),
-        });
-        answers.set(msp, response.status);
-        const body = (await response.json()) as { detail?: string };
-        if (response.status === 503) expect(body).toEqual(unavailable);
-        await sleep(response.status === 201 ? 5 : 50);
+        let status = 0;
+        try {
+          const response = await fetch(`${api.base}/api/scrape/bank/msp/create/`, {
+            method: 'POST',
+            headers: { authorization: `JWT ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ msp, bank_name: 'Fault Bank' }),
+          });
+          status = response.status;
+          const body = (await response.json()) as { detail?: string };
+          if (status === 503) expect(body).toEqual(unavailable);
+        } catch (error) {
+          // No answer at all (the connection dropped mid-request): the client cannot know whether
+          // the row was stored, so either outcome is allowed for it; the API must still be alive.
+          dropped.push(String((error as Error).cause ?? error));
+        }
+        answers.set(msp, status);
+        await sleep(status === 201 ? 5 : 50);
       }
     };
     const load = Promise.all([client(), client(), client(), client()]);
@@ -81,19 +90,23 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     cluster.start();
     // Until the API has answered 201 again for a while, by itself (the same process throughout).
     const since = answers.size;
-    for (let i = 0; i < 300 && [...answers.values()].slice(since).filter((s) => s === 201).length < 50; i++) await sleep(100);
+    for (let i = 0; i < 600 && [...answers.values()].slice(since).filter((s) => s === 201).length < 50; i++) await sleep(100);
     running = false;
     await load;
-    expect(api.child.exitCode).toBeNull();
+    expect(api.child.exitCode, api.output()).toBeNull();
+    expect(dropped.length, dropped.join('\n')).toBeLessThan(5);
 
-    const statuses = [...answers.values()];
-    expect(new Set(statuses)).toEqual(new Set([201, 503]));
+    const statuses = [...answers.values()].filter((s) => s !== 0);
+    expect(new Set(statuses), api.output()).toEqual(new Set([201, 503]));
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(10);
     expect(statuses.slice(-20)).toEqual(Array(20).fill(201));
 
     const response = await fetch(`${api.base}/api/scrape/bank/msp/list/`, { headers: { authorization: `JWT ${token}` } });
     const stored = new Set(((await response.json()) as { msp: string }[]).map((row) => row.msp));
     const created = new Set([...answers].filter(([, status]) => status === 201).map(([msp]) => msp));
-    expect(stored).toEqual(created);
+    const unknown = new Set([...answers].filter(([, status]) => status === 0).map(([msp]) => msp));
+    // Every 201 is stored; nothing refused is; an unanswered request may have gone either way.
+    expect([...created].filter((msp) => !stored.has(msp))).toEqual([]);
+    expect([...stored].filter((msp) => !created.has(msp) && !unknown.has(msp))).toEqual([]);
   }, 120_000);
 });
