@@ -1,7 +1,7 @@
 // What is read from a raw message before it is stored: its identity and the header fields the
 // lists show while it waits in the queue. The body is parsed later, by processing.
 import { createHash } from 'node:crypto';
-import { simpleParser, type AddressObject } from 'mailparser';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { NewMessage } from '@ejdesk/db';
 import { cleanText } from './extract/columns.ts';
 
@@ -20,6 +20,26 @@ const addressesOf = (field: AddressObject | AddressObject[] | undefined): string
     .flatMap((group) => group.value.flatMap((a) => (a.group ? a.group : [a])))
     .map((a) => (a.address ?? '').toLowerCase())
     .filter(Boolean);
+
+const validDate = (text: string | undefined): Date | undefined => {
+  const date = text ? new Date(text.trim()) : undefined;
+  return date && !Number.isNaN(date.getTime()) && date.getUTCFullYear() > 1970 && date.getUTCFullYear() < 9999 ? date : undefined;
+};
+
+/**
+ * The Date header's time, only when there is one that parses: mailparser puts the time of parsing
+ * in `date` for a header it cannot read, which would file the message in the month of the run.
+ */
+export function headerDate(mail: Pick<ParsedMail, 'headerLines'>): Date | undefined {
+  const line = mail.headerLines?.find((h) => h.key === 'date')?.line;
+  return validDate(line?.replace(/^date:\s*/i, ''));
+}
+
+/** When the nearest mail server received it: the date of the topmost Received header. */
+export function receivedDate(mail: Pick<ParsedMail, 'headerLines'>): Date | undefined {
+  const line = mail.headerLines?.find((h) => h.key === 'received')?.line;
+  return validDate(line?.split(';').pop());
+}
 
 export const senderOf = (from: AddressObject | undefined) => addressesOf(from)[0] ?? '';
 export const recipientsOf = (to: AddressObject | AddressObject[] | undefined) => cleanText(addressesOf(to).join(', '), 2000);
@@ -48,14 +68,15 @@ export async function toNewMessage(message: RawMessage): Promise<NewMessage> {
   const headers = await simpleParser(headerBlock(message.raw), { skipHtmlToText: true, skipTextToHtml: true }).catch(() => null);
   const messageId = cleanText(headers?.messageId ?? '', 500);
   const subject = cleanText(headers?.subject ?? '', 1000);
-  const date = headers?.date && !Number.isNaN(headers.date.getTime()) ? headers.date : undefined;
+  const date = headers ? headerDate(headers) : undefined;
   return {
     messageId: messageId || `sha256:${createHash('sha256').update(message.raw).digest('hex')}`,
     emailFrom: senderOf(headers?.from),
     emailTo: recipientsOf(headers?.to),
     subject,
     normalizedSubject: normalizeSubject(subject),
-    receivedAt: date ?? message.internalDate ?? new Date(),
+    // Its Date header, else when it was delivered: the mailbox's own time, else the last Received hop.
+    receivedAt: date ?? message.internalDate ?? (headers ? receivedDate(headers) : undefined) ?? new Date(),
     raw: message.raw,
     size: message.size,
     origin: message.origin,

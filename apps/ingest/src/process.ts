@@ -5,7 +5,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { cleanText, type DisputeRow } from './extract/columns.ts';
 import { extract, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
-import { recipientsOf, senderOf } from './message.ts';
+import { headerDate, recipientsOf, senderOf } from './message.ts';
 import { identifySender } from './rules.ts';
 
 export interface ProcessOutcome {
@@ -14,7 +14,17 @@ export interface ProcessOutcome {
   /** Rows written, per EJ kind (dispute / overage / succeeding) and per data file kind. */
   rows: Record<string, number>;
   failures: string[];
+  /** Tables not read as disputes, and why. */
+  skipped: string[];
 }
+
+/**
+ * Files whose rows are disputes (as well as rows of their file): what banks mail as text, Excel,
+ * PDF and other attachments. The MSPs' result files (missing, missing TXN, between successful)
+ * answer disputes rather than raise them, so they stay file rows only; overage and succeeding
+ * files land in their own EJ lists.
+ */
+const disputeFileKinds: ReadonlySet<string> = new Set(['text', 'excel', 'pdf', 'other']);
 
 /** Marks the first message of a subject in subject_fingerprints. */
 const SUBJECT_SEEN = '*';
@@ -29,6 +39,12 @@ async function parse(raw: Buffer): Promise<{ mail: ParsedMail | null; error: str
   }
 }
 
+/** The charset an attachment's Content-Type declares, if any. */
+const charsetOf = (attachment: ParsedMail['attachments'][number]): string | undefined => {
+  const type = attachment.headers?.get('content-type') as { params?: { charset?: string } } | string | undefined;
+  return typeof type === 'object' ? type?.params?.charset : undefined;
+};
+
 const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow => ({
   ...row,
   mailReceivedFrom: row.mailReceivedFrom || from,
@@ -42,12 +58,18 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   const subject = cleanText(mail?.subject ?? '', 1000);
   const failures = [queued.fetchError, parseError].filter((f): f is string => !!f);
   const sender = identifySender(rules, from, subject);
-  const receivedAt = mail?.date && !Number.isNaN(mail.date.getTime()) ? mail.date : queued.receivedAt;
+  // Without a Date header that parses, the time it was stored under (its delivery time) stands.
+  const receivedAt = (mail && headerDate(mail)) ?? queued.receivedAt;
 
-  let extraction: Extraction = { bodyRows: [], files: [], failures: [] };
+  let extraction: Extraction = { bodyRows: [], files: [], failures: [], skipped: [] };
   if (mail && !sender.ignoredBecause) {
     extraction = await extract(
-      { subject, html: typeof mail.html === 'string' ? mail.html : '', text: mail.text ?? '', attachments: mail.attachments },
+      {
+        subject,
+        html: typeof mail.html === 'string' ? mail.html : '',
+        text: mail.text ?? '',
+        attachments: mail.attachments.map((a) => ({ ...a, charset: charsetOf(a) })),
+      },
       sender.passwords,
     );
     failures.push(...extraction.failures);
@@ -82,7 +104,10 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
 
   const ejRecords: ProcessedMessage['ejRecords'] = [
     ...bodyRows.map((r) => ({ kind: 'dispute' as const, fileName: '', row: r.row })),
-    ...files.flatMap((f) => (f.ejKind ? f.rows.map((r) => ({ kind: f.ejKind!, fileName: f.name, row: r.row })) : [])),
+    ...files.flatMap((f, fileIndex) => {
+      const kind = f.ejKind ?? (disputeFileKinds.has(f.kind) ? ('dispute' as const) : null);
+      return kind ? f.rows.map((r) => ({ kind, fileName: f.name, fileIndex, row: r.row })) : [];
+    }),
   ];
   const rows: Record<string, number> = {};
   for (const r of ejRecords) rows[r.kind] = (rows[r.kind] ?? 0) + 1;
@@ -106,7 +131,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
     ejRecords,
     files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, rows: f.rows.map((r) => r.row) })),
   });
-  return { emailId: queued.emailId, category, rows, failures };
+  return { emailId: queued.emailId, category, rows, failures, skipped: extraction.skipped };
 }
 
 /**
@@ -126,6 +151,6 @@ export async function processNext(db: Db, rules: IngestRules): Promise<ProcessOu
     if (!failed) throw err;
     const reason = `the results could not be saved (${(err as Error)?.message ?? String(err)})`;
     await markProcessingFailed(db, failed.emailId, reason);
-    return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason] };
+    return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason], skipped: [] };
   }
 }

@@ -12,6 +12,8 @@ export class Summary {
   rows: Record<string, number> = {};
   /** Per-message failures: recorded on the message, the run goes on. */
   failures: { emailId: number; reason: string }[] = [];
+  /** Tables that were not read as disputes, and why (not failures: most are unrelated tables). */
+  skipped: { emailId: number; note: string }[] = [];
   /** Failures that stopped (part of) the run: a mailbox that cannot be reached, a bad path. */
   hardFailures: string[] = [];
 
@@ -20,6 +22,7 @@ export class Summary {
     this.categories[outcome.category]++;
     for (const [kind, n] of Object.entries(outcome.rows)) this.rows[kind] = (this.rows[kind] ?? 0) + n;
     for (const reason of outcome.failures) this.failures.push({ emailId: outcome.emailId, reason });
+    for (const note of outcome.skipped) this.skipped.push({ emailId: outcome.emailId, note });
   }
 
   toText(): string {
@@ -32,6 +35,11 @@ export class Summary {
       lines.push(`Failures (${this.failures.length}; recorded on the message, shown as ej_not_found):`);
       for (const f of this.failures.slice(0, 50)) lines.push(`  email ${f.emailId}: ${f.reason}`);
       if (this.failures.length > 50) lines.push(`  ... and ${this.failures.length - 50} more`);
+    }
+    if (this.skipped.length) {
+      lines.push(`Tables skipped (${this.skipped.length}; a dispute table names 3 of the 16 columns, among them ATM ID and Txn No, RRN or Card No):`);
+      for (const s of this.skipped.slice(0, 20)) lines.push(`  email ${s.emailId}: ${s.note}`);
+      if (this.skipped.length > 20) lines.push(`  ... and ${this.skipped.length - 20} more`);
     }
     for (const f of this.hardFailures) lines.push(`FAILED: ${f}`);
     return lines.join('\n');

@@ -1,7 +1,8 @@
 // The pieces extraction rests on, with the malformed input senders really send.
 import { describe, expect, test } from 'vitest';
-import { columnOf, parseDate, parseMoney, readTable } from '../src/extract/columns.ts';
-import { textGrid } from '../src/extract/text.ts';
+import iconv from 'iconv-lite';
+import { cleanText, columnOf, parseDate, parseMoney, readTable } from '../src/extract/columns.ts';
+import { decodeText, textGrid } from '../src/extract/text.ts';
 import { unzip } from '../src/extract/zip.ts';
 import { normalizeSubject } from '../src/message.ts';
 import { parseRulesFile } from '../src/rules-file.ts';
@@ -31,16 +32,51 @@ describe('columns', () => {
     for (const bad of ['1e15', 'N/A', '1.2.3', '', 1e13, Number.NaN]) expect(parseMoney(bad), String(bad)).toBeNull();
   });
 
-  test('a table needs an ATM ID header and another column; rows without an ATM ID are skipped', () => {
-    expect(readTable([['Name', 'Amount'], ['x', '1']], 100)).toBeNull();
-    const table = readTable([['Report'], ['ATM ID', 'Amount', 'Note'], ['A1', '10', 'ok'], ['', '20', 'total'], ['A2\u0000', '=1+1', '']], 100)!;
-    expect(table.rows.map((r) => [r.row.atmId, r.row.txtAmt, r.record.Note])).toEqual([['A1', '10.00', 'ok'], ['A2', null, '']]);
+  test('a dispute table names 3 of the columns, among them ATM ID and a transaction key; rows without an ATM ID are skipped', () => {
+    expect(readTable([['Name', 'Amount'], ['x', '1']], 100)).toEqual({ rows: [], headerFound: false });
+    const table = readTable([['Report'], ['ATM ID', 'Txn No', 'Amount', 'Note'], ['A1', 'T1', '10', 'ok'], ['', 'T2', '20', 'total'], ['A2\u0000', 'T3', '=1+1', '']], 100);
+    expect(table.rows.map((r) => [r.row.atmId, r.row.txtNo, r.row.txtAmt, r.record.Note])).toEqual([['A1', 'T1', '10.00', 'ok'], ['A2', 'T3', null, '']]);
+    // A header repeated on a later page is not a row.
+    expect(readTable([['ATM ID', 'Card No', 'Amount'], ['A1', 'C1', '5'], ['ATM ID', 'Card No', 'Amount'], ['A2', 'C2', '6']], 100).rows).toHaveLength(2);
+  });
+
+  test.each([
+    ['an unrelated sheet', ['Date', 'ATM', 'Amount', 'Vendor'], /names Txn Date, ATM ID, Txn Amount \(no Txn No, RRN or Card No\)/],
+    ['ATM ID and a key alone', ['ATM ID', 'RRN', 'Branch'], /only 2 of the 16/],
+    ['no ATM ID', ['Card No', 'Txn No', 'Amount'], /no ATM ID/],
+  ])('%s is skipped, saying why', (_name, header, reason) => {
+    const table = readTable([header, ['A1', 'x', '5', 'y']], 100);
+    expect(table.rows).toEqual([]);
+    expect(table.skipped).toMatch(reason);
   });
 
   test('delimited text: pipes with edges, quoted CSV, spaced columns', () => {
     expect(textGrid('| ATM ID | Amount |\n| A1 | 5 |', 100)).toEqual([['ATM ID', 'Amount'], ['A1', '5']]);
     expect(textGrid('ATM ID,Remarks\nA1,"cash, not ""dispensed"""', 100)).toEqual([['ATM ID', 'Remarks'], ['A1', 'cash, not "dispensed"']]);
     expect(textGrid('ATM ID    Amount\nA1        5', 100)).toEqual([['ATM ID', 'Amount'], ['A1', '5']]);
+  });
+
+  test('the delimiter is the one that splits the header into dispute columns, not the most frequent one', () => {
+    const remarks = 'Cash not dispensed, customer called, branch informed, EJ checked, reversal pending, follow up';
+    const text = `ATM ID\tTxn No\tRemarks\nA1\t700001\t${remarks}\nA2\t700002\t${remarks}, again`;
+    expect(textGrid(text, 100)).toEqual([['ATM ID', 'Txn No', 'Remarks'], ['A1', '700001', remarks], ['A2', '700002', `${remarks}, again`]]);
+  });
+});
+
+describe('charsets', () => {
+  const euroLine = 'ATM ID;Remarks\nA1;€ 50 – “short” café\n';
+  test('Windows-1252, Latin-1, UTF-8 with a BOM and a declared charset all read as the sender wrote them', () => {
+    const cp1252 = iconv.encode(euroLine, 'windows-1252');
+    expect(decodeText(cp1252)).toBe(euroLine);
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(euroLine)]))).toBe(euroLine);
+    expect(decodeText(Buffer.from(euroLine))).toBe(euroLine);
+    expect(decodeText(iconv.encode('Ré: café', 'latin1'), 'ISO-8859-1')).toBe('Ré: café');
+    expect(decodeText(iconv.encode(euroLine, 'utf-16le'), 'utf-16le')).toBe(euroLine);
+  });
+
+  test('C1 control characters never come through', () => {
+    expect(decodeText(iconv.encode('a\u0085b\u009dc', 'latin1'), 'latin1')).toBe('abc');
+    expect(cleanText('x\u0080y\u009fz')).toBe('xyz');
   });
 });
 

@@ -2,6 +2,7 @@
 // drizzle-kit turns it into the SQL under ../migrations, which run from code on both.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -179,11 +180,14 @@ export const ejRecords = pgTable(
     bankName: text('bank_name').notNull().default(''),
     fileName: text('file_name').notNull().default(''),
     emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+    /** The attachment (data file) the record was read from; null for a mail body's table. */
+    dataFileId: bigint('data_file_id', { mode: 'number' }).references((): AnyPgColumn => dataFiles.id, { onDelete: 'set null' }),
     createAt: createdAt(),
     updateAt: updatedAt(),
   },
   (t) => [
     check('ej_records_kind_check', sql`${t.kind} in (${inList(ejRecordKinds)})`),
+    index('ej_records_data_file_idx').on(t.dataFileId),
     index('ej_records_kind_date_idx').on(t.kind, t.transactionDate, t.id),
     index('ej_records_kind_id_idx').on(t.kind, t.id),
     index('ej_records_atm_idx').on(t.atmId),

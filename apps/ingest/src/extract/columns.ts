@@ -1,6 +1,7 @@
 // The 16 labelled columns of an extracted dispute row (SPEC.md section 3) and the many ways senders
-// head them. A table is read as dispute data when its header names the ATM ID and at least one
-// other column; its other columns are kept only in the email's JSON data.
+// head them. A table is read as dispute data when its header names at least three of the columns,
+// among them the ATM ID and a transaction key (Txn No / RRN, or Card No); its other columns are kept
+// only in the email's JSON data. A table that looks like one but falls short is reported as skipped.
 import type { ExtractedRowValues } from '@ejdesk/db';
 
 /** One extracted row: the same 16 columns the database stores (packages/db). */
@@ -44,7 +45,7 @@ const MAX_TEXT = 500;
 export const cleanText = (value: string, max = MAX_TEXT): string =>
   value
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '')
     .trim()
     .slice(0, max);
 
@@ -96,21 +97,54 @@ export interface Table {
 const cellText = (value: unknown): string =>
   value instanceof Date ? (Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10)) : cleanText(String(value ?? ''));
 
+/** Display names, for saying which columns a skipped table's header named. */
+const labels: Record<Column, string> = {
+  atmId: 'ATM ID', cardNo: 'Card No', txtNo: 'Txn No', txtDate: 'Txn Date', txtAmt: 'Txn Amount', disputeAmt: 'Dispute Amount',
+  overage: 'Overage', mspRemarks: 'MSP Remarks', mspRefNo: 'MSP Ref No', shortDesc: 'Short Desc', ejError: 'EJ Error',
+  complaintDate: 'Complaint Date', shortDescription: 'Short Description', mailReceivedFrom: 'Mail Received From',
+  mailSubject: 'Mail Subject', responseCode: 'Response Code',
+};
+
+/** Whether a header's named columns make a dispute table, and if not, why not. */
+export function judgeHeader(named: ReadonlySet<Column>): string | null {
+  const problems: string[] = [];
+  if (!named.has('atmId')) problems.push('no ATM ID');
+  if (!named.has('txtNo') && !named.has('cardNo')) problems.push('no Txn No, RRN or Card No');
+  if (named.size < 3) problems.push(`only ${named.size} of the 16 dispute columns`);
+  return problems.length ? problems.join(', ') : null;
+}
+
+const describeNamed = (named: ReadonlySet<Column>) => [...named].map((c) => labels[c]).join(', ');
+
+export interface TableResult extends Table {
+  /** Why a grid that looked like a table (2+ dispute columns in a row) was not read as disputes. */
+  skipped?: string;
+  /** Whether a dispute header was found at all (rows may still be 0). */
+  headerFound: boolean;
+}
+
 /**
- * Read a grid of cells as dispute rows: the header is the first row (of the first 20) that names
- * the ATM ID and another column; rows after it with an ATM ID are data. Null when no header is found.
+ * Read a grid of cells as dispute rows: the header is the first row (of the first 20) that passes
+ * judgeHeader; rows after it with an ATM ID are data.
  */
-export function readTable(grid: unknown[][], maxRows: number): Table | null {
+export function readTable(grid: unknown[][], maxRows: number): TableResult {
+  let best: Set<Column> | undefined;
   const headerAt = grid.slice(0, 20).findIndex((cells) => {
-    const named = new Set(cells.map((c) => columnOf(cellText(c))).filter(Boolean));
-    return named.has('atmId') && named.size >= 2;
+    const named = new Set(cells.map((c) => columnOf(cellText(c))).filter((c): c is Column => !!c));
+    if (!best || named.size > best.size) best = named;
+    return judgeHeader(named) === null;
   });
-  if (headerAt < 0) return null;
+  if (headerAt < 0) {
+    const skipped = best && best.size >= 2 ? `not read as disputes: its header names ${describeNamed(best)} (${judgeHeader(best)})` : undefined;
+    return { rows: [], headerFound: false, ...(skipped ? { skipped } : {}) };
+  }
   const headers = grid[headerAt]!.map((c) => cellText(c));
   const mapped = headers.map((h) => columnOf(h));
   const rows: Table['rows'] = [];
   for (const cells of grid.slice(headerAt + 1)) {
     if (rows.length >= maxRows) break;
+    // A header repeated on a later page is not data.
+    if (cells.length && cells.every((c, i) => cellText(c) === headers[i])) continue;
     const row = emptyRow();
     const record: Record<string, string> = {};
     cells.forEach((value, i) => {
@@ -125,5 +159,8 @@ export function readTable(grid: unknown[][], maxRows: number): Table | null {
     });
     if (row.atmId) rows.push({ row, record });
   }
-  return { rows };
+  return { rows, headerFound: true };
 }
+
+/** The number of distinct dispute columns a row of header cells names (to choose a delimiter). */
+export const namedColumns = (cells: readonly string[]): number => new Set(cells.map((c) => columnOf(c)).filter(Boolean)).size;

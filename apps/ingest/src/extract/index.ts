@@ -6,7 +6,7 @@ import type { Attachment } from 'mailparser';
 import { limits } from '../limits.ts';
 import { readTable, type Table } from './columns.ts';
 import { htmlTableGrids } from './html.ts';
-import { pdfText } from './pdf.ts';
+import { pdfGrids } from './pdf.ts';
 import { workbookGrids } from './spreadsheet.ts';
 import { decodeText, looksLikeText, textGrid } from './text.ts';
 import { ExtractionError, unzip } from './zip.ts';
@@ -28,13 +28,15 @@ export interface Extraction {
   bodyRows: (ExtractedRows[number] & { fingerprint: string })[];
   files: ExtractedFile[];
   failures: string[];
+  /** Tables that looked like tables but were not read as disputes, and why (for the run's summary). */
+  skipped: string[];
 }
 
 export interface MessageContent {
   subject: string;
   html: string;
   text: string;
-  attachments: Pick<Attachment, 'filename' | 'contentType' | 'content' | 'size'>[];
+  attachments: (Pick<Attachment, 'filename' | 'contentType' | 'content' | 'size'> & { charset?: string | undefined })[];
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -59,10 +61,46 @@ function ejKindOf(name: string, subject: string): ExtractedFile['ejKind'] {
   return null;
 }
 
-const rowsOfGrids = (grids: unknown[][][]): ExtractedRows =>
-  grids.flatMap((grid) => readTable(grid, limits.rowsPerTable)?.rows ?? []).slice(0, limits.rowsPerTable);
+/** Rows read so far, and notes on tables skipped, for one message. */
+class Reader {
+  skipped: string[] = [];
 
-const textRows = (bytes: Uint8Array) => rowsOfGrids([textGrid(decodeText(bytes), limits.textLines)]);
+  /** Dispute rows of every grid; `where` names the source in a skipped table's note. */
+  rowsOfGrids(grids: unknown[][][], where: string): ExtractedRows {
+    const rows: ExtractedRows = [];
+    grids.forEach((grid, i) => {
+      const table = readTable(grid, limits.rowsPerTable);
+      if (table.skipped) this.skipped.push(`${where}${grids.length > 1 ? ` (table ${i + 1})` : ''}: ${table.skipped}`);
+      rows.push(...table.rows);
+    });
+    return rows.slice(0, limits.rowsPerTable);
+  }
+
+  textRows(bytes: Uint8Array, where: string, charset?: string): ExtractedRows {
+    return this.rowsOfGrids([textGrid(decodeText(bytes, charset), limits.textLines)], where);
+  }
+
+  async rowsOfFormat(format: Format, bytes: Uint8Array, passwords: readonly string[], where: string, charset?: string): Promise<ExtractedRows> {
+    switch (format) {
+      case 'text':
+        return this.textRows(bytes, where, charset);
+      case 'excel':
+        return this.rowsOfGrids(await workbookGrids(bytes, limits.rowsPerTable), where);
+      case 'pdf': {
+        const grids = await pdfGrids(bytes, passwords);
+        const rows = this.rowsOfGrids(grids, where);
+        // A dispute header with nothing under it that reads as a row: say so rather than stay silent.
+        if (rows.length === 0 && grids.some((grid) => readTable(grid, 1).headerFound)) {
+          throw new ExtractionError('the PDF has a dispute table header, but no row under it has an ATM ID');
+        }
+        return rows;
+      }
+      default:
+        // Other formats: whatever reads as delimited text.
+        return looksLikeText(bytes) ? this.textRows(bytes, where, charset) : [];
+    }
+  }
+}
 
 type Format = 'text' | 'excel' | 'pdf' | 'zip' | 'other';
 function formatOf(name: string, contentType: string): Format {
@@ -74,35 +112,21 @@ function formatOf(name: string, contentType: string): Format {
   return 'other';
 }
 
-async function rowsOfFormat(format: Format, bytes: Uint8Array, passwords: readonly string[]): Promise<ExtractedRows> {
-  switch (format) {
-    case 'text':
-      return textRows(bytes);
-    case 'excel':
-      return rowsOfGrids(await workbookGrids(bytes, limits.rowsPerTable));
-    case 'pdf':
-      return rowsOfGrids([textGrid(await pdfText(bytes, passwords), limits.textLines)]);
-    default:
-      // Other formats: whatever reads as delimited text.
-      return looksLikeText(bytes) ? textRows(bytes) : [];
-  }
-}
-
 /** The files in a ZIP (recursively, to limits.zipDepth), each read by its own format, as "other". */
-async function zipFiles(name: string, bytes: Uint8Array, passwords: readonly string[], subject: string, depth: number): Promise<ExtractedFile[]> {
+async function zipFiles(reader: Reader, name: string, bytes: Uint8Array, passwords: readonly string[], subject: string, depth: number): Promise<ExtractedFile[]> {
   const out: ExtractedFile[] = [];
   for (const entry of await unzip(bytes, passwords)) {
     const entryName = `${name}/${entry.name}`;
     const format = formatOf(entry.name, '');
     if (format === 'zip') {
       if (depth >= limits.zipDepth) throw new ExtractionError(`${entryName}: archives nested deeper than ${limits.zipDepth}`);
-      out.push(...(await zipFiles(entryName, entry.data, passwords, subject, depth + 1)));
+      out.push(...(await zipFiles(reader, entryName, entry.data, passwords, subject, depth + 1)));
       continue;
     }
     out.push({
       kind: 'other',
       name: entryName,
-      rows: await rowsOfFormat(format, entry.data, passwords),
+      rows: await reader.rowsOfFormat(format, entry.data, passwords, entryName),
       ejKind: ejKindOf(entry.name, subject),
       fingerprint: sha256(entry.data),
     });
@@ -112,9 +136,10 @@ async function zipFiles(name: string, bytes: Uint8Array, passwords: readonly str
 
 export async function extract(content: MessageContent, passwords: readonly string[]): Promise<Extraction> {
   const failures: string[] = [];
+  const reader = new Reader();
   const grids: unknown[][][] = content.html ? htmlTableGrids(content.html.slice(0, limits.htmlBytes)) : [];
-  let bodyTableRows = rowsOfGrids(grids);
-  if (bodyTableRows.length === 0 && content.text) bodyTableRows = rowsOfGrids([textGrid(content.text, limits.textLines)]);
+  let bodyTableRows = reader.rowsOfGrids(grids, 'mail body');
+  if (bodyTableRows.length === 0 && content.text) bodyTableRows = reader.rowsOfGrids([textGrid(content.text, limits.textLines)], 'mail body');
   const bodyRows = bodyTableRows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) }));
 
   const files: ExtractedFile[] = [];
@@ -129,15 +154,16 @@ export async function extract(content: MessageContent, passwords: readonly strin
       }
       const format = formatOf(name, contentType);
       if (format === 'zip') {
-        files.push(...(await zipFiles(name, bytes, passwords, content.subject, 1)));
+        files.push(...(await zipFiles(reader, name, bytes, passwords, content.subject, 1)));
         continue;
       }
       const kind: DataFileKind = format === 'text' ? textKind(name, content.subject) : format;
-      files.push({ kind, name, rows: await rowsOfFormat(format, bytes, passwords), ejKind: ejKindOf(name, content.subject), fingerprint: sha256(bytes) });
+      const rows = await reader.rowsOfFormat(format, bytes, passwords, name, attachment.charset);
+      files.push({ kind, name, rows, ejKind: ejKindOf(name, content.subject), fingerprint: sha256(bytes) });
     } catch (err) {
       // Anything a hostile file makes a parser throw is this file's failure, not the run's.
       failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
     }
   }
-  return { bodyRows, files, failures };
+  return { bodyRows, files, failures, skipped: reader.skipped };
 }

@@ -286,7 +286,8 @@ export interface ProcessedMessage {
   jsonLoadData: Record<string, unknown>[];
   processingError: string | null;
   bankName: string;
-  ejRecords: { kind: EjRecordKind; fileName: string; row: ExtractedRowValues }[];
+  /** fileIndex: the record was read from files[fileIndex] (linked by data_file_id). */
+  ejRecords: { kind: EjRecordKind; fileName: string; fileIndex?: number; row: ExtractedRowValues }[];
   files: { kind: DataFileKind; name: string; subjectName: string; rows: ExtractedRowValues[] }[];
 }
 
@@ -305,23 +306,31 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
     })
     .where(eq(emails.id, emailId));
   // Rows go in as one JSON parameter per statement: building thousands of bound parameters in JS
-  // cost more than parsing, and one statement is one round trip.
-  if (message.ejRecords.length) {
-    const records = message.ejRecords.map((r) => ({ ...ejColumns(r.row), kind: r.kind, file_name: r.fileName }));
-    await tx.execute(sql`insert into ej_records (kind, file_name, bank_name, email_id, ${sql.raw(ejColumnList)})
-      select kind, file_name, ${message.bankName}, ${emailId}, ${sql.raw(ejColumnList)}
-      from json_to_recordset(${JSON.stringify(records)}::json) as r(kind text, file_name text, ${sql.raw(ejColumnTypes)})`);
-  }
+  // cost more than parsing, and one statement is one round trip. Files first: the EJ records read
+  // from a file are linked to it.
+  const fileIds: number[] = [];
   for (const file of message.files) {
     const [created] = await queryRows<{ id: string | number }>(
       tx as Db,
       sql`insert into data_files (kind, name, subject_name, email_id) values (${file.kind}, ${file.name}, ${file.subjectName}, ${emailId}) returning id`,
     );
+    fileIds.push(Number(created!.id));
     if (!file.rows.length) continue;
     const rows = file.rows.map((row, position) => ({ ...fileRowColumns(row), position }));
     await tx.execute(sql`insert into data_file_rows (data_file_id, position, ${sql.raw(fileRowColumnList)})
-      select ${Number(created!.id)}, position, ${sql.raw(fileRowColumnList)}
+      select ${fileIds.at(-1)!}, position, ${sql.raw(fileRowColumnList)}
       from json_to_recordset(${JSON.stringify(rows)}::json) as r(position int, ${sql.raw(fileRowColumnTypes)})`);
+  }
+  if (message.ejRecords.length) {
+    const records = message.ejRecords.map((r) => ({
+      ...ejColumns(r.row),
+      kind: r.kind,
+      file_name: r.fileName,
+      data_file_id: r.fileIndex === undefined ? null : (fileIds[r.fileIndex] ?? null),
+    }));
+    await tx.execute(sql`insert into ej_records (kind, file_name, data_file_id, bank_name, email_id, ${sql.raw(ejColumnList)})
+      select kind, file_name, data_file_id, ${message.bankName}, ${emailId}, ${sql.raw(ejColumnList)}
+      from json_to_recordset(${JSON.stringify(records)}::json) as r(kind text, file_name text, data_file_id bigint, ${sql.raw(ejColumnTypes)})`);
   }
   await tx.update(emailSources).set({ processedAt: sql`now()` }).where(and(eq(emailSources.emailId, emailId), isNull(emailSources.processedAt)));
 }
