@@ -22,7 +22,7 @@ export interface ShellServerOptions {
 }
 
 /** No page of EJ Desk uses the camera, the microphone, location, payment or USB. */
-export const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), interest-cohort=()';
+export const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()';
 
 const detail = (text: string) => JSON.stringify({ detail: text });
 
@@ -49,6 +49,9 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   const csp = [
     "default-src 'self'",
     `script-src 'self' ${remoteOrigins}`,
+    // The browser's XLSX writer (write-excel-file, through fflate) compresses in a worker it makes
+    // from a blob: URL of this origin's own code.
+    "worker-src 'self' blob:",
     `connect-src 'self' ${remoteOrigins}`,
     // React style attributes and the toast library's injected styles.
     `style-src 'self' 'unsafe-inline' ${remoteOrigins}`,

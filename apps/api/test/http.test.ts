@@ -14,6 +14,7 @@ describe('HTTP hardening', () => {
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['permissions-policy']).toContain('camera=()');
   });
 
   it('allows CORS only for the configured origins', async () => {

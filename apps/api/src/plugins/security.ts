@@ -12,4 +12,8 @@ export async function registerSecurity(app: FastifyInstance, corsOrigins: string
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
   await app.register(cors, { origin: corsOrigins, credentials: false, methods: ['GET', 'POST'] });
+  // Nothing here uses the camera, the microphone, location, payment or devices.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()');
+  });
 }
