@@ -1,8 +1,9 @@
 // `pnpm bench` (ingest): messages per second for a 10,000-message mailbox of mixed attachments,
 // over IMAP (a real Dovecot) and from an mbox file, each into a fresh PostgreSQL database, with
-// the ingester's peak memory. The ingester runs as `pnpm ingest` would (its own process).
+// the ingester's peak memory; then a mailbox of ten 40 MB month-end messages over IMAP, for the
+// peak memory. The ingester runs as `pnpm ingest` would (its own process).
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server;
-// BENCH_MESSAGES the mailbox size.
+// BENCH_MESSAGES the mailbox size, BENCH_BIG_MESSAGES the big mailbox's; BENCH_ONLY=big runs that alone.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '@ejdesk/db';
-import { bulkCorpus, prepareRules, toMbox } from '../test/support/corpus.ts';
+import { bigCorpus, bulkCorpus, prepareRules, toMbox } from '../test/support/corpus.ts';
 import { startDovecot } from '../test/support/dovecot.ts';
 
 const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,37 +52,54 @@ const figures = (output: string) => {
   return `${seen?.[1]} messages (${seen?.[2]} stored) in ${time?.[1]} s = ${time?.[2]} messages/s, peak memory ${time?.[3]} MB`;
 };
 
-console.log(`Generating ${count} messages...`);
-let started = performance.now();
-const messages = await bulkCorpus(count);
-const bytes = messages.reduce((n, m) => n + m.length, 0);
-console.log(`  ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const imapEnv = (dovecot: Awaited<ReturnType<typeof startDovecot>>) => ({
+  IMAP_HOST: dovecot.host,
+  IMAP_PORT: String(dovecot.port),
+  IMAP_USER: dovecot.user,
+  IMAP_PASSWORD: dovecot.password,
+  IMAP_TLS: 'false',
+});
 
-const dovecot = await startDovecot();
-const folder = mkdtempSync(join(tmpdir(), 'ejdesk-bench-'));
+if (process.env.BENCH_ONLY !== 'big') {
+  console.log(`Generating ${count} messages...`);
+  let started = performance.now();
+  const messages = await bulkCorpus(count);
+  const bytes = messages.reduce((n, m) => n + m.length, 0);
+  console.log(`  ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const dovecot = await startDovecot();
+  const folder = mkdtempSync(join(tmpdir(), 'ejdesk-bench-'));
+  try {
+    started = performance.now();
+    await dovecot.append(messages);
+    console.log(`  appended to Dovecot in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const imapUrl = await freshDatabase('ejdesk_bench_ingest_imap');
+    const imap = await ingest(['--imap'], { DATABASE_URL: imapUrl, ...imapEnv(dovecot) });
+    console.log(`IMAP sync: ${figures(imap)}`);
+
+    const mboxPath = join(folder, 'bench.mbox');
+    writeFileSync(mboxPath, toMbox(messages));
+    const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox');
+    const mbox = await ingest(['--from', mboxPath], { DATABASE_URL: mboxUrl });
+    console.log(`mbox import: ${figures(mbox)}`);
+    console.log(imap.split('\n').filter((l) => /^(Categories|Rows)/.test(l)).join('\n'));
+  } finally {
+    await dovecot.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// Month-end extracts: the peak memory of one ingester process while several 40 MB messages wait.
+const bigCount = Number(process.env.BENCH_BIG_MESSAGES ?? 10);
+const big = await bigCorpus(bigCount);
+const bigDovecot = await startDovecot();
 try {
-  started = performance.now();
-  await dovecot.append(messages);
-  console.log(`  appended to Dovecot in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
-  const imapUrl = await freshDatabase('ejdesk_bench_ingest_imap');
-  const imap = await ingest(['--imap'], {
-    DATABASE_URL: imapUrl,
-    IMAP_HOST: dovecot.host,
-    IMAP_PORT: String(dovecot.port),
-    IMAP_USER: dovecot.user,
-    IMAP_PASSWORD: dovecot.password,
-    IMAP_TLS: 'false',
-  });
-  console.log(`IMAP sync: ${figures(imap)}`);
-
-  const mboxPath = join(folder, 'bench.mbox');
-  writeFileSync(mboxPath, toMbox(messages));
-  const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox');
-  const mbox = await ingest(['--from', mboxPath], { DATABASE_URL: mboxUrl });
-  console.log(`mbox import: ${figures(mbox)}`);
-  console.log(imap.split('\n').filter((l) => /^(Categories|Rows)/.test(l)).join('\n'));
+  await bigDovecot.append(big);
+  const bigUrl = await freshDatabase('ejdesk_bench_ingest_big');
+  const output = await ingest(['--imap'], { DATABASE_URL: bigUrl, ...imapEnv(bigDovecot) });
+  const size = (big.reduce((n, m) => n + m.length, 0) / bigCount / 1024 / 1024).toFixed(0);
+  console.log(`${bigCount} messages of ${size} MB over IMAP: ${figures(output)}`);
 } finally {
-  await dovecot.stop();
-  rmSync(folder, { recursive: true, force: true });
+  await bigDovecot.stop();
 }

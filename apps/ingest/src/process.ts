@@ -5,6 +5,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { cleanText, type DisputeRow } from './extract/columns.ts';
 import { extract, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
+import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { headerDate, recipientsOf, senderOf } from './message.ts';
 import { identifySender } from './rules.ts';
 
@@ -138,12 +139,16 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
  * Process the next queued message; null when none is free. A message whose results cannot be
  * written (a database error) is taken off the queue with that failure, so it cannot block the rest.
  */
-export async function processNext(db: Db, rules: IngestRules): Promise<ProcessOutcome | null> {
+export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudget = defaultBudget()): Promise<ProcessOutcome | null> {
   let claimed: QueuedMessage | null = null;
+  let held = 0;
   try {
     return await db.transaction(async (tx) => {
       await relaxDurability(tx);
-      claimed = await claimNextMessage(tx);
+      claimed = await claimNextMessage(tx, async (bytes) => {
+        await budget.acquire(bytes);
+        held = bytes;
+      });
       return claimed ? processMessage(tx as unknown as Db, claimed, rules) : null;
     });
   } catch (err) {
@@ -152,5 +157,7 @@ export async function processNext(db: Db, rules: IngestRules): Promise<ProcessOu
     const reason = `the results could not be saved (${(err as Error)?.message ?? String(err)})`;
     await markProcessingFailed(db, failed.emailId, reason);
     return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason], skipped: [] };
+  } finally {
+    if (held) budget.release(held);
   }
 }

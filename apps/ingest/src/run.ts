@@ -4,6 +4,7 @@ import { relaxDurability, storeMessage, type Db, type IngestRules, type NewMessa
 import type { ImapFlow } from 'imapflow';
 import { reasonOf, type Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
+import { defaultBudget } from './memory.ts';
 import { processNext } from './process.ts';
 import { messagesFromPath } from './sources/files.ts';
 import { connectImap, mailboxName, syncMailbox, type ImapSettings } from './sources/imap.ts';
@@ -41,9 +42,10 @@ async function processQueue(options: RunOptions, summary: Summary, fetching: Pro
   let fetched = false;
   void fetching.finally(() => (fetched = true)).catch(() => undefined);
   const rules = await options.loadRules();
+  const budget = defaultBudget(); // shared by the lanes: a big message runs alone
   const lane = async () => {
     while (!options.signal?.aborted) {
-      const outcome = await processNext(options.db, rules);
+      const outcome = await processNext(options.db, rules, budget);
       if (outcome) {
         summary.record(outcome);
         continue;

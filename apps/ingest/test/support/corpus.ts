@@ -259,6 +259,32 @@ export async function bulkCorpus(count: number, onProgress?: (done: number) => v
   return out;
 }
 
+/**
+ * Ten (or `count`) messages of about 40 MB each, as banks send month-end extracts: a 20,000-row
+ * dispute CSV (~3 MB) and a 24 MB binary EJ archive, base64-encoded in the message.
+ */
+export async function bigCorpus(count = 10): Promise<Buffer[]> {
+  const { apex } = banks;
+  const archive = Buffer.alloc(24 * 1024 * 1024);
+  for (let i = 0; i < archive.length; i += 4) archive.writeUInt32LE((i * 2654435761) >>> 0, i);
+  const out: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const lines = disputeLines(apex.code, i * 20_000, 20_000);
+    out.push(
+      await compose({
+        from: `EJ Disputes <disputes@${apex.domain}>`,
+        subject: `Month-end EJ extract ${i}`,
+        messageId: `<big-${i}@ejdesk.test>`,
+        attachments: [
+          { filename: `month_end_${i}.csv`, content: csv(lines) },
+          { filename: `ej_archive_${i}.bin`, content: archive, contentType: 'application/octet-stream' },
+        ],
+      }),
+    );
+  }
+  return out;
+}
+
 /** An mboxrd file of these messages. */
 export function toMbox(messages: Buffer[]): Buffer {
   const parts: Buffer[] = [];

@@ -70,6 +70,25 @@ export async function storeMessage(tx: Tx, message: NewMessage): Promise<boolean
   return true;
 }
 
+/**
+ * Raw messages are read from the database in pieces of this size: node-postgres receives bytea as
+ * hex text, so one 40 MB value would be an 80 MB string (and its copies) in the ingester's memory.
+ */
+const RAW_CHUNK = 4 * 1024 * 1024;
+
+/** A stored raw message, read in RAW_CHUNK pieces into one buffer of its exact size. */
+async function readRaw(tx: Tx, emailId: number, length: number): Promise<Buffer> {
+  const raw = Buffer.allocUnsafe(length);
+  for (let at = 0; at < length; at += RAW_CHUNK) {
+    const [piece] = await queryRows<{ raw: Buffer | Uint8Array }>(
+      tx as Db,
+      sql`select substring(raw from ${at + 1} for ${RAW_CHUNK}) as raw from email_sources where email_id = ${emailId}`,
+    );
+    raw.set(piece!.raw, at);
+  }
+  return raw;
+}
+
 /** Message-IDs of these that are already stored, so a sync fetches only what is new. */
 export async function storedMessageIds(tx: Tx, messageIds: string[]): Promise<Set<string>> {
   if (messageIds.length === 0) return new Set();
@@ -104,6 +123,8 @@ export async function saveCheckpoint(tx: Tx, source: string, checkpoint: Checkpo
 export interface QueuedMessage {
   emailId: number;
   raw: Buffer;
+  /** Bytes of the stored raw message. */
+  size: number;
   normalizedSubject: string;
   receivedAt: Date;
   fetchError: string | null;
@@ -115,10 +136,10 @@ export interface QueuedMessage {
  * subject's messages are always processed in order and "same subject" means the same with any
  * number of workers.
  */
-export async function claimNextMessage(tx: Tx): Promise<QueuedMessage | null> {
-  const [row] = await queryRows<{ email_id: string | number; raw: Buffer | Uint8Array; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
+export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => Promise<void>): Promise<QueuedMessage | null> {
+  const [row] = await queryRows<{ email_id: string | number; raw_length: number; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
     tx as Db,
-    sql`select q.email_id, q.raw, q.normalized_subject, q.fetch_error, e.received_at
+    sql`select q.email_id, length(q.raw) as raw_length, q.normalized_subject, q.fetch_error, e.received_at
         from email_sources q join emails e on e.id = q.email_id
         where q.processed_at is null
           and not exists (select 1 from email_sources p
@@ -128,9 +149,12 @@ export async function claimNextMessage(tx: Tx): Promise<QueuedMessage | null> {
         for update of q skip locked`,
   );
   if (!row) return null;
+  // Before its bytes are read: a lane may wait here for memory while it holds the claim.
+  await beforeRead?.(Number(row.raw_length));
   return {
     emailId: Number(row.email_id),
-    raw: Buffer.from(row.raw),
+    raw: await readRaw(tx, Number(row.email_id), Number(row.raw_length)),
+    size: Number(row.raw_length),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
     fetchError: row.fetch_error,
