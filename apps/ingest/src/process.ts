@@ -1,12 +1,12 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
 import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { cleanText, type DisputeRow } from './extract/columns.ts';
-import { extract, type Extraction } from './extract/index.ts';
+import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
 import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { headerDate, recipientsOf, senderOf } from './message.ts';
+import { parseMessage, type ParsedMessage } from './parse.ts';
 import { identifySender } from './rules.ts';
 
 export interface ProcessOutcome {
@@ -31,21 +31,6 @@ const disputeFileKinds: ReadonlySet<string> = new Set(['text', 'excel', 'pdf', '
 const SUBJECT_SEEN = '*';
 const MAX_JSON_RECORDS = 1000;
 
-async function parse(raw: Buffer): Promise<{ mail: ParsedMail | null; error: string | null }> {
-  try {
-    const mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: limits.htmlBytes });
-    return { mail, error: null };
-  } catch (err) {
-    return { mail: null, error: `the message could not be parsed (${(err as Error)?.message ?? String(err)})` };
-  }
-}
-
-/** The charset an attachment's Content-Type declares, if any. */
-const charsetOf = (attachment: ParsedMail['attachments'][number]): string | undefined => {
-  const type = attachment.headers?.get('content-type') as { params?: { charset?: string } } | string | undefined;
-  return typeof type === 'object' ? type?.params?.charset : undefined;
-};
-
 const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow => ({
   ...row,
   mailReceivedFrom: row.mailReceivedFrom || from,
@@ -54,25 +39,33 @@ const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow =>
 
 /** Process one queued message inside the caller's transaction. */
 async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules): Promise<ProcessOutcome> {
-  const { mail, error: parseError } = await parse(queued.raw);
+  // The sender (and so whether to extract, and which passwords open its files) is known from the
+  // headers, before the first attachment streams by.
+  let sender: ReturnType<typeof identifySender> | undefined;
+  let extractor: Extractor | undefined;
+  let mail: ParsedMessage | null = null;
+  let parseError: string | null = null;
+  try {
+    mail = await parseMessage(queued.raw, (headers) => {
+      sender = identifySender(rules, senderOf(headers.from), cleanText(headers.subject, 1000));
+      if (sender.ignoredBecause) return null;
+      extractor = new Extractor(cleanText(headers.subject, 1000), sender.passwords);
+      return (attachment) => extractor!.attachment(attachment);
+    });
+  } catch (err) {
+    parseError = `the message could not be parsed (${(err as Error)?.message ?? String(err)})`;
+  }
   const from = senderOf(mail?.from);
   const subject = cleanText(mail?.subject ?? '', 1000);
   const failures = [queued.fetchError, parseError].filter((f): f is string => !!f);
-  const sender = identifySender(rules, from, subject);
+  sender ??= identifySender(rules, from, subject);
   // Without a Date header that parses, the time it was stored under (its delivery time) stands.
   const receivedAt = (mail && headerDate(mail)) ?? queued.receivedAt;
 
   let extraction: Extraction = { bodyRows: [], files: [], failures: [], skipped: [] };
-  if (mail && !sender.ignoredBecause) {
-    extraction = await extract(
-      {
-        subject,
-        html: typeof mail.html === 'string' ? mail.html : '',
-        text: mail.text ?? '',
-        attachments: mail.attachments.map((a) => ({ ...a, charset: charsetOf(a) })),
-      },
-      sender.passwords,
-    );
+  if (mail && extractor && !sender.ignoredBecause) {
+    extractor.body(mail.html, mail.text);
+    extraction = extractor.result();
     failures.push(...extraction.failures);
   }
 
@@ -121,7 +114,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
       emailTo: recipientsOf(mail?.to),
       subject,
       emailBody: cleanText(mail?.text ?? '', 1024 * 1024),
-      emailBodyHtml: typeof mail?.html === 'string' ? cleanText(mail.html, limits.htmlBytes) : '',
+      emailBodyHtml: cleanText(mail?.html ?? '', limits.htmlBytes),
       receivedAt,
       numOfEmail: s ? await positionInSubject(tx, s, queued.emailId) : 1,
     },

@@ -134,36 +134,98 @@ async function zipFiles(reader: Reader, name: string, bytes: Uint8Array, passwor
   return out;
 }
 
-export async function extract(content: MessageContent, passwords: readonly string[]): Promise<Extraction> {
-  const failures: string[] = [];
-  const reader = new Reader();
-  const grids: unknown[][][] = content.html ? htmlTableGrids(content.html.slice(0, limits.htmlBytes)) : [];
-  let bodyTableRows = reader.rowsOfGrids(grids, 'mail body');
-  if (bodyTableRows.length === 0 && content.text) bodyTableRows = reader.rowsOfGrids([textGrid(content.text, limits.textLines)], 'mail body');
-  const bodyRows = bodyTableRows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) }));
+/** An attachment as the mail parser hands it over, one at a time. */
+export interface IncomingAttachment {
+  filename?: string | undefined;
+  contentType?: string | undefined;
+  charset?: string | undefined;
+  /** The whole file, or only its first bytes when it is not worth keeping (see `whole`). */
+  content: Uint8Array;
+  size: number;
+  sha256: string;
+  /** False when only the start was kept: an image, a binary "other" file, one over the limit. */
+  whole: boolean;
+}
 
-  const files: ExtractedFile[] = [];
-  for (const [i, attachment] of content.attachments.entries()) {
-    const name = (attachment.filename ?? '').replace(/[\\/]/g, '_').slice(0, 200) || `attachment-${i + 1}`;
+/**
+ * Whether an attachment's bytes are worth keeping whole, from its name, type and first bytes: data
+ * formats are (up to the size limit); images and binary files of other formats are not (only their
+ * hash and size are needed).
+ */
+export function worthKeeping(filename: string | undefined, contentType: string | undefined, start: Uint8Array, size: number): boolean {
+  const type = (contentType ?? '').toLowerCase();
+  if (type.startsWith('image/') || size > limits.attachmentBytes) return false;
+  return formatOf(filename ?? '', type) !== 'other' || looksLikeText(start);
+}
+
+/**
+ * A message's extraction, fed part by part (the parser hands over one attachment at a time, so
+ * only one attachment's bytes are held at once), then read with result().
+ */
+export class Extractor {
+  private readonly reader = new Reader();
+  private readonly files: ExtractedFile[] = [];
+  private readonly failures: string[] = [];
+  private bodyRows: Extraction['bodyRows'] = [];
+  private count = 0;
+
+  constructor(
+    private readonly subject: string,
+    private readonly passwords: readonly string[],
+  ) {}
+
+  body(html: string, text: string): void {
+    const grids: unknown[][][] = html ? htmlTableGrids(html.slice(0, limits.htmlBytes)) : [];
+    let rows = this.reader.rowsOfGrids(grids, 'mail body');
+    if (rows.length === 0 && text) rows = this.reader.rowsOfGrids([textGrid(text, limits.textLines)], 'mail body');
+    this.bodyRows = rows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) }));
+  }
+
+  async attachment(attachment: IncomingAttachment): Promise<void> {
+    const name = (attachment.filename ?? '').replace(/[\\/]/g, '_').slice(0, 200) || `attachment-${++this.count}`;
     const contentType = (attachment.contentType ?? '').toLowerCase();
-    if (contentType.startsWith('image/')) continue; // logos and signatures
-    const bytes = attachment.content;
+    if (contentType.startsWith('image/')) return; // logos and signatures
     try {
-      if (bytes.length > limits.attachmentBytes) {
-        throw new ExtractionError(`it is ${limits.mb(bytes.length)}, over the ${limits.mb(limits.attachmentBytes)} extraction limit`);
+      if (attachment.size > limits.attachmentBytes) {
+        throw new ExtractionError(`it is ${limits.mb(attachment.size)}, over the ${limits.mb(limits.attachmentBytes)} extraction limit`);
       }
       const format = formatOf(name, contentType);
-      if (format === 'zip') {
-        files.push(...(await zipFiles(reader, name, bytes, passwords, content.subject, 1)));
-        continue;
+      const ejKind = ejKindOf(name, this.subject);
+      if (!attachment.whole) {
+        // A binary file of no known format: kept as an "other" file without rows.
+        this.files.push({ kind: 'other', name, rows: [], ejKind, fingerprint: attachment.sha256 });
+        return;
       }
-      const kind: DataFileKind = format === 'text' ? textKind(name, content.subject) : format;
-      const rows = await reader.rowsOfFormat(format, bytes, passwords, name, attachment.charset);
-      files.push({ kind, name, rows, ejKind: ejKindOf(name, content.subject), fingerprint: sha256(bytes) });
+      if (format === 'zip') {
+        this.files.push(...(await zipFiles(this.reader, name, attachment.content, this.passwords, this.subject, 1)));
+        return;
+      }
+      const kind: DataFileKind = format === 'text' ? textKind(name, this.subject) : format;
+      const rows = await this.reader.rowsOfFormat(format, attachment.content, this.passwords, name, attachment.charset);
+      this.files.push({ kind, name, rows, ejKind, fingerprint: attachment.sha256 });
     } catch (err) {
       // Anything a hostile file makes a parser throw is this file's failure, not the run's.
-      failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
+      this.failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
     }
   }
-  return { bodyRows, files, failures, skipped: reader.skipped };
+
+  result(): Extraction {
+    return { bodyRows: this.bodyRows, files: this.files, failures: this.failures, skipped: this.reader.skipped };
+  }
+}
+
+/** A whole message's extraction at once (its attachments already in memory). */
+export async function extract(content: MessageContent, passwords: readonly string[]): Promise<Extraction> {
+  const extractor = new Extractor(content.subject, passwords);
+  extractor.body(content.html, content.text);
+  for (const attachment of content.attachments) {
+    const bytes = attachment.content;
+    await extractor.attachment({
+      ...attachment,
+      size: bytes.length,
+      sha256: sha256(bytes),
+      whole: worthKeeping(attachment.filename, attachment.contentType, bytes.subarray(0, 4096), bytes.length),
+    });
+  }
+  return extractor.result();
 }

@@ -1,6 +1,7 @@
 // What the mail ingester reads and writes: the raw-message queue, the IMAP checkpoint, the sender
 // and ignore rules, and the results of processing one message.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
 import { queryRows, type Db } from '../client.ts';
 import {
@@ -71,25 +72,49 @@ export async function storeMessage(tx: Tx, message: NewMessage): Promise<boolean
 }
 
 /**
- * Raw messages are read from the database in pieces of this size: node-postgres receives bytea as
- * hex text, so one 40 MB value would be an 80 MB string (and its copies) in the ingester's memory.
+ * Raw messages are read from the database in pieces of this size, and from a real server in
+ * PostgreSQL's binary format: in text format node-postgres would receive bytea as hex, so one 40 MB
+ * message would pass through an 80 MB string (and its copies) in the ingester's memory.
  */
 const RAW_CHUNK = 4 * 1024 * 1024;
 
-/** A stored raw message, read in RAW_CHUNK pieces into one buffer of its exact size. */
-async function readRaw(tx: Tx, emailId: number, length: number): Promise<Buffer> {
-  const raw = Buffer.allocUnsafe(length);
-  for (let at = 0; at < length; at += RAW_CHUNK) {
-    const [piece] = await queryRows<{ raw: Buffer | Uint8Array }>(
-      tx as Db,
-      sql`select substring(raw from ${at + 1} for ${RAW_CHUNK}) as raw from email_sources where email_id = ${emailId}`,
-    );
-    raw.set(piece!.raw, at);
+/** The node-postgres client under a drizzle transaction (none for the embedded database). */
+const pgClientOf = (tx: Tx): pg.ClientBase | undefined => {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+  // A pooled node-postgres client (duck-typed: the pg module may be loaded more than once).
+  const looksLikePg = client && typeof (client as pg.ClientBase).query === 'function' && 'connectionParameters' in (client as object);
+  return looksLikePg ? (client as pg.ClientBase) : undefined;
+};
+
+/** A stored raw message, read in RAW_CHUNK pieces (until a short one) and joined. */
+async function readRaw(tx: Tx, emailId: number): Promise<Buffer> {
+  const pieces: Uint8Array[] = [];
+  const client = pgClientOf(tx);
+  for (let at = 0; ; at += RAW_CHUNK) {
+    let piece: Uint8Array;
+    if (client) {
+      const query: pg.QueryConfig & { binary: boolean; types: pg.CustomTypesConfig } = {
+        text: 'select substring(raw from $1 for $2) as raw from email_sources where email_id = $3',
+        values: [at + 1, RAW_CHUNK, emailId],
+        binary: true,
+        // The value as the server sent it: in binary format, a bytea's bytes (pg-types would decode them as text).
+        types: { getTypeParser: (() => (value: Buffer) => value) as unknown as pg.CustomTypesConfig['getTypeParser'] },
+      };
+      piece = (await client.query<{ raw: Buffer }>(query)).rows[0]!.raw;
+    } else {
+      const [row] = await queryRows<{ raw: Uint8Array | string }>(
+        tx as Db,
+        sql`select substring(raw from ${at + 1} for ${RAW_CHUNK}) as raw from email_sources where email_id = ${emailId}`,
+      );
+      // PGlite answers bytes; a text-format answer would be \x-prefixed hex.
+      const value = row!.raw;
+      piece = typeof value === 'string' ? Buffer.from(value.replace(/^\\x/, ''), 'hex') : value;
+    }
+    pieces.push(piece);
+    if (piece.length < RAW_CHUNK) return Buffer.concat(pieces);
   }
-  return raw;
 }
 
-/** Message-IDs of these that are already stored, so a sync fetches only what is new. */
 export async function storedMessageIds(tx: Tx, messageIds: string[]): Promise<Set<string>> {
   if (messageIds.length === 0) return new Set();
   const rows = await tx.select({ id: emails.messageId }).from(emails).where(inArray(emails.messageId, messageIds));
@@ -153,7 +178,7 @@ export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => P
   await beforeRead?.(Number(row.raw_length));
   return {
     emailId: Number(row.email_id),
-    raw: await readRaw(tx, Number(row.email_id), Number(row.raw_length)),
+    raw: await readRaw(tx, Number(row.email_id)),
     size: Number(row.raw_length),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
@@ -315,6 +340,9 @@ export interface ProcessedMessage {
   files: { kind: DataFileKind; name: string; subjectName: string; rows: ExtractedRowValues[] }[];
 }
 
+/** Rows per insert statement (one JSON parameter each). */
+const ROW_BATCH = 5000;
+
 /** Write a processed message's results and take it off the queue; read = processed. */
 export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): Promise<void> {
   const { emailId } = message;
@@ -339,14 +367,16 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
       sql`insert into data_files (kind, name, subject_name, email_id) values (${file.kind}, ${file.name}, ${file.subjectName}, ${emailId}) returning id`,
     );
     fileIds.push(Number(created!.id));
-    if (!file.rows.length) continue;
-    const rows = file.rows.map((row, position) => ({ ...fileRowColumns(row), position }));
-    await tx.execute(sql`insert into data_file_rows (data_file_id, position, ${sql.raw(fileRowColumnList)})
-      select ${fileIds.at(-1)!}, position, ${sql.raw(fileRowColumnList)}
-      from json_to_recordset(${JSON.stringify(rows)}::json) as r(position int, ${sql.raw(fileRowColumnTypes)})`);
+    // In batches: a 20,000-row file is four statements, not one 10 MB JSON text.
+    for (let at = 0; at < file.rows.length; at += ROW_BATCH) {
+      const rows = file.rows.slice(at, at + ROW_BATCH).map((row, i) => ({ ...fileRowColumns(row), position: at + i }));
+      await tx.execute(sql`insert into data_file_rows (data_file_id, position, ${sql.raw(fileRowColumnList)})
+        select ${fileIds.at(-1)!}, position, ${sql.raw(fileRowColumnList)}
+        from json_to_recordset(${JSON.stringify(rows)}::json) as r(position int, ${sql.raw(fileRowColumnTypes)})`);
+    }
   }
-  if (message.ejRecords.length) {
-    const records = message.ejRecords.map((r) => ({
+  for (let at = 0; at < message.ejRecords.length; at += ROW_BATCH) {
+    const records = message.ejRecords.slice(at, at + ROW_BATCH).map((r) => ({
       ...ejColumns(r.row),
       kind: r.kind,
       file_name: r.fileName,
