@@ -1,7 +1,7 @@
 // What the mail ingester reads and writes: the raw-message queue, the IMAP checkpoint, the sender
 // and ignore rules, and the results of processing one message.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
 import { queryRows, type Db } from '../client.ts';
 import {
