@@ -4,7 +4,7 @@ import { relaxDurability, storeMessage, type Db, type IngestRules, type NewMessa
 import type { ImapFlow } from 'imapflow';
 import { reasonOf, type Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
-import { defaultBudget } from './memory.ts';
+import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { processNext } from './process.ts';
 import { messagesFromPath } from './sources/files.ts';
 import { connectImap, mailboxName, syncMailbox, type ImapSettings } from './sources/imap.ts';
@@ -20,6 +20,8 @@ export interface RunOptions {
   log: Logger;
   /** Concurrent processing lanes in this process. */
   lanes: number;
+  /** Raw bytes in flight, shared by fetching and the lanes (one per run when not given). */
+  budget?: MemoryBudget | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -42,7 +44,7 @@ async function processQueue(options: RunOptions, summary: Summary, fetching: Pro
   let fetched = false;
   void fetching.finally(() => (fetched = true)).catch(() => undefined);
   const rules = await options.loadRules();
-  const budget = defaultBudget(); // shared by the lanes: a big message runs alone
+  const budget = options.budget ?? defaultBudget(); // shared by the lanes: a big message runs alone
   const lane = async () => {
     while (!options.signal?.aborted) {
       const outcome = await processNext(options.db, rules, budget);
@@ -58,17 +60,27 @@ async function processQueue(options: RunOptions, summary: Summary, fetching: Pro
 }
 
 /** Store the messages of an .eml folder or an mbox file, processing them as they are stored. */
-export async function ingestFromPath(path: string, options: RunOptions): Promise<Summary> {
+export async function ingestFromPath(path: string, given: RunOptions): Promise<Summary> {
+  const options = { ...given, budget: given.budget ?? defaultBudget() };
   const summary = new Summary();
-  // Stored in batches (one transaction each), so processing can start on the first batch.
-  const storeBatch = async (batch: NewMessage[]) =>
-    options.db.transaction(async (tx) => {
-      await relaxDurability(tx);
-      for (const message of batch) {
-        if (await storeMessage(tx, message)) summary.stored++;
-        else summary.alreadyStored++;
-      }
-    });
+  // Stored in batches (one transaction each), so processing can start on the first batch; a big
+  // batch waits for room in the budget, so storing it never overlaps processing a big message.
+  const storeBatch = async (batch: NewMessage[], bytes: number) => {
+    let held = false;
+    try {
+      await options.db.transaction(async (tx) => {
+        await options.budget.acquire(bytes); // inside the transaction: see syncMailbox
+        held = true;
+        await relaxDurability(tx);
+        for (const message of batch) {
+          if (await storeMessage(tx, message)) summary.stored++;
+          else summary.alreadyStored++;
+        }
+      });
+    } finally {
+      if (held) options.budget.release(bytes);
+    }
+  };
   const storing = (async () => {
     let batch: NewMessage[] = [];
     let bytes = 0;
@@ -78,12 +90,12 @@ export async function ingestFromPath(path: string, options: RunOptions): Promise
       batch.push(await toNewMessage(raw));
       bytes += raw.raw.length;
       if (batch.length >= STORE_BATCH_MESSAGES || bytes >= STORE_BATCH_BYTES) {
-        await storeBatch(batch);
+        await storeBatch(batch, bytes);
         batch = [];
         bytes = 0;
       }
     }
-    if (batch.length) await storeBatch(batch);
+    if (batch.length) await storeBatch(batch, bytes);
   })();
   const processing = processQueue(options, summary, storing);
   try {
@@ -105,13 +117,14 @@ export async function processStored(options: RunOptions): Promise<Summary> {
 /** Sync until the mailbox has nothing new; while another worker fetches, help process. */
 async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: RunOptions, summary: Summary): Promise<void> {
   while (!options.signal?.aborted) {
-    if ((await syncMailbox(client, options.db, settings, summary)) === 'done') return;
+    if ((await syncMailbox(client, options.db, settings, summary, options.budget ?? defaultBudget())) === 'done') return;
     await sleep(200, options.signal);
   }
 }
 
 /** One sync of an IMAP mailbox, processing as messages arrive; then exit. */
-export async function ingestFromImap(settings: ImapSettings, options: RunOptions): Promise<Summary> {
+export async function ingestFromImap(settings: ImapSettings, given: RunOptions): Promise<Summary> {
+  const options = { ...given, budget: given.budget ?? defaultBudget() };
   const summary = new Summary();
   const client = connectImap(settings);
   client.on('error', (err: unknown) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
@@ -145,7 +158,8 @@ export interface WatchOptions extends RunOptions {
  * report new mail (IDLE, which imapflow starts when the connection is quiet) or the poll interval.
  * A lost connection is re-opened with exponential backoff (1 s to 60 s).
  */
-export async function watchImap(settings: ImapSettings, options: WatchOptions): Promise<void> {
+export async function watchImap(settings: ImapSettings, given: WatchOptions): Promise<void> {
+  const options = { ...given, budget: given.budget ?? defaultBudget() };
   const { log, signal } = options;
   let backoff = 1000;
   while (!signal?.aborted) {

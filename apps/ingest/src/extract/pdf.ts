@@ -6,7 +6,7 @@
 // later page is recognised again, not read as a row). A PDF with no such header is read as lines
 // of delimited text (" | " tables). A protected PDF is opened with the stored password of the
 // sender's bank.
-import { extractTextItems, getDocumentProxy, type StructuredTextItem } from 'unpdf';
+import type { StructuredTextItem } from 'unpdf';
 import { limits } from '../limits.ts';
 import { columnOf, judgeHeader, type Column } from './columns.ts';
 import { textGrid } from './text.ts';
@@ -82,6 +82,8 @@ export function gridsOfPages(pages: readonly (readonly StructuredTextItem[])[]):
 }
 
 export async function pdfGrids(bytes: Uint8Array, passwords: readonly string[]): Promise<string[][][]> {
+  // pdf.js is loaded with the first PDF: tens of MB of an ingester's memory that most mail never needs.
+  const { extractTextItems, getDocumentProxy } = await import('unpdf');
   let lastError: unknown;
   for (const password of [undefined, ...passwords]) {
     try {

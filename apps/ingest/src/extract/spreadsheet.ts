@@ -1,12 +1,14 @@
 // Excel workbooks through exceljs (never the xlsx package, which has advisories when reading).
 // The archive is inflated within the limits first, so exceljs never sees a bomb.
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ExtractionError, unzip } from './zip.ts';
 
 /** Each worksheet as a grid of cell values (dates stay Date, formulas give their result). */
 export async function workbookGrids(bytes: Uint8Array, maxRows: number): Promise<unknown[][][]> {
   await unzip(bytes); // throws on a bomb, an encrypted or a broken archive
-  const workbook = new ExcelJS.Workbook();
+  // exceljs is loaded with the first workbook (most mail has none).
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
   } catch (err) {

@@ -5,6 +5,7 @@
 import { lockCheckpoint, relaxDurability, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
 import { ImapFlow } from 'imapflow';
 import { limits } from '../limits.ts';
+import type { MemoryBudget } from '../memory.ts';
 import { toNewMessage, type RawMessage } from '../message.ts';
 import type { Summary } from '../summary.ts';
 
@@ -88,7 +89,7 @@ async function fetchSources(client: ImapFlow, uids: number[], headersOnly: boole
  * Store every message above the checkpoint. Returns 'busy' when another worker holds the
  * checkpoint (it is fetching), 'done' when the mailbox has nothing newer.
  */
-export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettings, summary: Summary): Promise<'done' | 'busy'> {
+export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettings, summary: Summary, budget: MemoryBudget): Promise<'done' | 'busy'> {
   const source = mailboxName(settings);
   const lock = await client.getMailboxLock(settings.mailbox);
   try {
@@ -104,7 +105,14 @@ export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettin
     }
     pending.sort((a, b) => a.uid - b.uid);
     for (const batch of batches(pending)) {
+      // A batch's bytes wait for room beside the messages being processed (see MemoryBudget);
+      // inside the transaction, as the lanes do, so that on the embedded database (one connection,
+      // one transaction at a time) nobody waits for room while holding what the other needs.
+      const bytes = batch.reduce((n, p) => n + Math.min(p.size, limits.messageBytes), 0);
+      let held = false;
       const outcome = await db.transaction(async (tx) => {
+        await budget.acquire(bytes);
+        held = true;
         await relaxDurability(tx);
         const checkpoint = await lockCheckpoint(tx, source);
         if (!checkpoint) return 'busy' as const;
@@ -131,7 +139,7 @@ export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettin
         }
         await saveCheckpoint(tx, source, { uidValidity, lastUid: todo.at(-1)!.uid });
         return 'stored' as const;
-      });
+      }).finally(() => held && budget.release(bytes));
       if (outcome === 'busy') return 'busy';
     }
     return 'done';
