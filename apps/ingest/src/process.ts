@@ -1,7 +1,7 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
 import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
-import { cleanText, type DisputeRow } from './extract/columns.ts';
+import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
 import { defaultBudget, type MemoryBudget } from './memory.ts';
@@ -29,7 +29,6 @@ const disputeFileKinds: ReadonlySet<string> = new Set(['text', 'excel', 'pdf', '
 
 /** Marks the first message of a subject in subject_fingerprints. */
 const SUBJECT_SEEN = '*';
-const MAX_JSON_RECORDS = 1000;
 
 const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow => ({
   ...row,
@@ -119,7 +118,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
       numOfEmail: s ? await positionInSubject(tx, s, queued.emailId) : 1,
     },
     category,
-    jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, MAX_JSON_RECORDS).map((r) => r.record),
+    jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, JSON_RECORDS).map((r) => r.record),
     processingError: [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures].filter(Boolean).join('\n') || null,
     bankName: sender.bankName,
     ejRecords,

@@ -89,8 +89,12 @@ export const emptyRow = (): DisputeRow => ({
   mailSubject: '', responseCode: '',
 });
 
+/** An email's JSON data keeps its first 1,000 records (see process.ts). */
+export const JSON_RECORDS = 1000;
+
 export interface Table {
   /** One entry per data row: the dispute columns and, for the email's JSON data, the row as sent. */
+  /** `record` is kept for the first JSON_RECORDS rows only: the email's JSON data holds no more. */
   rows: { row: DisputeRow; record: Record<string, string> }[];
 }
 
@@ -146,10 +150,11 @@ export function readTable(grid: unknown[][], maxRows: number): TableResult {
     // A header repeated on a later page is not data.
     if (cells.length && cells.every((c, i) => cellText(c) === headers[i])) continue;
     const row = emptyRow();
+    const keepRecord = rows.length < JSON_RECORDS;
     const record: Record<string, string> = {};
     cells.forEach((value, i) => {
       const header = headers[i];
-      if (header) record[header] = cellText(value);
+      if (header && keepRecord) record[header] = cellText(value);
       const column = mapped[i];
       if (!column) return;
       const { parse } = columns[column];

@@ -162,9 +162,11 @@ export interface QueuedMessage {
  * number of workers.
  */
 export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => Promise<void>): Promise<QueuedMessage | null> {
-  const [row] = await queryRows<{ email_id: string | number; raw_length: number; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
+  const [row] = await queryRows<{ email_id: string | number; raw_length: number; raw: Uint8Array | null; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
     tx as Db,
-    sql`select q.email_id, length(q.raw) as raw_length, q.normalized_subject, q.fetch_error, e.received_at
+    // A small message comes with the claim (one round trip); a big one is read in pieces after.
+    sql`select q.email_id, length(q.raw) as raw_length, case when length(q.raw) < ${RAW_CHUNK} then q.raw end as raw,
+               q.normalized_subject, q.fetch_error, e.received_at
         from email_sources q join emails e on e.id = q.email_id
         where q.processed_at is null
           and not exists (select 1 from email_sources p
@@ -178,7 +180,7 @@ export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => P
   await beforeRead?.(Number(row.raw_length));
   return {
     emailId: Number(row.email_id),
-    raw: await readRaw(tx, Number(row.email_id)),
+    raw: row.raw ? Buffer.from(row.raw) : await readRaw(tx, Number(row.email_id)),
     size: Number(row.raw_length),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
