@@ -1,6 +1,6 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
-import { claimFingerprints, claimNextMessage, markProcessingFailed, positionInSubject, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
+import { claimFingerprints, claimNextMessage, markProcessingFailed, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
 import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
@@ -73,9 +73,10 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   let seenBefore = false;
   let fresh = (_fingerprint: string) => true;
   if (s && !sender.ignoredBecause) {
-    seenBefore = (await claimFingerprints(tx, s, queued.emailId, [SUBJECT_SEEN])).size === 0;
+    // One statement: the subject's own marker (new only for its first message) and what this one brought.
     const fingerprints = [...extraction.bodyRows.map((r) => r.fingerprint), ...extraction.files.map((f) => f.fingerprint)];
-    const claimed = await claimFingerprints(tx, s, queued.emailId, fingerprints);
+    const claimed = await claimFingerprints(tx, s, queued.emailId, [SUBJECT_SEEN, ...fingerprints]);
+    seenBefore = !claimed.has(SUBJECT_SEEN);
     fresh = (fingerprint) => claimed.has(fingerprint);
   }
   // A row repeated within one message is one row: the set keeps the first.
@@ -115,7 +116,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
       emailBody: cleanText(mail?.text ?? '', 1024 * 1024),
       emailBodyHtml: cleanText(mail?.html ?? '', limits.htmlBytes),
       receivedAt,
-      numOfEmail: s ? await positionInSubject(tx, s, queued.emailId) : 1,
+      numOfEmail: queued.positionInSubject,
     },
     category,
     jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, JSON_RECORDS).map((r) => r.record),

@@ -150,6 +150,8 @@ export interface QueuedMessage {
   raw: Buffer;
   /** Bytes of the stored raw message. */
   size: number;
+  /** How many stored messages share its subject up to and including it (1 without a subject). */
+  positionInSubject: number;
   normalizedSubject: string;
   receivedAt: Date;
   fetchError: string | null;
@@ -162,11 +164,14 @@ export interface QueuedMessage {
  * number of workers.
  */
 export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => Promise<void>): Promise<QueuedMessage | null> {
-  const [row] = await queryRows<{ email_id: string | number; raw_length: number; raw: Uint8Array | null; normalized_subject: string; received_at: string | Date; fetch_error: string | null }>(
+  const [row] = await queryRows<{ email_id: string | number; raw_length: number; raw: Uint8Array | null; normalized_subject: string; received_at: string | Date; fetch_error: string | null; position: number }>(
     tx as Db,
     // A small message comes with the claim (one round trip); a big one is read in pieces after.
     sql`select q.email_id, length(q.raw) as raw_length, case when length(q.raw) < ${RAW_CHUNK} then q.raw end as raw,
-               q.normalized_subject, q.fetch_error, e.received_at
+               q.normalized_subject, q.fetch_error, e.received_at,
+               case when q.normalized_subject = '' then 1
+                    else (select count(*) from email_sources p
+                          where p.normalized_subject = q.normalized_subject and p.email_id <= q.email_id) end::int as position
         from email_sources q join emails e on e.id = q.email_id
         where q.processed_at is null
           and not exists (select 1 from email_sources p
@@ -181,6 +186,7 @@ export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => P
   return {
     emailId: Number(row.email_id),
     raw: row.raw ? Buffer.from(row.raw) : await readRaw(tx, Number(row.email_id)),
+    positionInSubject: Number(row.position),
     size: Number(row.raw_length),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
@@ -267,15 +273,6 @@ export async function claimFingerprints(tx: Tx, normalizedSubject: string, email
     .onConflictDoNothing()
     .returning({ fingerprint: subjectFingerprints.fingerprint });
   return new Set(rows.map((r) => r.fingerprint));
-}
-
-/** How many stored messages share this subject up to and including this one. */
-export async function positionInSubject(tx: Tx, normalizedSubject: string, emailId: number): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    tx as Db,
-    sql`select count(*)::int as n from email_sources where normalized_subject = ${normalizedSubject} and email_id <= ${emailId}`,
-  );
-  return row?.n ?? 1;
 }
 
 /** One extracted row: the 16 labelled columns (dates as YYYY-MM-DD, amounts as decimal text). */
