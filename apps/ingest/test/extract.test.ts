@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import iconv from 'iconv-lite';
 import { cleanText, columnOf, parseDate, parseMoney, readTable } from '../src/extract/columns.ts';
 import { decodeText, textGrid } from '../src/extract/text.ts';
+import { gridsOfPages, linesOf } from '../src/extract/pdf.ts';
 import { unzip } from '../src/extract/zip.ts';
 import { normalizeSubject } from '../src/message.ts';
 import { parseRulesFile } from '../src/rules-file.ts';
@@ -104,4 +105,31 @@ test('a rules file is checked before anything is replaced', () => {
   expect(() => parseRulesFile('{"senders":[{"sender":"no at sign","organisation":"x"}]}')).toThrow(/senders\[0\]\.sender/);
   expect(() => parseRulesFile('{"ignore":[{"field":"body","pattern":"x"}]}')).toThrow(/ignore\[0\]\.field/);
   expect(() => parseRulesFile('[]')).toThrow(/rules file/);
+});
+
+describe('PDF tables from text positions', () => {
+  /** A text item as pdf.js reports it: x, y (bottom-up), width from the text's length. */
+  const item = (str: string, x: number, y: number) => ({ str, x, y, width: str.length * 5, height: 9, fontSize: 9, fontFamily: 'Helvetica', dir: 'ltr', hasEOL: false });
+  const row = (y: number, cells: [string, number][]) => cells.map(([text, x]) => item(text, x, y));
+
+  test('cells are placed by the header bands, empty cells stay empty, repeated headers are skipped', () => {
+    const header = (y: number) => row(y, [['ATM ID', 40], ['Txn No', 140], ['Amount', 240], ['Remarks', 340]]);
+    const pages = [
+      [...header(800), ...row(780, [['A1', 40], ['700001', 140], ['1,250.00', 262], ['Cash short', 340]]), ...row(760, [['A2', 40], ['700002', 140], ['Partial', 340]])],
+      [...header(800), ...row(780, [['A3', 40], ['700003', 140], ['90.00', 270]])],
+    ];
+    expect(gridsOfPages(pages)).toEqual([[
+      ['ATM ID', 'Txn No', 'Amount', 'Remarks'],
+      ['A1', '700001', '1,250.00', 'Cash short'],
+      ['A2', '700002', '', 'Partial'],
+      ['A3', '700003', '90.00', ''],
+    ]]);
+  });
+
+  test('words of one cell are joined; a PDF without a dispute header is read as delimited lines', () => {
+    const words = [item('Cash', 340, 780), item('not', 362, 780), item('dispensed', 379, 780)];
+    expect(linesOf(words).map((cells) => cells.map((c) => c.text))).toEqual([['Cash not dispensed']]);
+    const piped = [item('ATM ID | Txn No | Amount', 40, 800), item('A1 | 700001 | 5.00', 40, 780)];
+    expect(gridsOfPages([piped])).toEqual([[['ATM ID', 'Txn No', 'Amount'], ['A1', '700001', '5.00']]]);
+  });
 });
