@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
+import { permissionsPolicy } from '../apps/api/src/lib/permissions-policy.ts';
+import { bodyLimit } from '../apps/api/src/plugins/bodies.ts';
 import { answerClientError } from '../apps/api/src/plugins/client-errors.ts';
 
 export interface ShellServerOptions {
@@ -20,9 +22,6 @@ export interface ShellServerOptions {
   /** Largest request body forwarded (the API's own limit); larger ones are refused here with 413. */
   maxBodyBytes?: number;
 }
-
-/** No page of EJ Desk uses the camera, the microphone, location, payment or USB. */
-export const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()';
 
 const detail = (text: string) => JSON.stringify({ detail: text });
 
@@ -63,7 +62,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     "frame-ancestors 'none'",
   ].join('; ');
 
-  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? bodyLimit;
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     // Metrics are for the operators' monitoring on the API's own port, not for the public origin.

@@ -1,5 +1,4 @@
 // Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
-import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,7 +6,7 @@ import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext, RouteInfo } from './context.ts';
 import { createTokenService } from './lib/tokens.ts';
-import type { Secrets } from './lib/secrets.ts';
+import { sameSecret, type Secrets } from './lib/secrets.ts';
 import { bodyLimit, registerBodies } from './plugins/bodies.ts';
 import { answerClientError } from './plugins/client-errors.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
@@ -25,8 +24,6 @@ export interface BuildOptions {
   /** Whether migrations have been applied; the server starts with false when the database is down. */
   migrated?: boolean;
 }
-
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Paths that answer whatever the database's state: the probes and the metrics. */
 const opsPath = /^\/api\/(health|ready|metrics)\/?(\?|$)/;

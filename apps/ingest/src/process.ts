@@ -4,7 +4,7 @@ import { claimFingerprints, claimNextMessage, markProcessingFailed, relaxDurabil
 import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
-import { defaultBudget, type MemoryBudget } from './memory.ts';
+import type { MemoryBudget } from './memory.ts';
 import { headerDate, recipientsOf, senderOf } from './message.ts';
 import { parseMessage, type ParsedMessage } from './parse.ts';
 import { identifySender } from './rules.ts';
@@ -132,7 +132,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
  * Process the next queued message; null when none is free. A message whose results cannot be
  * written (a database error) is taken off the queue with that failure, so it cannot block the rest.
  */
-export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudget = defaultBudget()): Promise<ProcessOutcome | null> {
+export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudget): Promise<ProcessOutcome | null> {
   let claimed: QueuedMessage | null = null;
   let held = 0;
   try {

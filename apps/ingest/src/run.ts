@@ -25,6 +25,10 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** A run's options with its one budget, shared by the fetching side and every lane. */
+type Run<T extends RunOptions = RunOptions> = T & { budget: MemoryBudget };
+const withBudget = <T extends RunOptions>(given: T): Run<T> => ({ ...given, budget: given.budget ?? defaultBudget() });
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
@@ -40,14 +44,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * Process the queue until it is empty and `fetching` has settled. A lane that finds nothing free
  * waits while the fetch goes on (or another lane holds the head of a subject).
  */
-async function processQueue(options: RunOptions, summary: Summary, fetching: Promise<unknown>): Promise<void> {
+async function processQueue(options: Run, summary: Summary, fetching: Promise<unknown>): Promise<void> {
   let fetched = false;
   void fetching.finally(() => (fetched = true)).catch(() => undefined);
   const rules = await options.loadRules();
-  const budget = options.budget ?? defaultBudget(); // shared by the lanes: a big message runs alone
   const lane = async () => {
     while (!options.signal?.aborted) {
-      const outcome = await processNext(options.db, rules, budget);
+      const outcome = await processNext(options.db, rules, options.budget);
       if (outcome) {
         summary.record(outcome);
         continue;
@@ -61,7 +64,7 @@ async function processQueue(options: RunOptions, summary: Summary, fetching: Pro
 
 /** Store the messages of an .eml folder or an mbox file, processing them as they are stored. */
 export async function ingestFromPath(path: string, given: RunOptions): Promise<Summary> {
-  const options = { ...given, budget: given.budget ?? defaultBudget() };
+  const options = withBudget(given);
   const summary = new Summary();
   // Stored in batches (one transaction each), so processing can start on the first batch; a big
   // batch waits for room in the budget, so storing it never overlaps processing a big message.
@@ -110,21 +113,21 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
 /** Process what is already queued (after --reprocess, or messages a crashed run left). */
 export async function processStored(options: RunOptions): Promise<Summary> {
   const summary = new Summary();
-  await processQueue(options, summary, Promise.resolve());
+  await processQueue(withBudget(options), summary, Promise.resolve());
   return summary;
 }
 
 /** Sync until the mailbox has nothing new; while another worker fetches, help process. */
-async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: RunOptions, summary: Summary): Promise<void> {
+async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: Run, summary: Summary): Promise<void> {
   while (!options.signal?.aborted) {
-    if ((await syncMailbox(client, options.db, settings, summary, options.budget ?? defaultBudget())) === 'done') return;
+    if ((await syncMailbox(client, options.db, settings, summary, options.budget)) === 'done') return;
     await sleep(200, options.signal);
   }
 }
 
 /** One sync of an IMAP mailbox, processing as messages arrive; then exit. */
 export async function ingestFromImap(settings: ImapSettings, given: RunOptions): Promise<Summary> {
-  const options = { ...given, budget: given.budget ?? defaultBudget() };
+  const options = withBudget(given);
   const summary = new Summary();
   const client = connectImap(settings);
   client.on('error', (err: unknown) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
@@ -159,7 +162,7 @@ export interface WatchOptions extends RunOptions {
  * A lost connection is re-opened with exponential backoff (1 s to 60 s).
  */
 export async function watchImap(settings: ImapSettings, given: WatchOptions): Promise<void> {
-  const options = { ...given, budget: given.budget ?? defaultBudget() };
+  const options = withBudget(given);
   const { log, signal } = options;
   let backoff = 1000;
   while (!signal?.aborted) {

@@ -1,5 +1,6 @@
 // Signing and encryption keys: from the environment in production; for the embedded demo, generated
 // once into the data folder so that tokens and stored bank passwords survive restarts.
+import { timingSafeEqual } from 'node:crypto';
 import { bankPassKeyFrom, generatedSecret } from '@ejdesk/db';
 import type { ApiConfig } from '../config.ts';
 
@@ -21,3 +22,6 @@ export function loadSecrets(config: ApiConfig): Secrets {
     bankPassKey: bankPassKeyFrom({ DATABASE_URL: config.databaseUrl, BANK_PASS_KEY: config.bankPassKey }, config.dataDir),
   };
 }
+
+/** Compares a presented secret (proxy header, metrics token) in constant time. */
+export const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -2,11 +2,11 @@
 // status, the database pool, exports in flight, login throttle refusals, the mail queue, and the
 // process's own figures. Answers with METRICS_TOKEN as a Bearer token, or without one only on the
 // API's own port (never through the shell's proxy, which does not forward it either).
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { queryRows, type Database } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
+import { sameSecret } from '../lib/secrets.ts';
 
 export interface ApiMetrics {
   registry: client.Registry;
@@ -73,8 +73,6 @@ export function createMetrics(database: Database, exportsInFlight: () => number)
     }),
   };
 }
-
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics, token: string | undefined): void {
   const requests = new client.Counter({

@@ -2,6 +2,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { permissionsPolicy } from '../lib/permissions-policy.ts';
 
 export async function registerSecurity(app: FastifyInstance, corsOrigins: string[]): Promise<void> {
   await app.register(helmet, {
@@ -12,8 +13,7 @@ export async function registerSecurity(app: FastifyInstance, corsOrigins: string
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
   await app.register(cors, { origin: corsOrigins, credentials: false, methods: ['GET', 'POST'] });
-  // Nothing here uses the camera, the microphone, location, payment or devices.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()');
+    reply.header('permissions-policy', permissionsPolicy);
   });
 }

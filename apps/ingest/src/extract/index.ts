@@ -2,7 +2,6 @@
 // (with its rows) per attachment. A failure in one attachment is recorded and the rest go on.
 import { createHash } from 'node:crypto';
 import type { DataFileKind, EjRecordKind } from '@ejdesk/db';
-import type { Attachment } from 'mailparser';
 import { limits } from '../limits.ts';
 import { readTable, type Table } from './columns.ts';
 import { htmlTableGrids } from './html.ts';
@@ -30,13 +29,6 @@ export interface Extraction {
   failures: string[];
   /** Tables that looked like tables but were not read as disputes, and why (for the run's summary). */
   skipped: string[];
-}
-
-export interface MessageContent {
-  subject: string;
-  html: string;
-  text: string;
-  attachments: (Pick<Attachment, 'filename' | 'contentType' | 'content' | 'size'> & { charset?: string | undefined })[];
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -212,20 +204,4 @@ export class Extractor {
   result(): Extraction {
     return { bodyRows: this.bodyRows, files: this.files, failures: this.failures, skipped: this.reader.skipped };
   }
-}
-
-/** A whole message's extraction at once (its attachments already in memory). */
-export async function extract(content: MessageContent, passwords: readonly string[]): Promise<Extraction> {
-  const extractor = new Extractor(content.subject, passwords);
-  extractor.body(content.html, content.text);
-  for (const attachment of content.attachments) {
-    const bytes = attachment.content;
-    await extractor.attachment({
-      ...attachment,
-      size: bytes.length,
-      sha256: sha256(bytes),
-      whole: worthKeeping(attachment.filename, attachment.contentType, bytes.subarray(0, 4096), bytes.length),
-    });
-  }
-  return extractor.result();
 }

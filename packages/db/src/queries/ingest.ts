@@ -148,8 +148,6 @@ export async function saveCheckpoint(tx: Tx, source: string, checkpoint: Checkpo
 export interface QueuedMessage {
   emailId: number;
   raw: Buffer;
-  /** Bytes of the stored raw message. */
-  size: number;
   /** How many stored messages share its subject up to and including it (1 without a subject). */
   positionInSubject: number;
   normalizedSubject: string;
@@ -187,7 +185,6 @@ export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => P
     emailId: Number(row.email_id),
     raw: row.raw ? Buffer.from(row.raw) : await readRaw(tx, Number(row.email_id)),
     positionInSubject: Number(row.position),
-    size: Number(row.raw_length),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
     fetchError: row.fetch_error,
