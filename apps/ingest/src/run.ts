@@ -1,6 +1,6 @@
 // A run of the ingester: store what the source has that is new, and meanwhile process the queue
 // with a few concurrent lanes (one on the embedded database, whose connection is single).
-import { relaxDurability, storeMessage, type Db, type IngestRules, type NewMessage } from '@ejdesk/db';
+import { storeMessage, type Db, type IngestRules, type NewMessage } from '@ejdesk/db';
 import type { ImapFlow } from 'imapflow';
 import { reasonOf, type Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
@@ -74,7 +74,6 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
       await options.db.transaction(async (tx) => {
         await options.budget.acquire(bytes); // inside the transaction: see syncMailbox
         held = true;
-        await relaxDurability(tx);
         for (const message of batch) {
           if (await storeMessage(tx, message)) summary.stored++;
           else summary.alreadyStored++;
@@ -167,20 +166,28 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
   let backoff = 1000;
   while (!signal?.aborted) {
     const client = connectImap(settings);
+    // Word from the server may come while a round runs (mail appended during a sync): it is kept,
+    // and the next wait returns at once instead of sleeping until the poll interval.
+    let news = false;
     let wake: () => void = () => undefined;
     const waitForMail = (ms: number) =>
       new Promise<void>((resolve) => {
         const finish = () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', finish);
+          wake = () => undefined;
           resolve();
         };
-        const timer = setTimeout(finish, ms);
+        const timer = setTimeout(finish, news || signal?.aborted ? 0 : ms); // an abort during the round counts too
         wake = finish;
         signal?.addEventListener('abort', finish, { once: true });
       });
-    client.on('exists', () => wake());
-    client.on('close', () => wake());
+    const heard = () => {
+      news = true;
+      wake();
+    };
+    client.on('exists', heard);
+    client.on('close', heard);
     client.on('error', (err: unknown) => log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
     try {
       await client.connect();
@@ -188,6 +195,7 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
       log.info(`watching ${mailboxName(settings)}`);
       backoff = 1000;
       while (!signal?.aborted && client.usable) {
+        news = false;
         const summary = new Summary();
         const syncing = syncUntilDone(client, settings, options, summary);
         await Promise.all([syncing, processQueue(options, summary, syncing)]);

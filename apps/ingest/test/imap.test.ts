@@ -182,4 +182,33 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     const list = await get('/api/scrape/extract/email/data/pagination/?atm_id=APX00500');
     expect(list.count).toBe(1);
   }, 60_000);
+
+  test('mail the server reports while a round is still busy is fetched at once, not at the next poll', async () => {
+    // The round's processing is held up (by its rules) until the connection has gone IDLE and the
+    // server has told of a message appended meanwhile; that word must not be lost.
+    const controller = new AbortController();
+    const rounds: number[] = [];
+    let calls = 0;
+    const watching = watchImap(settings, {
+      ...options,
+      signal: controller.signal,
+      pollMs: 10 * 60_000,
+      loadRules: async () => {
+        if (calls++ === 0) {
+          await new Promise((r) => setTimeout(r, 1500)); // the sync is done; imapflow enters IDLE
+          await dovecot.append([await compose({ from: `disputes@${banks.apex.domain}`, subject: 'New while busy', html: htmlTable(disputeLines('APX', 600, 1)) })]);
+          await new Promise((r) => setTimeout(r, 3000));
+        }
+        return options.loadRules();
+      },
+      onRound: (s) => {
+        rounds.push(s.stored);
+        if (rounds.length === 2) controller.abort();
+      },
+    });
+    await watching;
+    expect(rounds).toEqual([0, 1]);
+    const list = await get('/api/scrape/extract/email/data/pagination/?atm_id=APX00600');
+    expect(list.count).toBe(1);
+  }, 60_000);
 });
