@@ -1,6 +1,8 @@
 // What every benchmark shares: the ejdesk_bench database on a real PostgreSQL server (created and
 // seeded once, reused after), the API over real HTTP with a signed-in operator, and timing.
 // BENCH_DATABASE_URL names the server (default: TEST_DATABASE_URL, else local trust auth).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
@@ -11,6 +13,9 @@ import { loadConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 
 export const runs = Number(process.env.BENCH_RUNS ?? 100);
+/** Race mode: each request also at 16 connections for this many seconds (BENCH_RACE_SECONDS=0 skips it). */
+const raceSeconds = Number(process.env.BENCH_RACE_SECONDS ?? 10);
+const raceConnections = 16;
 
 export interface Bench {
   database: Database;
@@ -85,16 +90,45 @@ export interface Scenario {
   direct: () => Promise<unknown>;
 }
 
-/** Times each scenario over HTTP and directly on the database, and prints one table. */
+/**
+ * The request at 16 connections for raceSeconds, by autocannon in a process of its own (the load
+ * generator shares this 2-core machine with the API and PostgreSQL, as wrk did in the DRF race;
+ * autocannon is JavaScript, so it takes more of the machine than wrk would).
+ */
+async function race(bench: Bench, url: string): Promise<{ rps: number; p50: number; p99: number; errors: number; detail: string }> {
+  const bin = new URL('../node_modules/.bin/autocannon', import.meta.url).pathname;
+  // Asynchronously: the API answering it runs in this very process.
+  const run = await promisify(execFile)(
+    bin,
+    ['-c', String(raceConnections), '-d', String(raceSeconds), '-j', ...Object.entries(bench.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), bench.base + url],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(run.stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; timeouts: number };
+  // autocannon also counts the requests still in flight when the time is up as errors: not failures.
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.timeouts, detail: JSON.stringify({ ...result, latency: undefined, requests: undefined, throughput: undefined }) };
+}
+
+/**
+ * Times each scenario over HTTP and directly on the database (sequential requests), then, in race
+ * mode, over HTTP at 16 connections; prints one table.
+ */
 export async function report(bench: Bench, title: string, scenarios: Scenario[]): Promise<void> {
-  console.log(`\n${title}, ${runs} sequential requests each (ms)\n`);
-  console.log(`${'request'.padEnd(50)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'DB p50'.padStart(8)} ${'DB p95'.padStart(8)}`);
+  const racing = raceSeconds > 0;
+  console.log(`\n${title}, ${runs} sequential requests each (ms)${racing ? `; then ${raceConnections} connections for ${raceSeconds} s (req/s, ms)` : ''}\n`);
+  const raceHead = racing ? ` ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}` : '';
+  console.log(`${'request'.padEnd(50)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'DB p50'.padStart(8)} ${'DB p95'.padStart(8)}${raceHead}`);
   for (const scenario of scenarios) {
     const check = await fetch(bench.base + scenario.url, { headers: bench.headers });
     if (!check.ok) throw new Error(`${scenario.url}: HTTP ${check.status} ${await check.text()}`);
     const http = await measure(async () => (await fetch(bench.base + scenario.url, { headers: bench.headers })).arrayBuffer());
     const direct = await measure(scenario.direct);
     const f = (n: number) => n.toFixed(1).padStart(8);
-    console.log(`${scenario.name.padEnd(50)} ${f(http.p50)}  ${f(http.p95)} ${f(direct.p50)} ${f(direct.p95)}`);
+    let raced = '';
+    if (racing) {
+      const r = await race(bench, scenario.url);
+      if (r.errors) throw new Error(`${scenario.url}: ${r.errors} failed requests at ${raceConnections} connections (${r.detail})`);
+      raced = ` ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(0).padStart(6)} ${r.p99.toFixed(0).padStart(6)}`;
+    }
+    console.log(`${scenario.name.padEnd(50)} ${f(http.p50)}  ${f(http.p95)} ${f(direct.p50)} ${f(direct.p95)}${raced}`);
   }
 }

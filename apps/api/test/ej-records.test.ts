@@ -1,7 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { ejRecords } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+
+/** The first sheet's rows as JSON, dates as "datetime YYYY-MM-DD" (openpyxl from Debian's python3-openpyxl). */
+const openpyxlDump = `
+import sys, io, json, datetime, openpyxl
+book = openpyxl.load_workbook(io.BytesIO(sys.stdin.buffer.read()), read_only=True)
+cell = lambda v: 'datetime ' + v.date().isoformat() if isinstance(v, datetime.datetime) else v
+print(json.dumps([[cell(v) for v in row] for row in book.worksheets[0].iter_rows(values_only=True)]))
+`;
 
 type Kind = 'dispute' | 'overage' | 'succeeding';
 const record = (i: number, kind: Kind, over: Partial<typeof ejRecords.$inferInsert> = {}) => ({
@@ -140,6 +149,21 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       expect(sheet.getRow(2).getCell(1).value).toBe('SNB00777');
       expect(sheet.getRow(2).getCell(5).value).toBe(2600);
       expect(sheet.getRow(2).getCell(14).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
+      // Dates are date cells (shown DD/MM/YY), amounts numbers.
+      const dateCell = sheet.getRow(2).getCell(4);
+      expect(dateCell.value).toBeInstanceOf(Date);
+      expect(dateCell.numFmt).toBe('dd/mm/yy');
+
+      // ...and so another tool reads them: openpyxl, as Python scripts and LibreOffice users would.
+      const expected = (await get(`${table}?atm_id=SNB00777`)).json().results[0];
+      const read = spawnSync('/usr/bin/python3', ['-c', openpyxlDump], { input: response.rawPayload });
+      expect(read.stderr.toString()).toBe('');
+      const [header, row] = JSON.parse(read.stdout.toString()) as unknown[][];
+      expect(header![3]).toBe('Transaction Date');
+      expect(row![0]).toBe('SNB00777');
+      expect(row![3]).toBe(`datetime ${expected.transaction_date}`);
+      expect(row![4]).toBe(Number(expected.transaction_amt));
+      expect(row![10]).toBe(expected.complaint_date ? `datetime ${expected.complaint_date}` : 'N/A');
 
       const overage = await get(`${exportUrl}?format=csv&kind=overage`);
       const lines = overage.body.trim().split('\r\n');

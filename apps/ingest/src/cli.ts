@@ -1,5 +1,6 @@
 // `pnpm ingest --imap [--watch] | --from PATH | --reprocess [--rules FILE] [--lanes N]`
 // Reads the same DATABASE_URL / embedded default as the API, and IMAP_* for the mailbox.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { bankPassKeyFrom, dataDirFrom, openConfiguredDatabase, replaceIngestRules } from '@ejdesk/db';
@@ -8,6 +9,21 @@ import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
 import { imapSettingsFromEnv } from './sources/imap.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
+
+/**
+ * This process's own peak resident memory. Linux's getrusage maxRSS counts the parent's memory at
+ * fork (it survives exec), so a process spawned by a big parent would report the parent's peak;
+ * VmHWM in /proc is this program's alone.
+ */
+function peakMemoryKb(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]);
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS;
+}
 
 const usage = `Usage:
   pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_PASSWORD,
@@ -49,7 +65,7 @@ if (args.imap && !settings) {
 }
 const dataDir = dataDirFrom();
 const bankPassKey = bankPassKeyFrom(process.env, dataDir);
-const database = await openConfiguredDatabase(process.env.DATABASE_URL || undefined, dataDir);
+const database = await openConfiguredDatabase(process.env.DATABASE_URL || undefined, dataDir, { asynchronousCommit: true });
 await database.migrate();
 
 const controller = new AbortController();
@@ -86,7 +102,7 @@ try {
   if (summary) {
     console.log(summary.toText());
     const seconds = (performance.now() - started) / 1000;
-    const peakMb = process.resourceUsage().maxRSS / 1024;
+    const peakMb = peakMemoryKb() / 1024;
     console.log(`Time: ${seconds.toFixed(1)} s (${(summary.processed / seconds).toFixed(0)} messages/s processed), peak memory ${peakMb.toFixed(0)} MB`);
     failed = summary.hardFailures.length > 0;
   }

@@ -1,6 +1,6 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
-import { claimFingerprints, claimNextMessage, markProcessingFailed, relaxDurability, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type ProcessedMessage, type QueuedMessage } from '@ejdesk/db';
+import { claimFingerprints, claimNextMessage, markProcessingFailed, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type QueuedMessage } from '@ejdesk/db';
 import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
@@ -96,16 +96,16 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
         ? 'same_subject'
         : 'ej_not_found';
 
-  const ejRecords: ProcessedMessage['ejRecords'] = [
-    ...bodyRows.map((r) => ({ kind: 'dispute' as const, fileName: '', row: r.row })),
-    ...files.flatMap((f, fileIndex) => {
-      const kind = f.ejKind ?? (disputeFileKinds.has(f.kind) ? ('dispute' as const) : null);
-      return kind ? f.rows.map((r) => ({ kind, fileName: f.name, fileIndex, row: r.row })) : [];
-    }),
-  ];
+  // Each file's EJ kind: its own (overage, succeeding), dispute for what banks mail, none for results.
+  const ejKindOf = (f: (typeof files)[number]) => f.ejKind ?? (disputeFileKinds.has(f.kind) ? ('dispute' as const) : null);
   const rows: Record<string, number> = {};
-  for (const r of ejRecords) rows[r.kind] = (rows[r.kind] ?? 0) + 1;
-  for (const f of files) rows[f.kind] = (rows[f.kind] ?? 0) + f.rows.length;
+  const count = (kind: string, n: number) => (rows[kind] = (rows[kind] ?? 0) + n);
+  if (bodyRows.length) count('dispute', bodyRows.length);
+  for (const f of files) {
+    const ejKind = ejKindOf(f);
+    if (ejKind && f.rows.length) count(ejKind, f.rows.length);
+  }
+  for (const f of files) count(f.kind, f.rows.length);
 
   await saveProcessedMessage(tx, {
     emailId: queued.emailId,
@@ -122,8 +122,8 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
     jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, JSON_RECORDS).map((r) => r.record),
     processingError: [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures].filter(Boolean).join('\n') || null,
     bankName: sender.bankName,
-    ejRecords,
-    files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, rows: f.rows.map((r) => r.row) })),
+    bodyRows: bodyRows.map((r) => r.row),
+    files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, ejKind: ejKindOf(f), rows: f.rows.map((r) => r.row) })),
   });
   return { emailId: queued.emailId, category, rows, failures, skipped: extraction.skipped };
 }
@@ -137,7 +137,6 @@ export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudg
   let held = 0;
   try {
     return await db.transaction(async (tx) => {
-      await relaxDurability(tx);
       claimed = await claimNextMessage(tx, async (bytes) => {
         await budget.acquire(bytes);
         held = bytes;

@@ -2,12 +2,8 @@
 // real PostgreSQL server (DATABASE_URL). Callers only ever see the drizzle PgDatabase type.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -43,6 +39,13 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** A statement running longer is cancelled by the server (API requests); none by default (CLIs). */
   statementTimeoutMs?: number;
+  /**
+   * Commit without waiting for the WAL flush, for every transaction of this handle (the mail
+   * ingester's own process). Safe there: a transaction lost in a database crash takes its
+   * checkpoint with it, so its messages are fetched (or processed) again, and storing is
+   * idempotent. It saves a disk flush per message, most of the cost of a small message.
+   */
+  asynchronousCommit?: boolean;
   /** Called when an idle pooled connection fails (server restart, network); the pool drops it. */
   onConnectionError?: (error: Error) => void;
 }
@@ -62,6 +65,20 @@ async function migrationsApplied(db: Db): Promise<boolean> {
   return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
 }
 
+/**
+ * Run the migrations, then ANALYZE when any was applied: a migration may add indexes or backfill
+ * rows, and the planner needs statistics for them. `query` is the migrating connection's own.
+ */
+async function migrateThenAnalyze(query: (text: string) => Promise<{ rows: unknown[] }>, migrate: () => Promise<unknown>): Promise<void> {
+  const applied = async () => {
+    const result = await query('select count(*)::int as n from drizzle.__drizzle_migrations').catch(() => ({ rows: [{ n: 0 }] }));
+    return Number((result.rows[0] as { n: number }).n);
+  };
+  const before = await applied();
+  await migrate();
+  if ((await applied()) !== before) await query('analyze');
+}
+
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
     // No connection is made here: a server that is down at start is waited for by the caller, and
@@ -73,10 +90,16 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     });
     // Without a listener, a pooled idle connection that the server ends (restart, failover,
     // pg_terminate_backend) would be an unhandled 'error' event and end the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
+    // ...and pg-pool removes its own listener while a client is checked out (inside a transaction,
+    // between two statements), so a connection dying there would also end the process: every
+    // client keeps a listener of ours for its whole life. The failed statement still fails, and
+    // the client is discarded when it is released with that error.
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     const db = drizzlePg({ client: pool, schema });
     return {
       db: db as unknown as Db,
@@ -87,7 +110,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         client.on('error', (error) => options.onConnectionError?.(error));
         await client.connect();
         try {
-          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+          await migrateThenAnalyze((text) => client.query(text), () => migratePg(drizzlePg({ client, schema }), { migrationsFolder }));
         } finally {
           await client.end().catch(() => undefined);
         }
@@ -98,12 +121,20 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // Loaded only here: PGlite's module costs a process on a real server ~25 MB it would never use.
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  if (options.asynchronousCommit) await client.exec('set synchronous_commit = off');
   const db = drizzlePglite({ client, schema });
   return {
     db: db as unknown as Db,
     backend: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => migrateThenAnalyze((text) => client.query(text), () => migratePglite(db, { migrationsFolder })),
     isCurrent: () => migrationsApplied(db as unknown as Db),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),

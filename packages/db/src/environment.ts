@@ -13,7 +13,7 @@ export const dataDirFrom = (env: NodeJS.ProcessEnv = process.env): string =>
 export const openConfiguredDatabase = (
   databaseUrl: string | undefined,
   dataDir: string,
-  options: Pick<DatabaseOptions, 'statementTimeoutMs' | 'onConnectionError' | 'poolSize'> = {},
+  options: Pick<DatabaseOptions, 'statementTimeoutMs' | 'onConnectionError' | 'poolSize' | 'asynchronousCommit'> = {},
 ) => openDatabase({ ...options, url: databaseUrl, dataDir: join(dataDir, 'pg') });
 
 /** A secret generated once into the data folder, so that it survives restarts (demo only). */

@@ -192,6 +192,8 @@ export const ejRecords = pgTable(
     index('ej_records_kind_id_idx').on(t.kind, t.id),
     index('ej_records_atm_idx').on(t.atmId),
     index('ej_records_card_idx').on(t.cardNo),
+    // Exact subjects: a sparse subject filter pages through the values ej_values matched.
+    index('ej_records_subject_idx').on(t.mailSubject),
     index('ej_records_email_idx').on(t.emailId),
     index('ej_records_atm_trgm_idx').using('gin', sql`${t.atmId} gin_trgm_ops`),
     index('ej_records_card_trgm_idx').using('gin', sql`${t.cardNo} gin_trgm_ops`),
@@ -219,6 +221,26 @@ export const ejCounts = pgTable(
     primaryKey({ columns: [t.kind, t.bankName, t.mailReceivedFrom, t.transactionDay] }),
     index('ej_counts_bank_trgm_idx').using('gin', sql`${t.bankName} gin_trgm_ops`),
     index('ej_counts_from_trgm_idx').using('gin', sql`${t.mailReceivedFrom} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * The distinct values of the EJ records' text columns that operators filter by substring (ATM ID,
+ * bank, mail subject, sender), with how many records of each kind hold each. A filter matches the
+ * few thousand values instead of scanning the million records, and its count is their sum. Kept
+ * exact by statement triggers on ej_records (migration 0010), like ej_counts.
+ */
+export const ejValues = pgTable(
+  'ej_values',
+  {
+    kind: text('kind').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.field, t.value] }),
+    index('ej_values_value_trgm_idx').using('gin', sql`${t.value} gin_trgm_ops`),
   ],
 );
 

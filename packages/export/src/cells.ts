@@ -11,6 +11,8 @@ export interface ExportColumn<Row> {
   header: string;
   /** Row key, or a function for derived cells. */
   value: keyof Row | ((row: Row) => unknown);
+  /** 'date': the value is a YYYY-MM-DD date, written to spreadsheets as a date cell. */
+  format?: 'date';
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
@@ -29,12 +31,12 @@ export function exportCell(value: unknown): string | number {
   return neutralise(String(value));
 }
 
+/** The raw value of a column in a row (its key, or its function for derived cells). */
+export const cellValue = <Row>(row: Row, column: ExportColumn<Row>): unknown =>
+  typeof column.value === 'function' ? column.value(row) : row[column.value];
+
 export function exportRows<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[]): (string | number)[][] {
-  return rows.map((row) =>
-    columns.map((column) =>
-      exportCell(typeof column.value === 'function' ? column.value(row) : row[column.value]),
-    ),
-  );
+  return rows.map((row) => columns.map((column) => exportCell(cellValue(row, column))));
 }
 
 /** Columns from the keys of the first record, as the JSON-data tables show them. */

@@ -11,6 +11,7 @@ import { limits } from '../limits.ts';
 import { columnOf, judgeHeader, type Column } from './columns.ts';
 import { textGrid } from './text.ts';
 import { ExtractionError } from './zip.ts';
+import type * as Unpdf from 'unpdf';
 
 interface Cell {
   text: string;
@@ -81,14 +82,22 @@ export function gridsOfPages(pages: readonly (readonly StructuredTextItem[])[]):
   return header ? [grid] : [textGrid(lines.join('\n'), limits.textLines)];
 }
 
+/**
+ * pdf.js, loaded with the first PDF (tens of MB of an ingester's memory that most mail never
+ * needs), then kept: unpdf's getDocumentProxy resolves a module path on every call, which under a
+ * module loader costs a round trip to the loader thread per PDF.
+ */
+let pdfjs: Promise<{ extractTextItems: typeof Unpdf.extractTextItems; getDocument: Awaited<ReturnType<typeof Unpdf.getResolvedPDFJS>>['getDocument'] }> | undefined;
+const loadPdfjs = () =>
+  (pdfjs ??= import('unpdf').then(async (unpdf) => ({ extractTextItems: unpdf.extractTextItems, getDocument: (await unpdf.getResolvedPDFJS()).getDocument })));
+
 export async function pdfGrids(bytes: Uint8Array, passwords: readonly string[]): Promise<string[][][]> {
-  // pdf.js is loaded with the first PDF: tens of MB of an ingester's memory that most mail never needs.
-  const { extractTextItems, getDocumentProxy } = await import('unpdf');
+  const { extractTextItems, getDocument } = await loadPdfjs();
   let lastError: unknown;
   for (const password of [undefined, ...passwords]) {
     try {
       // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy each time.
-      const doc = await getDocumentProxy(new Uint8Array(bytes), { password, isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
+      const doc = await getDocument({ data: new Uint8Array(bytes), password, isEvalSupported: false, useSystemFonts: true, stopAtErrors: false, verbosity: 0 }).promise;
       try {
         if (doc.numPages > limits.pdfPages) throw new ExtractionError(`the PDF has ${doc.numPages} pages (limit ${limits.pdfPages})`);
         const { items } = await extractTextItems(doc);

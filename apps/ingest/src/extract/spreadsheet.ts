@@ -3,11 +3,13 @@
 import type ExcelJS from 'exceljs';
 import { ExtractionError, unzip } from './zip.ts';
 
+// exceljs is loaded with the first workbook (most mail has none), then kept.
+let exceljs: Promise<{ default: typeof ExcelJS }> | undefined;
+
 /** Each worksheet as a grid of cell values (dates stay Date, formulas give their result). */
 export async function workbookGrids(bytes: Uint8Array, maxRows: number): Promise<unknown[][][]> {
   await unzip(bytes); // throws on a bomb, an encrypted or a broken archive
-  // exceljs is loaded with the first workbook (most mail has none).
-  const { default: Excel } = await import('exceljs');
+  const { default: Excel } = await (exceljs ??= import('exceljs') as unknown as Promise<{ default: typeof ExcelJS }>);
   const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);

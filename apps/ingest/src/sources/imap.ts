@@ -2,7 +2,7 @@
 // is stored in the same transaction that moves the checkpoint, so a crash loses and repeats nothing.
 // Only one worker fetches at a time (the checkpoint row is locked with SKIP LOCKED); the others
 // process the queue meanwhile.
-import { lockCheckpoint, relaxDurability, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
+import { lockCheckpoint, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
 import { ImapFlow } from 'imapflow';
 import { limits } from '../limits.ts';
 import type { MemoryBudget } from '../memory.ts';
@@ -113,7 +113,6 @@ export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettin
       const outcome = await db.transaction(async (tx) => {
         await budget.acquire(bytes);
         held = true;
-        await relaxDurability(tx);
         const checkpoint = await lockCheckpoint(tx, source);
         if (!checkpoint) return 'busy' as const;
         const last = checkpoint.uidValidity === uidValidity ? checkpoint.lastUid : 0;

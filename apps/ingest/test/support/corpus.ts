@@ -265,7 +265,7 @@ export async function bulkCorpus(count: number, onProgress?: (done: number) => v
  */
 export async function bigCorpus(count = 10): Promise<Buffer[]> {
   const { apex } = banks;
-  const archive = Buffer.alloc(24 * 1024 * 1024);
+  const archive = Buffer.alloc(28 * 1024 * 1024);
   for (let i = 0; i < archive.length; i += 4) archive.writeUInt32LE((i * 2654435761) >>> 0, i);
   const out: Buffer[] = [];
   for (let i = 0; i < count; i++) {

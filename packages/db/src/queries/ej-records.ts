@@ -1,8 +1,8 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, count, desc, eq, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { ejCounts, ejRecords, type EjRecordKind } from '../schema.ts';
+import { queryRows, type Db } from '../client.ts';
+import { ejCounts, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
 import { containsText, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
@@ -55,7 +55,40 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
 
-/** Counts filtered only by dates, bank and sender come from the counter rows; others count records. */
+const valueColumns = { atm_id: ejRecords.atmId, bank_name: ejRecords.bankName, mail_subject: ejRecords.mailSubject, mail_received_from: ejRecords.mailReceivedFrom };
+type ValueField = keyof typeof valueColumns;
+
+/** The one text filter that ej_values can answer alone (no dates, no card number, no other text), if any. */
+function singleValueFilter(filters: EjFilters): { field: ValueField; text: string } | null {
+  const texts = (
+    [
+      ['atm_id', filters.atmId],
+      ['bank_name', filters.bankName],
+      ['mail_subject', filters.mailSubject],
+      ['mail_received_from', filters.mailReceivedFrom],
+    ] as const
+  ).filter(([, text]) => text);
+  if (texts.length !== 1 || filters.cardNo || filters.startDate || filters.endDate) return null;
+  return { field: texts[0]![0], text: texts[0]![1]! };
+}
+
+const isUnfiltered = (f: EjFilters) => !f.startDate && !f.endDate && !f.atmId && !f.bankName && !f.cardNo && !f.mailSubject && !f.mailReceivedFrom;
+
+/** The distinct values of a field that a substring matches (all of them without one). */
+const matchingValues = (kind: EjRecordKind, field: string, text: string | undefined) =>
+  and(eq(ejValues.kind, kind), eq(ejValues.field, field), containsText(ejValues.value, text), sql`${ejValues.n} > 0`);
+
+/** How many records of the kind hold the matching values. */
+async function sumOfValues(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` }).from(ejValues).where(where);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The count of filters that mix several kinds of condition: dates, bank and sender in any mix sum
+ * ej_counts; anything else (card numbers, which are nearly unique per record, or a text filter
+ * with others) counts the records through their indexes.
+ */
 async function countEjRecords(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
   if (filters.atmId || filters.cardNo || filters.mailSubject) {
     const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
@@ -76,9 +109,8 @@ async function countEjRecords(db: Db, filters: EjFilters, where: SQL | undefined
   return Number(row?.n ?? 0);
 }
 
-export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
-  const where = ejConditions(filters);
-  const total = await countEjRecords(db, filters, where);
+/** The page of records under `where`, newest first. */
+async function pageOf(db: Db, where: SQL | undefined, page: Page) {
   const ids = db
     .select({ id: ejRecords.id })
     .from(ejRecords)
@@ -87,32 +119,84 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
     .as('page_ids');
-  const rows = await db
-    .select(ejRecordColumns)
-    .from(ejRecords)
-    .innerJoin(ids, eq(ejRecords.id, ids.id))
-    .orderBy(desc(ejRecords.id));
-  return { count: total, rows } satisfies PageOf<unknown>;
+  return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(desc(ejRecords.id));
+}
+
+/** Matches at least this share of the records: walking them in id order finds a page soonest. */
+const DENSE = 0.02;
+
+/**
+ * A page of the EJ table and the filter's count. With no filter or one text filter alone, the
+ * count is the sum of the matching distinct values in ej_values (every record has exactly one bank
+ * value, so the bank values' sum is the kind's total), and the counts choose the page's path: a
+ * sparse match goes through the column's btree index by the matching values themselves (instead
+ * of the trigram index over a million records); a dense one walks the id order, where nearly every
+ * record read is on the page.
+ */
+export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
+  const single = singleValueFilter(filters);
+  if (single || isUnfiltered(filters)) {
+    const kindTotal = matchingValues(filters.kind, 'bank_name', undefined);
+    if (!single) return { count: await sumOfValues(db, kindTotal), rows: await pageOf(db, eq(ejRecords.kind, filters.kind), page) } satisfies PageOf<unknown>;
+    // One statement over the matching values: their sum, and the values themselves when they are few.
+    const [match] = await db
+      .select({
+        total: sql<string>`coalesce(sum(${ejValues.n}), 0)`,
+        exact: sql<string[] | null>`case when coalesce(sum(${ejValues.n}), 0) <
+          (select coalesce(sum(${ejValues.n}), 0) * ${DENSE} from ${ejValues} where ${kindTotal}) then array_agg(${ejValues.value}) end`,
+      })
+      .from(ejValues)
+      .where(matchingValues(filters.kind, single.field, single.text));
+    const total = Number(match?.total ?? 0);
+    if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+    const exact = match?.exact;
+    const where = exact
+      ? and(eq(ejRecords.kind, filters.kind), sql`${valueColumns[single.field]} = any(${sql.param(exact)}::text[])`)
+      : ejConditions(filters);
+    return { count: total, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+  }
+  const where = ejConditions(filters);
+  return { count: await countEjRecords(db, filters, where), rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
 }
 
 /**
- * Every record that matches, newest first, in batches: keyset paging on id keeps each batch an
- * index range, so an export of any size streams in bounded memory.
+ * The record fields as exports and the JSON lists give them, straight from the driver: dates as
+ * YYYY-MM-DD and amounts as decimal text (as the API's pages give them), ids as numbers. Read with
+ * plain SQL, not drizzle's select, whose per-cell mapping was half the cost of a large export.
  */
-export async function* ejRecordBatches(db: Db, filters: EjFilters, batchSize = 5000) {
+const exportSelect = sql.join(
+  Object.entries(ejRecordColumns).map(([name, column]) => {
+    // Text as it is; the numeric id as a JS number; dates and amounts as their text.
+    const value = column.columnType === 'PgText' ? sql`${column}` : column.dataType === 'number' ? sql`${column}::float8` : sql`${column}::text`;
+    return sql`${value} as ${sql.identifier(name)}`;
+  }),
+  sql`, `,
+);
+type ExportedRecord = { [K in keyof typeof ejRecordColumns]: K extends 'id' ? number : string | null };
+
+/**
+ * Every record that matches, newest first, in batches: keyset paging on id keeps each batch an
+ * index range, so an export of any size streams in bounded memory. The next batch is read while
+ * the caller writes this one (one batch ahead, no more). Batches of 1,000 die young: at 5,000
+ * each batch outlived V8's young generation, and the API's heap grew by 100-160 MB over an
+ * 800,000-row export (bench/export.ts measures it).
+ */
+export async function* ejRecordBatches(db: Db, filters: EjFilters, batchSize = 1000): AsyncGenerator<ExportedRecord[]> {
   const where = ejConditions(filters);
-  let before: number | undefined;
-  for (;;) {
-    const batch = await db
-      .select(ejRecordColumns)
-      .from(ejRecords)
-      .where(and(where, before === undefined ? undefined : lt(ejRecords.id, before)))
-      .orderBy(desc(ejRecords.id))
-      .limit(batchSize);
-    if (batch.length === 0) return;
-    yield batch;
-    before = batch[batch.length - 1]!.id;
-    if (batch.length < batchSize) return;
+  const read = (before: number | undefined) => {
+    const reading = queryRows<ExportedRecord>(
+      db,
+      sql`select ${exportSelect} from ej_records
+          where ${and(where, before === undefined ? undefined : lt(ejRecords.id, before))}
+          order by ej_records.id desc limit ${batchSize}`,
+    );
+    reading.catch(() => undefined); // a read-ahead the caller no longer wants must not fail the process
+    return reading;
+  };
+  let next: Promise<ExportedRecord[]> | null = read(undefined);
+  while (next) {
+    const batch: ExportedRecord[] = await next;
+    next = batch.length === batchSize ? read(batch[batch.length - 1]!.id) : null;
+    if (batch.length) yield batch;
   }
 }
-

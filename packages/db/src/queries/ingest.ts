@@ -1,6 +1,6 @@
 // What the mail ingester reads and writes: the raw-message queue, the IMAP checkpoint, the sender
 // and ignore rules, and the results of processing one message.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
 import { queryRows, type Db } from '../client.ts';
@@ -21,15 +21,6 @@ import {
 /** A transaction handle or the database: everything here runs inside the caller's transaction. */
 type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
 
-/**
- * Commit without waiting for the WAL flush. Safe for the ingester: a transaction lost in a database
- * crash takes its checkpoint with it, so its messages are fetched (or processed) again, and
- * storing is idempotent. It saves a disk flush per message, most of the cost of a small message.
- */
-export async function relaxDurability(tx: Tx): Promise<void> {
-  await tx.execute(sql`set local synchronous_commit = off`);
-}
-
 export interface NewMessage {
   /** The Message-ID, else `sha256:` and the hash of the raw message. */
   messageId: string;
@@ -45,30 +36,25 @@ export interface NewMessage {
   fetchError?: string | undefined;
 }
 
-/** Store a message and queue it; false when it was stored before (by this or another worker). */
+/**
+ * Store a message and queue it; false when it was stored before (by this or another worker).
+ * One statement: the email row (skipped on a known Message-ID) and its raw source.
+ */
 export async function storeMessage(tx: Tx, message: NewMessage): Promise<boolean> {
-  const [row] = await tx
-    .insert(emails)
-    .values({
-      messageId: message.messageId,
-      emailFrom: message.emailFrom,
-      emailTo: message.emailTo,
-      subject: message.subject,
-      normalizedSubject: message.normalizedSubject,
-      receivedAt: message.receivedAt,
-    })
-    .onConflictDoNothing({ target: emails.messageId })
-    .returning({ id: emails.id });
-  if (!row) return false;
-  await tx.insert(emailSources).values({
-    emailId: row.id,
-    raw: message.raw,
-    size: message.size,
-    origin: message.origin,
-    normalizedSubject: message.normalizedSubject,
-    fetchError: message.fetchError ?? null,
-  });
-  return true;
+  const rows = await queryRows<{ email_id: string | number }>(
+    tx as Db,
+    sql`with e as (
+          insert into emails (message_id, email_from, email_to, subject, normalized_subject, received_at)
+          values (${message.messageId}, ${message.emailFrom}, ${message.emailTo}, ${message.subject}, ${message.normalizedSubject},
+                  ${message.receivedAt.toISOString()}::timestamptz)
+          on conflict (message_id) do nothing
+          returning id)
+        insert into email_sources (email_id, raw, size, origin, normalized_subject, fetch_error)
+        select id, ${message.raw}::bytea, ${message.size}::int, ${message.origin}::text, ${message.normalizedSubject}::text, ${message.fetchError ?? null}::text
+        from e
+        returning email_id`,
+  );
+  return rows.length > 0;
 }
 
 /**
@@ -86,12 +72,14 @@ const pgClientOf = (tx: Tx): pg.ClientBase | undefined => {
   return looksLikePg ? (client as pg.ClientBase) : undefined;
 };
 
-/** A stored raw message, read in RAW_CHUNK pieces (until a short one) and joined. */
-async function readRaw(tx: Tx, emailId: number): Promise<Buffer> {
-  const pieces: Uint8Array[] = [];
+/**
+ * A stored raw message in RAW_CHUNK pieces (until a short one), read as the caller takes them: a
+ * 40 MB message is never whole in the ingester's memory. Read inside the claiming transaction.
+ */
+async function* readRaw(tx: Tx, emailId: number): AsyncGenerator<Buffer> {
   const client = pgClientOf(tx);
   for (let at = 0; ; at += RAW_CHUNK) {
-    let piece: Uint8Array;
+    let piece: Buffer;
     if (client) {
       const query: pg.QueryConfig & { binary: boolean; types: pg.CustomTypesConfig } = {
         text: 'select substring(raw from $1 for $2) as raw from email_sources where email_id = $3',
@@ -108,10 +96,10 @@ async function readRaw(tx: Tx, emailId: number): Promise<Buffer> {
       );
       // PGlite answers bytes; a text-format answer would be \x-prefixed hex.
       const value = row!.raw;
-      piece = typeof value === 'string' ? Buffer.from(value.replace(/^\\x/, ''), 'hex') : value;
+      piece = typeof value === 'string' ? Buffer.from(value.replace(/^\\x/, ''), 'hex') : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
-    pieces.push(piece);
-    if (piece.length < RAW_CHUNK) return Buffer.concat(pieces);
+    if (piece.length) yield piece;
+    if (piece.length < RAW_CHUNK) return;
   }
 }
 
@@ -147,7 +135,9 @@ export async function saveCheckpoint(tx: Tx, source: string, checkpoint: Checkpo
 
 export interface QueuedMessage {
   emailId: number;
-  raw: Buffer;
+  /** Its raw bytes in pieces, read as they are taken (inside the claiming transaction). */
+  raw: Iterable<Buffer> | AsyncIterable<Buffer>;
+  size: number;
   /** How many stored messages share its subject up to and including it (1 without a subject). */
   positionInSubject: number;
   normalizedSubject: string;
@@ -165,25 +155,31 @@ export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => P
   const [row] = await queryRows<{ email_id: string | number; raw_length: number; raw: Uint8Array | null; normalized_subject: string; received_at: string | Date; fetch_error: string | null; position: number }>(
     tx as Db,
     // A small message comes with the claim (one round trip); a big one is read in pieces after.
-    sql`select q.email_id, length(q.raw) as raw_length, case when length(q.raw) < ${RAW_CHUNK} then q.raw end as raw,
-               q.normalized_subject, q.fetch_error, e.received_at,
-               case when q.normalized_subject = '' then 1
-                    else (select count(*) from email_sources p
-                          where p.normalized_subject = q.normalized_subject and p.email_id <= q.email_id) end::int as position
-        from email_sources q join emails e on e.id = q.email_id
-        where q.processed_at is null
-          and not exists (select 1 from email_sources p
-                          where p.normalized_subject = q.normalized_subject and p.processed_at is null and p.email_id < q.email_id)
-        order by q.email_id
-        limit 1
-        for update of q skip locked`,
+    // Taken off the queue in the same statement: the transaction's outcome decides (a rollback
+    // puts it back), and it saves a statement per message.
+    sql`with c as (
+          select q.email_id, length(q.raw) as raw_length, case when length(q.raw) < ${RAW_CHUNK} then q.raw end as raw,
+                 q.normalized_subject, q.fetch_error, e.received_at,
+                 case when q.normalized_subject = '' then 1
+                      else (select count(*) from email_sources p
+                            where p.normalized_subject = q.normalized_subject and p.email_id <= q.email_id) end::int as position
+          from email_sources q join emails e on e.id = q.email_id
+          where q.processed_at is null
+            and not exists (select 1 from email_sources p
+                            where p.normalized_subject = q.normalized_subject and p.processed_at is null and p.email_id < q.email_id)
+          order by q.email_id
+          limit 1
+          for update of q skip locked),
+        taken as (update email_sources s set processed_at = now() from c where s.email_id = c.email_id returning s.email_id)
+        select c.* from c join taken on taken.email_id = c.email_id`,
   );
   if (!row) return null;
   // Before its bytes are read: a lane may wait here for memory while it holds the claim.
   await beforeRead?.(Number(row.raw_length));
   return {
     emailId: Number(row.email_id),
-    raw: row.raw ? Buffer.from(row.raw) : await readRaw(tx, Number(row.email_id)),
+    raw: row.raw ? [Buffer.from(row.raw)] : readRaw(tx, Number(row.email_id)),
+    size: Number(row.raw_length),
     positionInSubject: Number(row.position),
     normalizedSubject: row.normalized_subject,
     receivedAt: new Date(row.received_at),
@@ -303,7 +299,6 @@ const ejNames: Record<string, string> = { txt_date: 'transaction_date', txt_amt:
 const fileRowColumnList = rowColumns.map(([c]) => c).join(', ');
 const fileRowColumnTypes = rowColumns.map(([c, t]) => `${c} ${t}`).join(', ');
 const ejColumnList = rowColumns.map(([c]) => ejNames[c] ?? c).join(', ');
-const ejColumnTypes = rowColumns.map(([c, t]) => `${ejNames[c] ?? c} ${t}`).join(', ');
 
 const fileRowColumns = (r: ExtractedRowValues) => ({
   atm_id: r.atmId, card_no: r.cardNo, txt_no: r.txtNo, txt_date: r.txtDate, txt_amt: r.txtAmt, dispute_amt: r.disputeAmt,
@@ -311,10 +306,6 @@ const fileRowColumns = (r: ExtractedRowValues) => ({
   complaint_date: r.complaintDate, short_description: r.shortDescription, mail_received_from: r.mailReceivedFrom,
   mail_subject: r.mailSubject, response_code: r.responseCode,
 });
-const ejColumns = (r: ExtractedRowValues) => {
-  const { txt_date, txt_amt, short_desc, ...rest } = fileRowColumns(r);
-  return { ...rest, transaction_date: txt_date, transaction_amt: txt_amt, short_desc_ej_error: short_desc };
-};
 
 export interface ProcessedMessage {
   emailId: number;
@@ -331,58 +322,67 @@ export interface ProcessedMessage {
   jsonLoadData: Record<string, unknown>[];
   processingError: string | null;
   bankName: string;
-  /** fileIndex: the record was read from files[fileIndex] (linked by data_file_id). */
-  ejRecords: { kind: EjRecordKind; fileName: string; fileIndex?: number; row: ExtractedRowValues }[];
-  files: { kind: DataFileKind; name: string; subjectName: string; rows: ExtractedRowValues[] }[];
+  /** Dispute rows read from the message's body (EJ records with no file). */
+  bodyRows: ExtractedRowValues[];
+  /** Data files and their rows; a file with an ejKind also gives each row as an EJ record of that kind. */
+  files: { kind: DataFileKind; name: string; subjectName: string; ejKind: EjRecordKind | null; rows: ExtractedRowValues[] }[];
 }
 
-/** Rows per insert statement (one JSON parameter each). */
+/** Rows per insert statement (one JSON parameter each): a 20,000-row file is four statements, not one 10 MB text. */
 const ROW_BATCH = 5000;
 
-/** Write a processed message's results and take it off the queue; read = processed. */
+const rowsJson = (rows: ExtractedRowValues[], from: number) => JSON.stringify(rows.map((row, i) => ({ ...fileRowColumns(row), position: from + i })));
+const rowsSource = (json: string) => sql`src as materialized (select * from json_to_recordset(${json}::json) as r(position int, ${sql.raw(fileRowColumnTypes)}))`;
+
+/**
+ * Write a processed message's results; read = processed. (It was taken off the queue when it was
+ * claimed, in this same transaction.) Rows go in as one JSON parameter per statement: building
+ * thousands of bound parameters in JS cost more than parsing, and a file, its rows and its EJ
+ * records are one statement, one round trip, reading that JSON once.
+ */
 export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): Promise<void> {
-  const { emailId } = message;
-  await tx
-    .update(emails)
-    .set({
-      ...message.fields,
-      category: message.category,
-      isRead: true,
-      jsonLoadData: message.jsonLoadData,
-      processingError: message.processingError,
-      updateAt: sql`now()`,
-    })
-    .where(eq(emails.id, emailId));
-  // Rows go in as one JSON parameter per statement: building thousands of bound parameters in JS
-  // cost more than parsing, and one statement is one round trip. Files first: the EJ records read
-  // from a file are linked to it.
-  const fileIds: number[] = [];
+  const { emailId, bankName, fields } = message;
+  // The email's own update rides along with the first statement that writes rows (one round trip fewer).
+  let emailUpdate: SQL | null = sql`upd as (update emails set
+      email_from = ${fields.emailFrom}, email_to = ${fields.emailTo}, subject = ${fields.subject},
+      email_body = ${fields.emailBody}, email_body_html = ${fields.emailBodyHtml},
+      received_at = ${fields.receivedAt.toISOString()}::timestamptz, num_of_email = ${fields.numOfEmail}::int,
+      category = ${message.category}, is_read = true, json_load_data = ${JSON.stringify(message.jsonLoadData)}::json,
+      processing_error = ${message.processingError}::text, update_at = now()
+    where id = ${emailId})`;
+  const withEmailUpdate = () => {
+    const update = emailUpdate;
+    emailUpdate = null;
+    return update ? sql`${update}, ` : sql``;
+  };
+  for (let at = 0; at < message.bodyRows.length; at += ROW_BATCH) {
+    await tx.execute(sql`with ${withEmailUpdate()}${rowsSource(rowsJson(message.bodyRows.slice(at, at + ROW_BATCH), at))}
+      insert into ej_records (kind, file_name, data_file_id, bank_name, email_id, ${sql.raw(ejColumnList)})
+      select 'dispute', '', null, ${bankName}, ${emailId}, ${sql.raw(fileRowColumnList)} from src order by position`);
+  }
   for (const file of message.files) {
-    const [created] = await queryRows<{ id: string | number }>(
-      tx as Db,
-      sql`insert into data_files (kind, name, subject_name, email_id) values (${file.kind}, ${file.name}, ${file.subjectName}, ${emailId}) returning id`,
-    );
-    fileIds.push(Number(created!.id));
-    // In batches: a 20,000-row file is four statements, not one 10 MB JSON text.
-    for (let at = 0; at < file.rows.length; at += ROW_BATCH) {
-      const rows = file.rows.slice(at, at + ROW_BATCH).map((row, i) => ({ ...fileRowColumns(row), position: at + i }));
-      await tx.execute(sql`insert into data_file_rows (data_file_id, position, ${sql.raw(fileRowColumnList)})
-        select ${fileIds.at(-1)!}, position, ${sql.raw(fileRowColumnList)}
-        from json_to_recordset(${JSON.stringify(rows)}::json) as r(position int, ${sql.raw(fileRowColumnTypes)})`);
+    let fileId: number | undefined;
+    for (let at = 0; at === 0 || at < file.rows.length; at += ROW_BATCH) {
+      const theFile =
+        fileId === undefined
+          ? sql`f as (insert into data_files (kind, name, subject_name, email_id) values (${file.kind}, ${file.name}, ${file.subjectName}, ${emailId}) returning id)`
+          : sql`f as (select ${fileId}::bigint as id)`;
+      const records = file.ejKind
+        ? sql`, e as (insert into ej_records (kind, file_name, data_file_id, bank_name, email_id, ${sql.raw(ejColumnList)})
+              select ${file.ejKind}, ${file.name}, f.id, ${bankName}, ${emailId}, ${sql.raw(fileRowColumnList)} from f, src order by position)`
+        : sql``;
+      const [row] = await queryRows<{ id: string | number }>(
+        tx as Db,
+        sql`with ${withEmailUpdate()}${theFile}, ${rowsSource(rowsJson(file.rows.slice(at, at + ROW_BATCH), at))},
+          r as (insert into data_file_rows (data_file_id, position, ${sql.raw(fileRowColumnList)})
+                select f.id, position, ${sql.raw(fileRowColumnList)} from f, src)
+          ${records}
+          select id from f`,
+      );
+      fileId = Number(row!.id);
     }
   }
-  for (let at = 0; at < message.ejRecords.length; at += ROW_BATCH) {
-    const records = message.ejRecords.slice(at, at + ROW_BATCH).map((r) => ({
-      ...ejColumns(r.row),
-      kind: r.kind,
-      file_name: r.fileName,
-      data_file_id: r.fileIndex === undefined ? null : (fileIds[r.fileIndex] ?? null),
-    }));
-    await tx.execute(sql`insert into ej_records (kind, file_name, data_file_id, bank_name, email_id, ${sql.raw(ejColumnList)})
-      select kind, file_name, data_file_id, ${message.bankName}, ${emailId}, ${sql.raw(ejColumnList)}
-      from json_to_recordset(${JSON.stringify(records)}::json) as r(kind text, file_name text, data_file_id bigint, ${sql.raw(ejColumnTypes)})`);
-  }
-  await tx.update(emailSources).set({ processedAt: sql`now()` }).where(and(eq(emailSources.emailId, emailId), isNull(emailSources.processedAt)));
+  if (emailUpdate) await tx.execute(sql`with ${emailUpdate} select 1`);
 }
 
 /**

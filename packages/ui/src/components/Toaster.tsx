@@ -2,7 +2,9 @@
 import { Toaster as SonnerToaster, toast } from 'sonner';
 
 export function Toaster() {
-  return <SonnerToaster position="top-right" richColors closeButton duration={5000} />;
+  // Bottom right: at the top right a toast covered the page's own actions (Add, Export) for its
+  // five seconds, just when an operator reaches for them again.
+  return <SonnerToaster position="bottom-right" richColors closeButton duration={5000} />;
 }
 
 export const notify = {

@@ -1,0 +1,1 @@
+CREATE INDEX "ej_records_subject_idx" ON "ej_records" USING btree ("mail_subject");
