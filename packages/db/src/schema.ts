@@ -244,6 +244,22 @@ export const ejValues = pgTable(
   ],
 );
 
+/**
+ * How many records of each kind hold ids in each block of 1,024 ids, kept exact by statement
+ * triggers on ej_records (migration 0012). A deep page of the id order (page 10,000) finds its
+ * block by summing the blocks' counts, then skips only within that block, instead of walking
+ * every record above it.
+ */
+export const ejIdBlocks = pgTable(
+  'ej_id_blocks',
+  {
+    kind: text('kind').notNull(),
+    block: bigint('block', { mode: 'number' }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.block] })],
+);
+
 export const dataFiles = pgTable(
   'data_files',
   {

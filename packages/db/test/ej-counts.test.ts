@@ -82,7 +82,10 @@ describe.each(backends)('EJ counts on %s', (backend) => {
   });
 
   it.each(cases)('pages %o as the plain query does, in the same order', async (filters) => {
-    for (const page of [{ page: 1, pageSize: 10 }, { page: 3, pageSize: 25 }]) {
+    // Deep pages too (past 2,000 records the whole kind is paged from ej_id_blocks), the last
+    // partial one and one past the end.
+    const deep = [{ page: 201, pageSize: 10 }, { page: 97, pageSize: 25 }, { page: 1, pageSize: 3000 }, { page: 2, pageSize: 2500 }, { page: 40, pageSize: 100 }];
+    for (const page of [{ page: 1, pageSize: 10 }, { page: 3, pageSize: 25 }, ...deep]) {
       const plain = await database.db
         .select({ id: ejRecords.id })
         .from(ejRecords)
@@ -113,5 +116,7 @@ describe.each(backends)('EJ counts on %s', (backend) => {
       const [truth] = await database.db.select({ n: count() }).from(ejRecords).where(ejConditions(f));
       expect((await listEjRecords(database.db, f, { page: 1, pageSize: 10 })).count).toBe(truth!.n);
     }
+    const plain = await database.db.select({ id: ejRecords.id }).from(ejRecords).where(ejConditions({ kind: 'dispute' })).orderBy(desc(ejRecords.id)).limit(7).offset(2100);
+    expect((await listEjRecords(database.db, { kind: 'dispute' }, { page: 301, pageSize: 7 })).rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
   });
 });

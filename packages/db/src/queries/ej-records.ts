@@ -2,7 +2,7 @@
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, count, desc, eq, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
-import { ejCounts, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
+import { ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
 import { containsText, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
@@ -109,17 +109,33 @@ async function countEjRecords(db: Db, filters: EjFilters, where: SQL | undefined
   return Number(row?.n ?? 0);
 }
 
-/** The page of records under `where`, newest first. */
-async function pageOf(db: Db, where: SQL | undefined, page: Page) {
-  const ids = db
-    .select({ id: ejRecords.id })
-    .from(ejRecords)
-    .where(where)
-    .orderBy(desc(ejRecords.id))
-    .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize)
-    .as('page_ids');
+/** The page of records under `where`, newest first (`skip` records above it). */
+async function pageOf(db: Db, where: SQL | undefined, page: Page, skip = (page.page - 1) * page.pageSize) {
+  const ids = db.select({ id: ejRecords.id }).from(ejRecords).where(where).orderBy(desc(ejRecords.id)).limit(page.pageSize).offset(skip).as('page_ids');
   return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(desc(ejRecords.id));
+}
+
+/** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
+const DEEP = 2000;
+
+/**
+ * A page of the whole kind, newest first. A deep one (page 10,000 skips 99,990 records) finds the
+ * block of 1,024 ids holding its first record from the blocks' running counts, then skips only
+ * within that block: a few hundred index entries instead of every record above the page.
+ */
+async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page) {
+  const skip = (page.page - 1) * page.pageSize;
+  if (skip < DEEP) return pageOf(db, eq(ejRecords.kind, kind), page);
+  const [at] = await queryRows<{ block: string; newer: string }>(
+    db,
+    sql`select block, upto - n as newer from (
+          select ${ejIdBlocks.block} as block, ${ejIdBlocks.n} as n, sum(${ejIdBlocks.n}) over (order by ${ejIdBlocks.block} desc) as upto
+          from ${ejIdBlocks} where ${ejIdBlocks.kind} = ${kind} and ${ejIdBlocks.n} > 0
+        ) b where upto > ${skip} order by block desc limit 1`,
+  );
+  if (!at) return [];
+  const below = (Number(at.block) + 1) * 1024;
+  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, skip - Number(at.newer));
 }
 
 /** Matches at least this share of the records: walking them in id order finds a page soonest. */
@@ -137,7 +153,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
   const single = singleValueFilter(filters);
   if (single || isUnfiltered(filters)) {
     const kindTotal = matchingValues(filters.kind, 'bank_name', undefined);
-    if (!single) return { count: await sumOfValues(db, kindTotal), rows: await pageOf(db, eq(ejRecords.kind, filters.kind), page) } satisfies PageOf<unknown>;
+    if (!single) return { count: await sumOfValues(db, kindTotal), rows: await unfilteredPage(db, filters.kind, page) } satisfies PageOf<unknown>;
     // One statement over the matching values: their sum, and the values themselves when they are few.
     const [match] = await db
       .select({
