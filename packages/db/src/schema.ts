@@ -190,10 +190,11 @@ export const ejRecords = pgTable(
     index('ej_records_data_file_idx').on(t.dataFileId),
     index('ej_records_kind_date_idx').on(t.kind, t.transactionDate, t.id),
     index('ej_records_kind_id_idx').on(t.kind, t.id),
-    index('ej_records_atm_idx').on(t.atmId),
-    index('ej_records_card_idx').on(t.cardNo),
-    // Exact subjects: a sparse subject filter pages through the values ej_values matched.
-    index('ej_records_subject_idx').on(t.mailSubject),
+    // Exact values with kind and id: a sparse filter's values (matched in ej_values) give their
+    // records' ids from the index alone, and only the page's records are read (migration 0014).
+    index('ej_records_atm_idx').on(t.atmId, t.kind, t.id),
+    index('ej_records_card_idx').on(t.cardNo, t.kind, t.id),
+    index('ej_records_subject_idx').on(t.mailSubject, t.kind, t.id),
     index('ej_records_email_idx').on(t.emailId),
     index('ej_records_atm_trgm_idx').using('gin', sql`${t.atmId} gin_trgm_ops`),
     index('ej_records_card_trgm_idx').using('gin', sql`${t.cardNo} gin_trgm_ops`),
@@ -237,10 +238,17 @@ export const ejValues = pgTable(
     field: text('field').notNull(),
     value: text('value').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
+    /** lower(value): matched with LIKE, cheaper per value than ILIKE (migration 0013). */
+    folded: text('folded')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(value)`),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.field, t.value] }),
-    index('ej_values_value_trgm_idx').using('gin', sql`${t.value} gin_trgm_ops`),
+    // A broad match reads one field's values in this index alone (index-only, with their counts);
+    // a selective one finds its few values through the trigram index.
+    index('ej_values_folded_idx').on(t.kind, t.field, t.folded),
+    index('ej_values_folded_trgm_idx').using('gin', sql`${t.folded} gin_trgm_ops`),
   ],
 );
 

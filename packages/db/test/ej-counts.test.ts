@@ -68,6 +68,14 @@ describe.each(backends)('EJ counts on %s', (backend) => {
     { kind: 'dispute', atmId: 'APX', mailSubject: 'dispute' },
     // Sparse (under 2% of the records: paged through the matching values), beside the dense ones above.
     { kind: 'dispute', atmId: 'apx0001' },
+    { kind: 'dispute', cardNo: 'xxxxxx00' },
+    { kind: 'overage', cardNo: '4' },
+    // Mixed: the narrowest sparse filter finds the candidates, the others are checked on them.
+    { kind: 'dispute', atmId: 'APX0001', mailSubject: 'dispute', bankName: 'bank' },
+    { kind: 'dispute', cardNo: 'XXXXXX0', atmId: 'apx', startDate: '2026-01-01' },
+    { kind: 'dispute', mailSubject: 'moved', atmId: 'ZZAPX00', mailReceivedFrom: 'example', endDate: '2026-12-31' },
+    { kind: 'dispute', startDate: '2026-02-01', endDate: '2026-02-07' },
+    { kind: 'dispute', startDate: '2026-01-01', endDate: '2026-06-30', atmId: 'HRB', bankName: 'harbor', cardNo: 'XXXXXX', mailSubject: 'dispute', mailReceivedFrom: 'example' },
   ];
 
   it('holds no value for a filter that matches nothing, and counts it as 0', async () => {

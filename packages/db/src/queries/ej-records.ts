@@ -55,45 +55,101 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
 
-const valueColumns = { atm_id: ejRecords.atmId, bank_name: ejRecords.bankName, mail_subject: ejRecords.mailSubject, mail_received_from: ejRecords.mailReceivedFrom };
+const valueColumns = {
+  atm_id: ejRecords.atmId,
+  bank_name: ejRecords.bankName,
+  card_no: ejRecords.cardNo,
+  mail_subject: ejRecords.mailSubject,
+  mail_received_from: ejRecords.mailReceivedFrom,
+};
 type ValueField = keyof typeof valueColumns;
 
-/** The one text filter that ej_values can answer alone (no dates, no card number, no other text), if any. */
-function singleValueFilter(filters: EjFilters): { field: ValueField; text: string } | null {
-  const texts = (
+/** The text filters given, as (field, text) pairs. */
+const textFilters = (f: EjFilters) =>
+  (
     [
-      ['atm_id', filters.atmId],
-      ['bank_name', filters.bankName],
-      ['mail_subject', filters.mailSubject],
-      ['mail_received_from', filters.mailReceivedFrom],
+      ['atm_id', f.atmId],
+      ['bank_name', f.bankName],
+      ['card_no', f.cardNo],
+      ['mail_subject', f.mailSubject],
+      ['mail_received_from', f.mailReceivedFrom],
     ] as const
-  ).filter(([, text]) => text);
-  if (texts.length !== 1 || filters.cardNo || filters.startDate || filters.endDate) return null;
-  return { field: texts[0]![0], text: texts[0]![1]! };
+  ).filter((pair): pair is readonly [ValueField, string] => Boolean(pair[1]));
+
+/** LIKE over ej_values.folded (lower-cased), with the user's % _ and \ taken literally. */
+function foldedContains(text: string): SQL {
+  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql`${ejValues.folded} like lower(${`%${escaped}%`})`;
 }
 
-const isUnfiltered = (f: EjFilters) => !f.startDate && !f.endDate && !f.atmId && !f.bankName && !f.cardNo && !f.mailSubject && !f.mailReceivedFrom;
+/** Matches under this share of the kind's records are few: found by their values' btree. */
+const DENSE = 0.02;
 
-/** The distinct values of a field that a substring matches (all of them without one). */
-const matchingValues = (kind: EjRecordKind, field: string, text: string | undefined) =>
-  and(eq(ejValues.kind, kind), eq(ejValues.field, field), containsText(ejValues.value, text), sql`${ejValues.n} > 0`);
+interface ValueMatch {
+  field: ValueField;
+  text: string;
+  /** Records of the kind holding a matching value; a lower bound when `dense`. */
+  total: number;
+  /** At least DENSE of the kind's records match: walking the id order finds a page soonest. */
+  dense: boolean;
+  /** The matching values, when all were read (fewer than the dense threshold). */
+  exact: string[] | null;
+}
 
-/** How many records of the kind hold the matching values. */
-async function sumOfValues(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` }).from(ejValues).where(where);
+const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
+  sql`${ejValues.kind} = ${kind} and ${ejValues.field} = ${field} and ${foldedContains(text)} and ${ejValues.n} > 0`;
+
+/**
+ * Each text filter matched against its field's distinct values, in one statement: how many
+ * records hold a matching value, and the values themselves. Each field reads at most as many
+ * values as the records that would make it dense (every value is held by at least one record), so
+ * a broad card filter stops early instead of reading a value per record; a dense filter alone is
+ * then summed in full (sumOfValues), since that sum is its count.
+ */
+async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArray<readonly [ValueField, string]>): Promise<ValueMatch[]> {
+  const perField = texts.map(
+    ([field, text]) => sql`(select ${field}::text as field, count(*) as values, coalesce(sum(n), 0) as total, (select few from threshold) as few,
+        case when count(*) < (select few from threshold) then array_agg(value) end as kept
+      from (select ${ejValues.value} as value, ${ejValues.n} as n from ${ejValues}
+            where ${valuesOf(kind, field, text)} limit (select few from threshold)) matched)`,
+  );
+  const rows = await queryRows<{ field: ValueField; values: string; total: string; few: string; kept: string[] | null }>(
+    db,
+    sql`with threshold as (select ceil(coalesce(sum(${ejValues.n}), 0) * ${DENSE})::bigint as few from ${ejValues}
+                           where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0)
+        ${sql.join(perField, sql` union all `)}`,
+  );
+  return rows.map((r) => {
+    const few = Number(r.few);
+    const total = Number(r.total);
+    const values = Number(r.values);
+    return {
+      field: r.field,
+      text: texts.find(([f]) => f === r.field)![1],
+      total,
+      dense: values >= few || total >= few,
+      exact: r.kept,
+    };
+  });
+}
+
+/** How many records hold a value matching the text (all of them, however many). */
+async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<number> {
+  const [row] = await db.select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` }).from(ejValues).where(valuesOf(kind, field, text));
   return Number(row?.n ?? 0);
 }
 
-/**
- * The count of filters that mix several kinds of condition: dates, bank and sender in any mix sum
- * ej_counts; anything else (card numbers, which are nearly unique per record, or a text filter
- * with others) counts the records through their indexes.
- */
-async function countEjRecords(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
-  if (filters.atmId || filters.cardNo || filters.mailSubject) {
-    const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
-    return row?.n ?? 0;
-  }
+/** The kind's record count: every record has one bank value (possibly ''), so their sum. */
+async function kindTotal(db: Db, kind: EjRecordKind): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` })
+    .from(ejValues)
+    .where(and(eq(ejValues.kind, kind), eq(ejValues.field, 'bank_name'), sql`${ejValues.n} > 0`));
+  return Number(row?.n ?? 0);
+}
+
+/** Dates, bank and sender in any mix: the sum of their ej_counts rows. */
+async function countFromEjCounts(db: Db, filters: EjFilters): Promise<number> {
   const [row] = await db
     .select({ n: sql<string>`coalesce(sum(${ejCounts.n}), 0)` })
     .from(ejCounts)
@@ -138,41 +194,55 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page) {
   return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, skip - Number(at.newer));
 }
 
-/** Matches at least this share of the records: walking them in id order finds a page soonest. */
-const DENSE = 0.02;
-
 /**
- * A page of the EJ table and the filter's count. With no filter or one text filter alone, the
- * count is the sum of the matching distinct values in ej_values (every record has exactly one bank
- * value, so the bank values' sum is the kind's total), and the counts choose the page's path: a
- * sparse match goes through the column's btree index by the matching values themselves (instead
- * of the trigram index over a million records); a dense one walks the id order, where nearly every
- * record read is on the page.
+ * A page of the EJ table and the filter's count, from the smallest sets that answer them:
+ * - no filter: the count is the sum of the kind's values in ej_values, deep pages start from
+ *   ej_id_blocks;
+ * - dates, bank and sender in any mix: the count sums ej_counts;
+ * - text filters: each is matched against its field's distinct values in ej_values (a few
+ *   thousand, not a million records). One text filter alone is counted by the sum of its values.
+ *   When a filter's values are held by few records (under 2% of the kind), those values replace
+ *   its substring condition, so the column's btree finds the candidate records and every other
+ *   condition is checked on them alone (the count too). When every filter is broad, the page walks
+ *   the id order (nearly every record read is on it) and the count reads the records: measured in
+ *   the README beside the least it could read.
  */
 export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
-  const single = singleValueFilter(filters);
-  if (single || isUnfiltered(filters)) {
-    const kindTotal = matchingValues(filters.kind, 'bank_name', undefined);
-    if (!single) return { count: await sumOfValues(db, kindTotal), rows: await unfilteredPage(db, filters.kind, page) } satisfies PageOf<unknown>;
-    // One statement over the matching values: their sum, and the values themselves when they are few.
-    const [match] = await db
-      .select({
-        total: sql<string>`coalesce(sum(${ejValues.n}), 0)`,
-        exact: sql<string[] | null>`case when coalesce(sum(${ejValues.n}), 0) <
-          (select coalesce(sum(${ejValues.n}), 0) * ${DENSE} from ${ejValues} where ${kindTotal}) then array_agg(${ejValues.value}) end`,
-      })
-      .from(ejValues)
-      .where(matchingValues(filters.kind, single.field, single.text));
-    const total = Number(match?.total ?? 0);
-    if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
-    const exact = match?.exact;
-    const where = exact
-      ? and(eq(ejRecords.kind, filters.kind), sql`${valueColumns[single.field]} = any(${sql.param(exact)}::text[])`)
-      : ejConditions(filters);
-    return { count: total, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+  const texts = textFilters(filters);
+  if (texts.length === 0) {
+    if (!filters.startDate && !filters.endDate) return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page) } satisfies PageOf<unknown>;
+    return { count: await countFromEjCounts(db, filters), rows: await pageOf(db, ejConditions(filters), page) } satisfies PageOf<unknown>;
   }
-  const where = ejConditions(filters);
-  return { count: await countEjRecords(db, filters, where), rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+  const alone = texts.length === 1 && !filters.startDate && !filters.endDate;
+  const matches = await matchValues(db, filters.kind, texts);
+  if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const narrowest = matches.filter((m) => !m.dense).sort((a, b) => a.total - b.total)[0];
+  const where = narrowest
+    ? and(
+        ejConditions({ ...filters, ...withoutField(narrowest.field) }),
+        sql`${valueColumns[narrowest.field]} = any(${sql.param(narrowest.exact)}::text[])`,
+      )
+    : ejConditions(filters);
+  const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
+  const count = alone
+    ? matches[0]!.dense
+      ? await sumOfValues(db, filters.kind, matches[0]!.field, matches[0]!.text)
+      : matches[0]!.total
+    : onlyCounted
+      ? await countFromEjCounts(db, filters)
+      : await countWhere(db, where);
+  return { count, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+}
+
+/** The filters without one text field's condition (its exact values stand in for it). */
+function withoutField(field: ValueField): Partial<EjFilters> {
+  const key = { atm_id: 'atmId', bank_name: 'bankName', card_no: 'cardNo', mail_subject: 'mailSubject', mail_received_from: 'mailReceivedFrom' } as const;
+  return { [key[field]]: undefined };
+}
+
+async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
+  return row?.n ?? 0;
 }
 
 /**
