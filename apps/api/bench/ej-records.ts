@@ -18,7 +18,7 @@ const scenario = (name: string, query: string, filters: Omit<EjFilters, 'kind'>,
   direct: () => listEjRecords(db, { kind: 'dispute', ...filters }, page),
 });
 const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ej_records`);
-// BENCH_ONLY=export measures the export alone.
+// BENCH_ONLY=export measures the export alone; BENCH_ONLY=table the table alone.
 if (process.env.BENCH_ONLY !== 'export') await report(bench, `EJ error table at ${total.toLocaleString('en')} EJ records`, [
   scenario('no filter', '', {}),
   scenario('start_date + end_date (a week)', `start_date=${weekFrom}&end_date=${weekTo}`, { startDate: weekFrom, endDate: weekTo }),
@@ -42,10 +42,35 @@ if (process.env.BENCH_ONLY !== 'export') await report(bench, `EJ error table at 
   scenario('page 10,000', 'page=10000', {}, { page: 10_000, pageSize: 10 }),
 ]);
 
+// The least the shapes that still read many rows must read, as plain SQL (p50 of 30 runs): every
+// dispute's card value (a broad card filter alone sums them), and the records the combined shape's
+// date and bank select (its cheapest plan), read with the text columns its other filters check.
+if (process.env.BENCH_ONLY !== 'export') {
+  const floors: Array<[string, ReturnType<typeof sql>]> = [
+    ['card_no broad: every card value read, no match test', sql`select sum(n) from ej_values where kind = 'dispute' and field = 'card_no'`],
+    [
+      "all seven: the week's harbor records, read with their text columns",
+      sql`select count(*) from ej_records where kind = 'dispute' and transaction_date between ${weekFrom} and ${weekTo}
+          and bank_name ilike '%harbor%' and num_nonnulls(atm_id, card_no, mail_subject, mail_received_from) >= 0`,
+    ],
+  ];
+  console.log('\nFloors: the cheapest read of the data those shapes need (plain SQL, ms)\n');
+  for (const [name, query] of floors) {
+    const times: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      await queryRows(db, query);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`${name.padEnd(60)} p50 ${times[15]!.toFixed(1).padStart(6)}`);
+  }
+}
+
 // The export of the whole dispute set, each format in a process of its own (bench/export.ts), so
 // that its memory is that export's alone.
 console.log('\nStreamed export of every dispute record (rows per second; the API process\'s peak RSS above its idle RSS)\n');
-for (const format of ['csv', 'xlsx']) {
+for (const format of process.env.BENCH_ONLY === 'table' ? [] : ['csv', 'xlsx']) {
   const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./export.ts', import.meta.url).pathname, format], { stdio: ['ignore', 'pipe', 'inherit'] });
   process.stdout.write(child.stdout.toString().split('\n').filter((l) => /^(CSV|XLSX)/.test(l)).join('\n') + '\n');
 }

@@ -103,8 +103,7 @@ const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
  * Each text filter matched against its field's distinct values, in one statement: how many
  * records hold a matching value, and the values themselves. Each field reads at most as many
  * values as the records that would make it dense (every value is held by at least one record), so
- * a broad card filter stops early instead of reading a value per record; a dense filter alone is
- * then summed in full (sumOfValues), since that sum is its count.
+ * a broad card filter beside others stops early instead of reading a value per record.
  */
 async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArray<readonly [ValueField, string]>): Promise<ValueMatch[]> {
   const perField = texts.map(
@@ -133,11 +132,29 @@ async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArray<read
   });
 }
 
-/** How many records hold a value matching the text (all of them, however many). */
-async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<number> {
-  const [row] = await db.select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` }).from(ejValues).where(valuesOf(kind, field, text));
-  return Number(row?.n ?? 0);
+/**
+ * How many records hold a value matching the text (all of them, however many: one filter alone,
+ * whose count this is), and the dense threshold of the kind.
+ */
+async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<{ total: number; few: number }> {
+  const [row] = await queryRows<{ total: string; few: string }>(
+    db,
+    sql`select coalesce(sum(${ejValues.n}), 0) as total,
+          (select ceil(coalesce(sum(${ejValues.n}), 0) * ${DENSE})::bigint from ${ejValues}
+           where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0) as few
+        from ${ejValues} where ${valuesOf(kind, field, text)}`,
+  );
+  return { total: Number(row?.total ?? 0), few: Number(row?.few ?? 0) };
 }
+
+/** The values matching the text (a sparse match: few). */
+async function exactValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<string[]> {
+  const rows = await db.select({ value: ejValues.value }).from(ejValues).where(valuesOf(kind, field, text));
+  return rows.map((r) => r.value);
+}
+
+/** The records holding one of the values: through the column's (value, kind, id) index. */
+const holding = (field: ValueField, values: string[]) => sql`${valueColumns[field]} = any(${sql.param(values)}::text[])`;
 
 /** The kind's record count: every record has one bank value (possibly ''), so their sum. */
 async function kindTotal(db: Db, kind: EjRecordKind): Promise<number> {
@@ -213,24 +230,20 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
     if (!filters.startDate && !filters.endDate) return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page) } satisfies PageOf<unknown>;
     return { count: await countFromEjCounts(db, filters), rows: await pageOf(db, ejConditions(filters), page) } satisfies PageOf<unknown>;
   }
-  const alone = texts.length === 1 && !filters.startDate && !filters.endDate;
+  if (texts.length === 1 && !filters.startDate && !filters.endDate) {
+    // One text filter alone: its values' sum is the count; few records go by their exact values.
+    const [field, text] = texts[0]!;
+    const { total, few } = await sumOfValues(db, filters.kind, field, text);
+    if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+    const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    return { count: total, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+  }
   const matches = await matchValues(db, filters.kind, texts);
   if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
-  const narrowest = matches.filter((m) => !m.dense).sort((a, b) => a.total - b.total)[0];
-  const where = narrowest
-    ? and(
-        ejConditions({ ...filters, ...withoutField(narrowest.field) }),
-        sql`${valueColumns[narrowest.field]} = any(${sql.param(narrowest.exact)}::text[])`,
-      )
-    : ejConditions(filters);
+  const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
+  const where = narrowest ? and(ejConditions({ ...filters, ...withoutField(narrowest.field) }), holding(narrowest.field, narrowest.exact!)) : ejConditions(filters);
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
-  const count = alone
-    ? matches[0]!.dense
-      ? await sumOfValues(db, filters.kind, matches[0]!.field, matches[0]!.text)
-      : matches[0]!.total
-    : onlyCounted
-      ? await countFromEjCounts(db, filters)
-      : await countWhere(db, where);
+  const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
   return { count, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
 }
 
