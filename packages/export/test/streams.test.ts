@@ -78,6 +78,28 @@ describe('streamed XLSX', () => {
     expect(pulled.batches).toBeLessThan(20);
   });
 
+  it('keeps memory flat as rows grow: ten times the rows, about the same peak', async () => {
+    // The peak of what the process holds (heap, buffers) while a client reads the whole file and
+    // drops it; a writer that kept rows, shared strings or the zip in memory would grow by tens of
+    // MB from 40,000 to 400,000 rows.
+    const peakGrowth = async (batchCount: number) => {
+      const base = process.memoryUsage();
+      let peak = 0;
+      let bytes = 0;
+      const stream = xlsxStream(source(batchCount, 500).batches, columns, 'Data');
+      for await (const chunk of stream) {
+        bytes += (chunk as Buffer).length;
+        const now = process.memoryUsage();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
+      }
+      return { peak, bytes };
+    };
+    const small = await peakGrowth(80);
+    const large = await peakGrowth(800);
+    expect(large.bytes).toBeGreaterThan(small.bytes * 8); // the large file really holds ten times the rows
+    expect(large.peak - small.peak).toBeLessThan(24 * 1024 * 1024);
+  }, 120_000);
+
   it('turns YYYY-MM-DD into Excel serial days and leaves anything else alone', () => {
     expect(excelSerialDay('1900-03-01')).toBe(61);
     expect(excelSerialDay('2025-03-25')).toBe(45741);
