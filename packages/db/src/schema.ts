@@ -249,6 +249,11 @@ export const ejValues = pgTable(
     // a selective one finds its few values through the trigram index.
     index('ej_values_folded_idx').on(t.kind, t.field, t.folded),
     index('ej_values_folded_trgm_idx').using('gin', sql`${t.folded} gin_trgm_ops`),
+    // Card numbers without their mask (x, *): in the folded trigram index, `xxx` lists every masked
+    // card, so a search for a card's part goes by its digits here (migration 0015).
+    index('ej_values_card_unmasked_trgm_idx')
+      .using('gin', sql`translate(${t.folded}, 'x*', '') gin_trgm_ops`)
+      .where(sql`${t.field} = 'card_no'`),
   ],
 );
 

@@ -70,6 +70,11 @@ describe.each(backends)('EJ counts on %s', (backend) => {
     { kind: 'dispute', atmId: 'apx0001' },
     { kind: 'dispute', cardNo: 'xxxxxx00' },
     { kind: 'overage', cardNo: '4' },
+    // Three or more characters besides the mask: found through the unmasked card index.
+    { kind: 'dispute', cardNo: '400' },
+    { kind: 'dispute', cardNo: 'xX0' },
+    { kind: 'dispute', cardNo: '0xxxxxx' },
+    { kind: 'dispute', cardNo: '400', bankName: 'harbor', atmId: 'HRB' },
     // Mixed: the narrowest sparse filter finds the candidates, the others are checked on them.
     { kind: 'dispute', atmId: 'APX0001', mailSubject: 'dispute', bankName: 'bank' },
     { kind: 'dispute', cardNo: 'XXXXXX0', atmId: 'apx', startDate: '2026-01-01' },
@@ -81,6 +86,8 @@ describe.each(backends)('EJ counts on %s', (backend) => {
   it('holds no value for a filter that matches nothing, and counts it as 0', async () => {
     expect((await listEjRecords(database.db, { kind: 'dispute', mailSubject: 'no such subject' }, { page: 1, pageSize: 10 })).count).toBe(0);
     expect((await listEjRecords(database.db, { kind: 'dispute', atmId: '100%_' }, { page: 1, pageSize: 10 })).count).toBe(0);
+    expect((await listEjRecords(database.db, { kind: 'dispute', cardNo: '4%0_0' }, { page: 1, pageSize: 10 })).count).toBe(0);
+    expect((await listEjRecords(database.db, { kind: 'dispute', cardNo: 'XXXXXX*1234' }, { page: 1, pageSize: 10 })).count).toBe(0);
   });
 
   it.each(cases)('counts %o exactly', async (filters) => {

@@ -1,0 +1,1 @@
+CREATE INDEX "ej_values_card_unmasked_trgm_idx" ON "ej_values" USING gin (translate("folded", 'x*', '') gin_trgm_ops) WHERE "ej_values"."field" = 'card_no';
