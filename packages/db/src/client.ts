@@ -92,14 +92,14 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     });
-    // Without a listener, a pooled idle connection that the server ends (restart, failover,
-    // pg_terminate_backend) would be an unhandled 'error' event and end the process.
-    pool.on('error', (error) => options.onConnectionError?.(error));
-    // ...and pg-pool removes its own listener while a client is checked out (inside a transaction,
-    // between two statements), so a connection dying there would also end the process: every
-    // client keeps a listener of ours for its whole life. The failed statement still fails, and
+    // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'; with no
+    // listener that would end the process. pg-pool listens to its idle clients only (not while one
+    // is checked out, inside a transaction between two statements), so every client keeps a
+    // listener of ours for its whole life, which reports it. The failed statement still fails, and
     // the client is discarded when it is released with that error.
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+    // The pool repeats an idle client's error as its own: already reported by the client's listener.
+    pool.on('error', () => undefined);
     const db = drizzlePg({ client: pool, schema });
     return {
       db: db as unknown as Db,

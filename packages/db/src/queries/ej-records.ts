@@ -55,26 +55,22 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
 
-const valueColumns = {
-  atm_id: ejRecords.atmId,
-  bank_name: ejRecords.bankName,
-  card_no: ejRecords.cardNo,
-  mail_subject: ejRecords.mailSubject,
-  mail_received_from: ejRecords.mailReceivedFrom,
-};
-type ValueField = keyof typeof valueColumns;
+/** The text filters: each field's column in ej_records and its key in EjFilters. */
+const valueFields = {
+  atm_id: { column: ejRecords.atmId, filter: 'atmId' },
+  bank_name: { column: ejRecords.bankName, filter: 'bankName' },
+  card_no: { column: ejRecords.cardNo, filter: 'cardNo' },
+  mail_subject: { column: ejRecords.mailSubject, filter: 'mailSubject' },
+  mail_received_from: { column: ejRecords.mailReceivedFrom, filter: 'mailReceivedFrom' },
+} as const;
+type ValueField = keyof typeof valueFields;
 
 /** The text filters given, as (field, text) pairs. */
 const textFilters = (f: EjFilters) =>
-  (
-    [
-      ['atm_id', f.atmId],
-      ['bank_name', f.bankName],
-      ['card_no', f.cardNo],
-      ['mail_subject', f.mailSubject],
-      ['mail_received_from', f.mailReceivedFrom],
-    ] as const
-  ).filter((pair): pair is readonly [ValueField, string] => Boolean(pair[1]));
+  (Object.keys(valueFields) as ValueField[]).flatMap((field) => {
+    const text = f[valueFields[field].filter];
+    return text ? [[field, text] as const] : [];
+  });
 
 /** LIKE over ej_values.folded (lower-cased), with the user's % _ and \ taken literally. */
 function foldedContains(text: string): SQL {
@@ -127,9 +123,7 @@ async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArray<read
   );
   const rows = await queryRows<{ field: ValueField; values: string; total: string; few: string; kept: string[] | null }>(
     db,
-    sql`with threshold as (select ceil(coalesce(sum(${ejValues.n}), 0) * ${DENSE})::bigint as few from ${ejValues}
-                           where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0)
-        ${sql.join(perField, sql` union all `)}`,
+    sql`with threshold as (select ${denseThreshold(kind)} as few) ${sql.join(perField, sql` union all `)}`,
   );
   return rows.map((r) => {
     const few = Number(r.few);
@@ -152,10 +146,7 @@ async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArray<read
 async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<{ total: number; few: number }> {
   const [row] = await queryRows<{ total: string; few: string }>(
     db,
-    sql`select coalesce(sum(${ejValues.n}), 0) as total,
-          (select ceil(coalesce(sum(${ejValues.n}), 0) * ${DENSE})::bigint from ${ejValues}
-           where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0) as few
-        from ${ejValues} where ${valuesOf(kind, field, text)}`,
+    sql`select coalesce(sum(${ejValues.n}), 0) as total, ${denseThreshold(kind)} as few from ${ejValues} where ${valuesOf(kind, field, text)}`,
   );
   return { total: Number(row?.total ?? 0), few: Number(row?.few ?? 0) };
 }
@@ -167,14 +158,17 @@ async function exactValues(db: Db, kind: EjRecordKind, field: ValueField, text: 
 }
 
 /** The records holding one of the values: through the column's (value, kind, id) index. */
-const holding = (field: ValueField, values: string[]) => sql`${valueColumns[field]} = any(${sql.param(values)}::text[])`;
+const holding = (field: ValueField, values: string[]) => sql`${valueFields[field].column} = any(${sql.param(values)}::text[])`;
 
 /** The kind's record count: every record has one bank value (possibly ''), so their sum. */
+const kindRecords = (kind: EjRecordKind) =>
+  sql`(select coalesce(sum(${ejValues.n}), 0) from ${ejValues} where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0)`;
+
+/** Under this many of the kind's records, a match is sparse (DENSE of them, rounded up). */
+const denseThreshold = (kind: EjRecordKind) => sql`ceil(${kindRecords(kind)} * ${DENSE})::bigint`;
+
 async function kindTotal(db: Db, kind: EjRecordKind): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<string>`coalesce(sum(${ejValues.n}), 0)` })
-    .from(ejValues)
-    .where(and(eq(ejValues.kind, kind), eq(ejValues.field, 'bank_name'), sql`${ejValues.n} > 0`));
+  const [row] = await queryRows<{ n: string }>(db, sql`select ${kindRecords(kind)} as n`);
   return Number(row?.n ?? 0);
 }
 
@@ -254,16 +248,10 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
   const matches = await matchValues(db, filters.kind, texts);
   if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
   const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
-  const where = narrowest ? and(ejConditions({ ...filters, ...withoutField(narrowest.field) }), holding(narrowest.field, narrowest.exact!)) : ejConditions(filters);
+  const where = narrowest ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!)) : ejConditions(filters);
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
   return { count, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
-}
-
-/** The filters without one text field's condition (its exact values stand in for it). */
-function withoutField(field: ValueField): Partial<EjFilters> {
-  const key = { atm_id: 'atmId', bank_name: 'bankName', card_no: 'cardNo', mail_subject: 'mailSubject', mail_received_from: 'mailReceivedFrom' } as const;
-  return { [key[field]]: undefined };
 }
 
 async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
