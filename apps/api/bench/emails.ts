@@ -32,6 +32,9 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
   list('all-email, no filter', all, { selection: 'all' }),
   list('all-email, subject_name=APX00123', `${all}?subject_name=APX00123`, { selection: 'all', subject: 'APX00123' }),
   list('all-email, email_from=harborbank', `${all}?email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank' }),
+  // Broad values (matching most emails): measured beside the selective ones above.
+  list('all-email, subject_name=dispute (broad)', `${all}?subject_name=dispute`, { selection: 'all', subject: 'dispute' }),
+  list('all-email, email_from=example (broad)', `${all}?email_from=example`, { selection: 'all', emailFrom: 'example' }),
   list('all-email, created in the last week', `${all}?create_at_after=${weekAgo}&create_at_before=${today}`, { selection: 'all', createdFrom: weekAgo, createdTo: today }),
   list('all-email, page 10,000', `${all}?page=${deep.page}`, { selection: 'all' }, deep),
   // The seven category lists: no filter, each filter, a deep page (as deep as each list goes).

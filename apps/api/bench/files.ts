@@ -34,6 +34,9 @@ await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.to
   { name: 'text files, no filter', url: list, direct: () => listDataFiles(db, 'text', {}, page) },
   { name: 'text files, name=HRB', url: `${list}?name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page) },
   { name: 'text files, subject_name=harbor', url: `${list}?subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page) },
+  // Broad values (every text file's name and subject hold them).
+  { name: 'text files, name=txt (broad)', url: `${list}?name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page) },
+  { name: 'text files, subject_name=data (broad)', url: `${list}?subject_name=data`, direct: () => listDataFiles(db, 'text', { subjectName: 'data' }, page) },
   { name: 'text files, page 1,000', url: `${list}?page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }) },
   { name: 'detail of a 5,000-row file', url: `/api/scrape/text/email/data/${big!.id}/`, direct: () => findDataFileWithLabelledRows(db, 'text', big!.id, 'Response Code') },
 ]);
