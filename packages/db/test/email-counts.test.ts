@@ -43,6 +43,15 @@ describe('email counters', () => {
     ['by sender', { selection: { category: 'processed' }, emailFrom: 'DISPUTES@' }],
   ];
 
+  it('counts a sender filter that matches one sender, every sender, none, or holds % and _ literally', async () => {
+    const [sender] = await queryRows<{ email_from: string }>(database.db, sql`select email_from from emails order by id limit 1`);
+    for (const emailFrom of [sender!.email_from.toUpperCase(), '@', 'no such sender', '%', '_@']) {
+      const filters: EmailListFilters = { selection: 'all', emailFrom };
+      const escaped = emailFrom.replace(/[\\%_]/g, (c) => `\\${c}`);
+      expect((await listEmails(database.db, filters, { page: 1, pageSize: 10 })).count).toBe(await truth(`email_from ilike '%${escaped}%'`));
+    }
+  });
+
   it.each(selections)('count %s exactly and seek deep pages to the same rows as a plain OFFSET', async (_name, filters) => {
     const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 });
     const where = and(

@@ -1,7 +1,7 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
 import { and, count, desc, eq, gte, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import { queryRows, type Db } from '../client.ts';
 import { emailCounts, emails, emailSenderCounts, type EmailCategory } from '../schema.ts';
 import { containsText, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
 
@@ -67,12 +67,31 @@ function emailConditions(filters: EmailListFilters): SQL | undefined {
 }
 
 /**
+ * The distinct senders of the counter rows that hold the text, and how many senders there are.
+ * The few senders are found by skipping through the primary key (one probe each), and only they
+ * are matched: matching every counter row (sender x category x read x day, tens of thousands)
+ * with ILIKE cost 18 ms.
+ */
+async function sendersMatching(db: Db, text: string): Promise<{ matching: string[]; all: number }> {
+  const c = emailSenderCounts.emailFrom;
+  const [row] = await queryRows<{ matching: string[] | null; all: number }>(
+    db,
+    sql`with recursive sender(v) as (
+          (select ${c} from ${emailSenderCounts} order by ${c} limit 1)
+          union all
+          select (select ${c} from ${emailSenderCounts} where ${c} > sender.v order by ${c} limit 1) from sender where sender.v is not null)
+        select array_agg(v) filter (where ${containsText(sql`v`, text)}) as matching, count(v)::int as all from sender`,
+  );
+  return { matching: row?.matching ?? [], all: row?.all ?? 0 };
+}
+
+/**
  * Where a list's count and day buckets come from: the counter rows when no subject filter applies
  * (per sender when the sender is filtered), or null when only the emails themselves can say.
  */
-function counterSource(filters: EmailListFilters) {
+function counterSource(filters: EmailListFilters, senders: string[] | null) {
   if (filters.subject) return null;
-  const bySender = Boolean(filters.emailFrom);
+  const bySender = senders !== null;
   const c = bySender ? emailSenderCounts : emailCounts;
   return {
     table: c as typeof emailCounts,
@@ -80,7 +99,7 @@ function counterSource(filters: EmailListFilters) {
     day: c.createdDay,
     where: and(
       selectionOf(filters.selection, c.category, c.isRead),
-      bySender ? containsText(emailSenderCounts.emailFrom, filters.emailFrom) : undefined,
+      bySender ? sql`${emailSenderCounts.emailFrom} = any(${sql.param(senders)}::text[])` : undefined,
       filters.createdFrom ? gte(c.createdDay, filters.createdFrom) : undefined,
       filters.createdTo ? lte(c.createdDay, filters.createdTo) : undefined,
     ),
@@ -90,9 +109,18 @@ function counterSource(filters: EmailListFilters) {
 /** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
 const seekFromOffset = 2000;
 
-export async function listEmails(db: Db, filters: EmailListFilters, page: Page): Promise<PageOf<EmailListRow>> {
+export async function listEmails(db: Db, given: EmailListFilters, page: Page): Promise<PageOf<EmailListRow>> {
+  // A sender filter is counted by the senders it matches; one that matches every sender filters nothing.
+  let filters = given;
+  let senders: string[] | null = null;
+  if (filters.emailFrom && !filters.subject) {
+    const found = await sendersMatching(db, filters.emailFrom);
+    if (found.matching.length === 0) return { count: 0, rows: [] };
+    if (found.matching.length === found.all) filters = { ...filters, emailFrom: undefined };
+    else senders = found.matching;
+  }
   const where = emailConditions(filters);
-  const counters = counterSource(filters);
+  const counters = counterSource(filters, senders);
   let total: number;
   if (counters) {
     const [row] = await db.select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` }).from(counters.table).where(counters.where);

@@ -3,7 +3,7 @@
 import { and, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** ILIKE '%text%' with the user's % _ and \ taken literally. */
-export function containsText(column: AnyColumn, text: string | undefined): SQL | undefined {
+export function containsText(column: AnyColumn | SQL, text: string | undefined): SQL | undefined {
   if (!text) return undefined;
   const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
   return sql`${column} ilike ${`%${escaped}%`}`;
