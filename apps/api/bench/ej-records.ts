@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { listEjRecords, queryRows, type EjFilters } from '@ejdesk/db';
-import { openBench, report, type Scenario } from './harness.ts';
+import { openBench, printFloors, report, type Floor, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EJ ?? 1_000_000);
 const bench = await openBench('ej_records', wanted, (missing) => ({ ej: missing }));
@@ -46,7 +46,7 @@ if (process.env.BENCH_ONLY !== 'export') await report(bench, `EJ error table at 
 // dispute's card value (a broad card filter alone sums them), and the records the combined shape's
 // date and bank select (its cheapest plan), read with the text columns its other filters check.
 if (process.env.BENCH_ONLY !== 'export') {
-  const floors: Array<[string, ReturnType<typeof sql>]> = [
+  const floors: Floor[] = [
     ['card_no broad: every card value read, no match test', sql`select sum(n) from ej_values where kind = 'dispute' and field = 'card_no'`],
     [
       "all seven: the week's harbor records, read with their text columns",
@@ -54,17 +54,7 @@ if (process.env.BENCH_ONLY !== 'export') {
           and bank_name ilike '%harbor%' and num_nonnulls(atm_id, card_no, mail_subject, mail_received_from) >= 0`,
     ],
   ];
-  console.log('\nFloors: the cheapest read of the data those shapes need (plain SQL, ms)\n');
-  for (const [name, query] of floors) {
-    const times: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const started = performance.now();
-      await queryRows(db, query);
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`${name.padEnd(60)} p50 ${times[15]!.toFixed(1).padStart(6)}`);
-  }
+  await printFloors(db, floors);
 }
 
 // The export of the whole dispute set, each format in a process of its own (bench/export.ts), so

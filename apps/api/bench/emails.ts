@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { dashboardCounts, listEmails, queryRows, type EmailListFilters } from '@ejdesk/db';
 import { categoryLists } from '../src/routes/scrape/emails.ts';
-import { openBench, report, type Scenario } from './harness.ts';
+import { openBench, printFloors, report, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EMAILS ?? 1_000_000);
 const bench = await openBench('emails', wanted, (missing) => ({ emails: missing }));
@@ -49,4 +49,6 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
     ];
   }),
 ]);
+// A broad subject's count must read every email's subject: the floor is reading them with no match test.
+await printFloors(db, [['subject broad: every subject read, no match test', sql`select count(folded) from email_subjects`]]);
 await bench.close();

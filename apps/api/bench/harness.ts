@@ -5,8 +5,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
-import { createUser, openDatabase, queryRows, type Database } from '@ejdesk/db';
+import { sql, type SQL } from 'drizzle-orm';
+import { createUser, openDatabase, queryRows, type Database, type Db } from '@ejdesk/db';
 import { seed, type SeedOptions } from '@ejdesk/db/seed';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -133,5 +133,23 @@ export async function report(bench: Bench, title: string, scenarios: Scenario[])
       raced = ` ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(0).padStart(6)} ${r.p99.toFixed(0).padStart(6)}`;
     }
     console.log(`${scenario.name.padEnd(50)} ${f(http.p50)}  ${f(http.p95)} ${f(direct.p50)} ${f(direct.p95)}${raced}`);
+  }
+}
+
+/** A shape's floor: the cheapest plain SQL that reads the data the shape must read. */
+export type Floor = [name: string, query: SQL];
+
+/** Prints each floor's p50 of 30 runs, beside the shapes that cannot reach the aim. */
+export async function printFloors(db: Db, floors: Floor[]): Promise<void> {
+  console.log('\nFloors: the cheapest read of the data those shapes need (plain SQL, ms)\n');
+  for (const [name, query] of floors) {
+    const times: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      await queryRows(db, query);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`${name.padEnd(60)} p50 ${times[15]!.toFixed(1).padStart(6)}`);
   }
 }

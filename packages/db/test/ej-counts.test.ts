@@ -1,37 +1,11 @@
 // The EJ counter rows (ej_counts, ej_values) against counting the records themselves, after
 // inserts, updates and deletes, on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
 import { count, desc, sql } from 'drizzle-orm';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ejConditions, ejRecords, listEjRecords, openDatabase, type Database, type EjFilters } from '../src/index.ts';
+import { ejConditions, ejRecords, listEjRecords, type Database, type EjFilters } from '../src/index.ts';
+import { backends, fresh } from './backends.ts';
 import { seed } from '../src/seed.ts';
 
-/** A fresh database of the backend, and how to drop it. */
-async function fresh(backend: string): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (backend === 'pglite') {
-    const database = await openDatabase();
-    return { database, drop: () => database.close() };
-  }
-  const server = process.env.TEST_DATABASE_URL!;
-  const name = `ejdesk_test_counts_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-const backends = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 describe.each(backends)('EJ counts on %s', (backend) => {
   let database: Database;

@@ -3,7 +3,7 @@
 import { and, count, desc, eq, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
-import { containsText, type Page, type PageOf } from './filters.ts';
+import { containsText, foldedContains, likeEscaped, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
   kind: EjRecordKind;
@@ -72,13 +72,6 @@ const textFilters = (f: EjFilters) =>
     return text ? [[field, text] as const] : [];
   });
 
-/** LIKE over ej_values.folded (lower-cased), with the user's % _ and \ taken literally. */
-function foldedContains(text: string): SQL {
-  return sql`${ejValues.folded} like lower(${`%${likeEscaped(text)}%`})`;
-}
-
-const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** Matches under this share of the kind's records are few: found by their values' btree. */
 const DENSE = 0.02;
 
@@ -94,7 +87,7 @@ interface ValueMatch {
 }
 
 const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
-  sql`${ejValues.kind} = ${kind} and ${ejValues.field} = ${field} and ${field === 'card_no' ? cardContains(text) : foldedContains(text)} and ${ejValues.n} > 0`;
+  sql`${ejValues.kind} = ${kind} and ${ejValues.field} = ${field} and ${field === 'card_no' ? cardContains(text) : foldedContains(ejValues.folded, text)} and ${ejValues.n} > 0`;
 
 /**
  * A part of a card number. When it holds three or more characters besides the mask (x, *), the
@@ -104,7 +97,7 @@ const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
  */
 function cardContains(text: string): SQL {
   const unmasked = text.toLowerCase().replace(/[x*]/g, '');
-  if (unmasked.length < 3) return foldedContains(text);
+  if (unmasked.length < 3) return foldedContains(ejValues.folded, text);
   return sql`strpos(${ejValues.folded}, lower(${text})) > 0 and translate(${ejValues.folded}, 'x*', '') like translate(lower(${`%${likeEscaped(text)}%`}), 'x*', '')`;
 }
 

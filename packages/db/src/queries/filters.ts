@@ -5,9 +5,14 @@ import { and, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 /** ILIKE '%text%' with the user's % _ and \ taken literally. */
 export function containsText(column: AnyColumn | SQL, text: string | undefined): SQL | undefined {
   if (!text) return undefined;
-  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql`${column} ilike ${`%${escaped}%`}`;
+  return sql`${column} ilike ${`%${likeEscaped(text)}%`}`;
 }
+
+/** The user's text with LIKE's % _ and \ taken literally. */
+export const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** LIKE over a lower-cased copy of a column: the same match as ILIKE, cheaper per row. */
+export const foldedContains = (folded: AnyColumn, text: string): SQL => sql`${folded} like lower(${`%${likeEscaped(text)}%`})`;
 
 /** YYYY-MM-DD of an instant, in UTC. */
 export const isoDay = (instant: Date) => instant.toISOString().slice(0, 10);
