@@ -1,7 +1,11 @@
 // One Rsbuild + Module Federation setup for the shell and the four remotes, so that the shared
 // singletons and build settings can never drift between them.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { defineConfig, type RsbuildConfig, type RsbuildPlugin } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
 
@@ -29,9 +33,36 @@ export const defaultPorts: Record<RemoteName | 'shell', number> = { shell: 3000,
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 8000}`;
 
+/**
+ * Writes a .br and a .gz beside every text file of a production build, compressed once at the
+ * highest levels, so the static servers (preCompressed) send them without compressing per request.
+ */
+export function pluginPrecompress(): RsbuildPlugin {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  return {
+    name: 'ejdesk:precompress',
+    setup(api) {
+      api.onAfterBuild(async () => {
+        const dist = api.context.distPath;
+        const files = (await readdir(dist, { recursive: true })).filter((f) => /\.(js|css|html|json|svg|txt)$/.test(f));
+        await Promise.all(
+          files.map(async (file) => {
+            const bytes = await readFile(join(dist, file));
+            if (bytes.length < 1024) return; // a compressed tiny file saves less than its headers cost
+            const options = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } };
+            await writeFile(join(dist, `${file}.br`), await brotli(bytes, options));
+            await writeFile(join(dist, `${file}.gz`), await gzipped(bytes, { level: 9 }));
+          }),
+        );
+      });
+    },
+  };
+}
+
 function base(port: number, title: string): RsbuildConfig {
   return {
-    plugins: [pluginReact()],
+    plugins: [pluginReact(), pluginPrecompress()],
     // One page template for all five apps (it declares the page language for screen readers).
     html: { title, template: fileURLToPath(new URL('./index.template.html', import.meta.url)) },
     server: { port, strictPort: true, proxy: { '/api': apiTarget } },

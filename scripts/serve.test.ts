@@ -1,9 +1,25 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginPrecompress } from '../rsbuild.shared.ts';
 import { serveRemote, serveShell } from './serve.ts';
+
+/** One GET with its raw (still encoded) bytes, as a browser receives them. */
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 describe('the shell server', () => {
   const api = Fastify();
@@ -19,6 +35,9 @@ describe('the shell server', () => {
     await api.listen({ port: 0, host: '127.0.0.1' });
     const root = mkdtempSync(join(tmpdir(), 'shell-'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
+    mkdirSync(join(root, 'static', 'js'), { recursive: true });
+    writeFileSync(join(root, 'static', 'js', 'index.9f8e.js'), 'console.log(1)');
+    writeFileSync(join(root, 'static', 'js', 'index.9f8e.js.br'), brotliCompressSync('console.log(1)'));
     const port = 3900 + Math.floor(Math.random() * 90);
     shell = await serveShell({
       root,
@@ -63,6 +82,8 @@ describe('the shell server', () => {
     expect(csp).toContain("script-src 'self' http://localhost:3004");
     expect(csp).toContain("object-src 'none'");
     expect((await fetch(`${base}/static/js/missing.js`)).status).toBe(404);
+    const script = await rawGet(`${base}/static/js/index.9f8e.js`, 'br');
+    expect([script.headers['content-encoding'], brotliDecompressSync(script.body).toString()]).toEqual(['br', 'console.log(1)']);
   });
 
   it('answers 503 with a detail while the API is down', async () => {
@@ -95,6 +116,48 @@ describe('a remote server', () => {
       expect(page.headers.get('permissions-policy')).toContain('geolocation=()');
       expect((await fetch(`http://127.0.0.1:${port}/mf-manifest.json`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/mf-stats.json`)).status).toBe(404);
+    } finally {
+      await remote.close();
+    }
+  });
+});
+
+describe('precompressed static files', () => {
+  it('are written by the build plugin and sent as brotli, gzip or plain, as the client accepts, with immutable caching', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'remote-'));
+    mkdirSync(join(root, 'static', 'js'), { recursive: true });
+    const script = `/* app */\n${Array.from({ length: 2000 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n')}`;
+    writeFileSync(join(root, 'static', 'js', 'app.1a2b3c.js'), script);
+    writeFileSync(join(root, 'static', 'js', 'tiny.4d5e.js'), 'x()');
+    writeFileSync(join(root, 'mf-manifest.json'), JSON.stringify({ name: 'admin', padding: 'y'.repeat(4000) }));
+    // The plugin as Rsbuild runs it after a production build.
+    let afterBuild: () => Promise<void> = async () => {};
+    pluginPrecompress().setup({ context: { distPath: root }, onAfterBuild: (run: () => Promise<void>) => (afterBuild = run) } as never);
+    await afterBuild();
+    expect(brotliDecompressSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.br'))).toString()).toBe(script);
+    expect(gunzipSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.gz'))).toString()).toBe(script);
+
+    const port = 3700 + Math.floor(Math.random() * 90);
+    const remote = await serveRemote(root, port, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${port}/static/js/app.1a2b3c.js`;
+      const br = await rawGet(url, 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(br.body.length).toBeLessThan(script.length / 5);
+      expect(brotliDecompressSync(br.body).toString()).toBe(script);
+      const gz = await rawGet(url, 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe(script);
+      const plain = await rawGet(url, 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(script);
+      // Too small to be worth it: sent as it is; the manifest compressed but never cached.
+      expect((await rawGet(`http://127.0.0.1:${port}/static/js/tiny.4d5e.js`, 'br')).headers['content-encoding']).toBeUndefined();
+      const manifest = await rawGet(`http://127.0.0.1:${port}/mf-manifest.json`, 'br');
+      expect(manifest.headers['content-encoding']).toBe('br');
+      expect(manifest.headers['cache-control']).toBe('no-cache');
     } finally {
       await remote.close();
     }

@@ -105,6 +105,8 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     root: options.root,
     wildcard: false,
     index: false,
+    // The build wrote .br and .gz beside each file (rsbuild.shared.ts): sent as the client accepts.
+    preCompressed: true,
     setHeaders: (res, path) => res.header('cache-control', cacheHeaders(path)),
   });
   const indexHtml = readFileSync(join(options.root, 'index.html'));
@@ -152,7 +154,7 @@ export async function serveRemote(root: string, port: number, host: string): Pro
       reply.header('x-frame-options', 'DENY');
     }
   });
-  await app.register(fastifyStatic, { root, setHeaders: (res, path) => res.header('cache-control', cacheHeaders(path)) });
+  await app.register(fastifyStatic, { root, preCompressed: true, setHeaders: (res, path) => res.header('cache-control', cacheHeaders(path)) });
   await app.listen({ port, host });
   return app;
 }
