@@ -17,6 +17,25 @@ test('the login screen has no accessibility violations', async ({ page }) => {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 
+test('each screen names the tab, and its heading takes focus after navigation', async ({ signedIn: page }) => {
+  await page.goto('/dashboard');
+  await expect(page).toHaveTitle('Dashboard — EJ Desk');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeFocused();
+  for (const [link, title] of [
+    ['All Email', 'All Email'],
+    ['Text Email Data', 'Text Email Data'],
+    ['Bank MSP List', 'Bank MSP List'],
+  ]) {
+    const navLink = page.getByRole('navigation').getByRole('link', { name: link, exact: true });
+    await navLink.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveTitle(`${title} — EJ Desk`);
+    // The new screen's heading holds the focus (a screen reader reads it), not the link just used.
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    await expect(navLink).not.toBeFocused();
+  }
+});
+
 for (const path of screens) {
   test(`${path} has no accessibility violations`, async ({ signedIn: page }) => {
     await page.goto(path);

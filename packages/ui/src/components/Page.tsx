@@ -1,10 +1,31 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
+/**
+ * A screen: its heading, actions and content. Each screen names the browser tab, and its heading
+ * takes focus when the screen opens, so a screen reader announces the new page after navigation
+ * (the focus would otherwise stay on the side-nav link just used).
+ */
+export function Page(props: {
+  /** The screen's name: the tab's title, and the heading unless `heading` is given. */
+  title: string;
+  heading?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const { title, heading: headingContent = title, actions, children } = props;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} — EJ Desk`;
+  }, [title]);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <section className="ej-page">
       <header className="ej-page__header">
-        <h1 className="ej-page__title">{title}</h1>
+        <h1 className="ej-page__title" ref={heading} tabIndex={-1}>
+          {headingContent}
+        </h1>
         {actions && <div className="ej-page__actions">{actions}</div>}
       </header>
       {children}

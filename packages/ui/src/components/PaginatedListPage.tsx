@@ -64,7 +64,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   );
 
   return (
-    <Page title={total === 'heading' ? totalText : title}>
+    <Page title={title} heading={total === 'heading' ? totalText : undefined}>
       <Card>
         <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
           {filters.map((filter) => (

@@ -10,6 +10,9 @@ export const redirectDelayMs = 1500;
 export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
+  useEffect(() => {
+    document.title = 'Login — EJ Desk';
+  }, []);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [loading, setLoading] = useState(false);
