@@ -128,6 +128,20 @@ for (const [path, endpoint] of categories) {
   });
 }
 
+test('a page past the end opens the last page, and the URL says so without a new history entry', async ({ signedIn: page }) => {
+  await page.goto('/read-email');
+  await expect(rowsOf(page).first()).toBeVisible();
+  const { count } = await api<{ count: number }>(page, '/scrape/ejs/read/email/');
+  const last = Math.ceil(count / 10);
+  expect(last).toBeGreaterThan(1);
+  await page.goto('/read-email?page=99999');
+  await expect(page).toHaveURL(new RegExp(`[?&]page=${last}(&|$)`));
+  await expect(page.getByText(`Page ${last} of ${last}`)).toBeVisible();
+  await expect(rowsOf(page)).toHaveCount(count - (last - 1) * 10);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/read-email$/);
+});
+
 test('the email data exports hold the rows the table shows', async ({ signedIn: page }) => {
   await page.goto('/data-email');
   await expect(page.getByRole('heading', { name: 'Email Data Table' })).toBeVisible();

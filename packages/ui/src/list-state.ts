@@ -9,6 +9,8 @@ export interface ListState<F extends string> {
   pageSize: number;
   filters: Record<F, string>;
   setPage: (page: number) => void;
+  /** Replaces a page past the end in the URL (no new history entry: Back skips it). */
+  clampPage: (lastPage: number) => void;
   setPageSize: (size: number) => void;
   setFilters: (changes: Partial<Record<F, string>>) => void;
   reset: () => void;
@@ -31,7 +33,7 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
   );
 
   const update = useCallback(
-    (changes: Record<string, string | number | null>) =>
+    (changes: Record<string, string | number | null>, replace = false) =>
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -41,7 +43,7 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
           }
           return next;
         },
-        { replace: false },
+        { replace },
       ),
     [setParams],
   );
@@ -51,6 +53,7 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
     pageSize,
     filters,
     setPage: useCallback((p: number) => update({ page: p }), [update]),
+    clampPage: useCallback((last: number) => update({ page: last }, true), [update]),
     setPageSize: useCallback((size: number) => update({ page_size: size, page: null }), [update]),
     setFilters: useCallback((changes: Partial<Record<F, string>>) => update({ ...(changes as Record<string, string>), page: null }), [update]),
     reset: useCallback(() => update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null }), [update, filterNames]),

@@ -1,6 +1,6 @@
 // The one paginated list screen: filters, total, table, pager, with its state in the URL. Each list
 // (all-email, the email categories, the text file lists) is this component plus a small config.
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useListState } from '../list-state.ts';
@@ -38,6 +38,9 @@ export interface PaginatedListPageProps<Row> {
   describeError: (error: unknown) => string;
 }
 
+/** The HTTP status of a failed request (the api-client's axios errors carry their response). */
+const statusOf = (error: unknown) => (error as { response?: { status?: number } } | null)?.response?.status;
+
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const { title, filters, columns, load, total, resetButton = false, sizeLabel = (n) => String(n) } = props;
   const filterNames = useMemo(() => filters.map((f) => f.name), [filters]);
@@ -49,13 +52,24 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
       try {
         return await load(params, signal);
       } catch (error) {
+        // A page past the end (an old link, or rows gone since): the first page says where the end is.
+        if (params.page > 1 && statusOf(error) === 404) {
+          const first = await load({ ...params, page: 1 }, signal);
+          return { ...first, lastPage: Math.max(1, first.total_pages || Math.ceil(first.count / state.pageSize)) };
+        }
         console.error('Error fetching data', error);
         throw error;
       }
     },
     placeholderData: keepPreviousData,
   });
-  const data = query.data;
+  const clampTo = query.data && 'lastPage' in query.data ? query.data.lastPage : undefined;
+  const { clampPage } = state;
+  useEffect(() => {
+    if (clampTo !== undefined) clampPage(clampTo);
+  }, [clampTo, clampPage]);
+  // Until the last page has loaded, the first page's rows are not shown as if they were it.
+  const data = clampTo === undefined ? query.data : undefined;
   const totalPages = data ? data.total_pages || Math.ceil(data.count / state.pageSize) : 1;
   const totalText = (
     <p className="ej-total" aria-live="polite">
