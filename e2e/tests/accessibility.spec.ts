@@ -36,6 +36,28 @@ test('each screen names the tab, and its heading takes focus after navigation', 
   }
 });
 
+test('below 1,100 px the side nav folds into a menu button and the list gets the width', async ({ signedIn: page }) => {
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto('/dashboard');
+  const menu = page.getByRole('button', { name: 'Menu' });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(nav).toBeHidden();
+  expect((await page.locator('#main').boundingBox())!.width).toBeGreaterThan(740);
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await nav.getByRole('link', { name: 'All Email', exact: true }).click();
+  await expect(page).toHaveURL(/\/all-email$/);
+  await expect(nav).toBeHidden();
+  await menu.click();
+  await expect(nav).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(nav).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(menu).toBeHidden();
+  await expect(nav).toBeVisible();
+});
+
 for (const path of screens) {
   test(`${path} has no accessibility violations`, async ({ signedIn: page }) => {
     await page.goto(path);

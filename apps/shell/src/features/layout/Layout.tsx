@@ -1,18 +1,35 @@
-import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { endSession } from '@ejdesk/api-client';
 import { sideNavigation } from '../../app/route-table.ts';
 import styles from './layout.module.css';
 
 export function Layout() {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  // Below 1,100 px the side nav folds into a menu button (layout.module.css); it closes again on
+  // navigation (it is open only on the path it was opened on) and on Escape.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpenOn(null);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
   return (
     <div className={styles.layout}>
       <a href="#main" className={styles.skip}>
         Skip to content
       </a>
-      <aside className={styles.sidebar}>
+      <aside className={menuOpen ? `${styles.sidebar} ${styles.open}` : styles.sidebar}>
         <div className={styles.brand}>EJ Desk</div>
-        <nav aria-label="Main">
+        <button type="button" className={styles.menuButton} aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setOpenOn(menuOpen ? null : pathname)}>
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav">
           <ul className={styles.list}>
             {sideNavigation.map((item) => (
               <li key={item.to}>
