@@ -142,6 +142,15 @@ test('a page past the end opens the last page, and the URL says so without a new
   await expect(page).toHaveURL(/\/read-email$/);
 });
 
+test('a missing email or file says it was not found, with no Retry that could not help', async ({ signedIn: page }) => {
+  await page.goto('/email-details-data/987654321');
+  await expect(page.getByRole('alert').filter({ hasText: 'Email 987654321 was not found' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await page.goto('/text-email-data/987654321');
+  await expect(page.getByRole('alert').filter({ hasText: 'File 987654321 was not found' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+});
+
 test('the email data exports hold the rows the table shows', async ({ signedIn: page }) => {
   await page.goto('/data-email');
   await expect(page.getByRole('heading', { name: 'Email Data Table' })).toBeVisible();

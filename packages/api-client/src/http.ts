@@ -64,6 +64,9 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Whether a request failed because what it named does not exist (404): not worth a retry. */
+export const isNotFound = (error: unknown): boolean => error instanceof AxiosError && error.response?.status === 404;
+
 /** The server's {"detail": ...} message of a failed request, if it sent one. */
 export function errorDetail(error: unknown): string | null {
   if (error instanceof AxiosError) {

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
-import { getDataFileDetail, type LabelledRow } from '@ejdesk/api-client';
+import { getDataFileDetail, isNotFound, type LabelledRow } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles } from '@ejdesk/export';
 import { Button, Card, DataTable, ErrorState, FilterInput, formatAmount, LoadingState, Page, useListState, type ColumnDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
@@ -19,7 +19,11 @@ const searchNames = searches.map((s) => s.name);
 export function FileDetailPage({ kind }: { kind: FileKind }) {
   const { id = '' } = useParams();
   const state = useListState(searchNames);
-  const query = useQuery({ queryKey: ['data-file', kind.api, id], queryFn: () => getDataFileDetail(kind.api, id) });
+  const query = useQuery({
+    queryKey: ['data-file', kind.api, id],
+    queryFn: () => getDataFileDetail(kind.api, id),
+    retry: (failures, error) => !isNotFound(error) && failures < 1,
+  });
   const exportColumns = useMemo(() => detailColumns(kind), [kind]);
   const columns = useMemo<ColumnDef<LabelledRow, unknown>[]>(
     () =>
@@ -39,6 +43,7 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
   }, [query.data, kind.rowsKey, state.filters]);
 
   if (query.isPending) return <LoadingState label="Loading..." />;
+  if (query.isError && isNotFound(query.error)) return <ErrorState message={`File ${id} was not found: it may have been removed, or the link is wrong.`} />;
   if (query.isError) return <ErrorState message="Could not load the file's data." onRetry={() => void query.refetch()} />;
   const { csv, xlsx, sheet } = exportFiles.textData;
   return (
