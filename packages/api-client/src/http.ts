@@ -67,6 +67,9 @@ export function describeError(error: unknown): string {
 /** Whether a request failed because what it named does not exist (404): not worth a retry. */
 export const isNotFound = (error: unknown): boolean => error instanceof AxiosError && error.response?.status === 404;
 
+/** The query client's retry rule: one more try, except for what does not exist. */
+export const retryOnceUnlessNotFound = (failures: number, error: unknown): boolean => failures < 1 && !isNotFound(error);
+
 /** The server's {"detail": ...} message of a failed request, if it sent one. */
 export function errorDetail(error: unknown): string | null {
   if (error instanceof AxiosError) {

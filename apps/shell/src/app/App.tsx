@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { configureApiClient } from '@ejdesk/api-client';
+import { configureApiClient, retryOnceUnlessNotFound } from '@ejdesk/api-client';
 import { notify, Toaster } from '@ejdesk/ui';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
@@ -10,7 +10,7 @@ import { RemoteOutlet } from '../features/remotes/RemoteOutlet.tsx';
 import { remoteOfSegment } from './route-table.ts';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 } },
+  defaultOptions: { queries: { retry: retryOnceUnlessNotFound, refetchOnWindowFocus: false, staleTime: 15_000 } },
 });
 
 /** Connects the shared API client to the router and the toasts. */

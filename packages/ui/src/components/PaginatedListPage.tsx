@@ -36,10 +36,9 @@ export interface PaginatedListPageProps<Row> {
   /** How the page-size options read: '{n} per page' on /all-email, the number elsewhere. */
   sizeLabel?: (size: number) => string;
   describeError: (error: unknown) => string;
+  /** Whether a load failed for want of the page asked for (a page past the end). */
+  isNotFound: (error: unknown) => boolean;
 }
-
-/** The HTTP status of a failed request (the api-client's axios errors carry their response). */
-const statusOf = (error: unknown) => (error as { response?: { status?: number } } | null)?.response?.status;
 
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const { title, filters, columns, load, total, resetButton = false, sizeLabel = (n) => String(n) } = props;
@@ -53,7 +52,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
         return await load(params, signal);
       } catch (error) {
         // A page past the end (an old link, or rows gone since): the first page says where the end is.
-        if (params.page > 1 && statusOf(error) === 404) {
+        if (params.page > 1 && props.isNotFound(error)) {
           const first = await load({ ...params, page: 1 }, signal);
           return { ...first, lastPage: Math.max(1, first.total_pages || Math.ceil(first.count / state.pageSize)) };
         }

@@ -24,7 +24,6 @@ export function EmailDetailsPage() {
   const query = useQuery({
     queryKey: ['email-details', id],
     queryFn: () => getEmailDetails(id),
-    retry: (failures, error) => !isNotFound(error) && failures < 1,
   });
   if (query.isPending) return <LoadingState label="Loading email details..." />;
   if (query.isError && isNotFound(query.error)) return <ErrorState message={`Email ${id} was not found: it may have been removed, or the link is wrong.`} />;

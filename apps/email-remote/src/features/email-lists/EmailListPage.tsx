@@ -1,7 +1,7 @@
 // One paginated email list: the shared list page, configured by a row of lists.ts.
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { describeError, getEmailPage, type EmailListRow } from '@ejdesk/api-client';
+import { describeError, getEmailPage, isNotFound, type EmailListRow } from '@ejdesk/api-client';
 import { formatDateTime, PaginatedListPage, type ColumnDef } from '@ejdesk/ui';
 import type { EmailListConfig } from './lists.ts';
 
@@ -36,6 +36,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       resetButton={allEmail}
       sizeLabel={allEmail ? (n) => `${n} per page` : undefined}
       describeError={describeError}
+      isNotFound={isNotFound}
     />
   );
 }

@@ -22,7 +22,6 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
   const query = useQuery({
     queryKey: ['data-file', kind.api, id],
     queryFn: () => getDataFileDetail(kind.api, id),
-    retry: (failures, error) => !isNotFound(error) && failures < 1,
   });
   const exportColumns = useMemo(() => detailColumns(kind), [kind]);
   const columns = useMemo<ColumnDef<LabelledRow, unknown>[]>(

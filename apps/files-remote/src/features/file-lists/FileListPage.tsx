@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { describeError, getDataFilePage, getDataFiles, type DataFileListRow } from '@ejdesk/api-client';
+import { describeError, getDataFilePage, getDataFiles, isNotFound, type DataFileListRow } from '@ejdesk/api-client';
 import { Card, DataTable, formatDateTime, Page, PaginatedListPage, type ColumnDef, type FilterDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 
@@ -62,6 +62,7 @@ export function FileListPage({ kind }: { kind: FileKind }) {
       load={(params, signal) => getDataFilePage(kind.api, params, signal)}
       total="inline"
       describeError={describeError}
+      isNotFound={isNotFound}
     />
   );
 }
