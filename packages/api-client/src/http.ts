@@ -1,13 +1,14 @@
 // The one axios instance (SPEC.md section 7, "Shared client behaviour"): base path /api, the JWT
 // header, no timeout. A 401/403 is retried once after refreshing the access token; if that fails the
-// session ends and the shell's handler sends the browser to /login. Other errors are reported as
-// 'Error: {status} - {data}' through the shell's notifier.
+// session ends and the shell's handler sends the browser to /login. Other errors go back to the
+// caller, which says once, in words, what failed (inline for a load, a toast for an action): the
+// original also toasted 'Error: {status} - {data}' here, so each failure showed two or three times.
 import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { endSession, replaceAccessToken, sessionStore } from './session.ts';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
-    /** Auth endpoints handle their own errors: no refresh, no redirect, no toast. */
+    /** Auth endpoints handle their own errors: no refresh, no redirect. */
     skipSessionHandling?: boolean;
     /** Set on the one retry after a refresh. */
     retriedAfterRefresh?: boolean;
@@ -16,12 +17,10 @@ declare module 'axios' {
 
 export interface ClientHooks {
   onUnauthorized: () => void;
-  notify: (message: string) => void;
 }
 
 const hooks: ClientHooks = {
   onUnauthorized: () => window.location.assign('/login'),
-  notify: (message) => console.error(message),
 };
 
 export function configureApiClient(next: Partial<ClientHooks>): void {
@@ -55,14 +54,19 @@ function refreshAccessToken(): Promise<string | null> {
   return refreshing;
 }
 
-export function describeError(error: unknown): string {
-  if (error instanceof AxiosError && error.response) {
-    const data = error.response.data as unknown;
-    const text = typeof data === 'string' ? data : JSON.stringify(data);
-    return `Error: ${error.response.status} - ${text}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+/** Why a request failed, as a clause for an operator: no status codes or JSON unless nothing better. */
+export function failureReason(error: unknown): string {
+  if (!(error instanceof AxiosError)) return error instanceof Error ? error.message : String(error);
+  const status = error.response?.status;
+  if (status === undefined) return 'the server did not answer';
+  const detail = errorDetail(error);
+  if (detail) return detail.replace(/\.$/, '');
+  if (status >= 500) return `the server had a problem (HTTP ${status})`;
+  return `the server refused the request (HTTP ${status})`;
 }
+
+/** The one message of a failed load, e.g. "The list could not be loaded: the server did not answer." */
+export const loadFailure = (what: string, error: unknown): string => `The ${what} could not be loaded: ${failureReason(error)}.`;
 
 /** Whether a request failed because what it named does not exist (404): not worth a retry. */
 export const isNotFound = (error: unknown): boolean => error instanceof AxiosError && error.response?.status === 404;
@@ -91,9 +95,7 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
     }
     endSession();
     hooks.onUnauthorized();
-    throw error;
   }
-  hooks.notify(describeError(error));
   throw error;
 });
 

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureApiClient, endSession, http, listBankMsps, sessionStore, startSession, storageKeys } from '../src/index.ts';
+import { configureApiClient, endSession, http, listBankMsps, loadFailure, sessionStore, startSession, storageKeys } from '../src/index.ts';
 
 const token = (claims: object) => `h.${btoa(JSON.stringify(claims))}.s`;
 const expiredAccess = token({ user_id: 7, token_type: 'access', n: 1 });
@@ -12,6 +12,7 @@ const goodRefresh = token({ user_id: 7, token_type: 'refresh' });
 let server: Server;
 let refreshCalls = 0;
 let failWith: number | null = null;
+let failBody = JSON.stringify({ detail: 'boom' });
 const seenAuth: string[] = [];
 
 beforeAll(async () => {
@@ -29,7 +30,7 @@ beforeAll(async () => {
       seenAuth.push(request.headers.authorization ?? '');
       if (failWith) {
         response.statusCode = failWith;
-        return response.end(JSON.stringify({ detail: 'boom' }));
+        return response.end(failBody);
       }
       const authorised = request.headers.authorization === `JWT ${freshAccess}`;
       response.statusCode = authorised ? 200 : 401;
@@ -44,6 +45,7 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 beforeEach(() => {
   refreshCalls = 0;
   failWith = null;
+  failBody = JSON.stringify({ detail: 'boom' });
   seenAuth.length = 0;
   endSession();
 });
@@ -79,12 +81,29 @@ describe('shared API client', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
-  it("reports other errors as 'Error: {status} - {data}'", async () => {
+  it('says in words why a load failed: the server detail, else what kind of failure', async () => {
     startSession(freshAccess, goodRefresh);
-    const notify = vi.fn();
-    configureApiClient({ notify });
+    const failure = () => listBankMsps().then(() => 'loaded', (error: unknown) => loadFailure('list', error));
     failWith = 500;
-    await expect(listBankMsps()).rejects.toThrow();
-    expect(notify).toHaveBeenCalledWith('Error: 500 - {"detail":"boom"}');
+    failBody = JSON.stringify({ detail: 'Page 4 is past the end.' });
+    expect(await failure()).toBe('The list could not be loaded: Page 4 is past the end.');
+    failWith = 502;
+    failBody = '<html>Bad Gateway</html>';
+    expect(await failure()).toBe('The list could not be loaded: the server had a problem (HTTP 502).');
+    failWith = 429;
+    failBody = '';
+    expect(await failure()).toBe('The list could not be loaded: the server refused the request (HTTP 429).');
+    // Nobody listening: a closed port.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const base = http.defaults.baseURL;
+    http.defaults.baseURL = `http://127.0.0.1:${port}/api`;
+    try {
+      expect(await failure()).toBe('The list could not be loaded: the server did not answer.');
+    } finally {
+      http.defaults.baseURL = base;
+    }
   });
 });

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { configureApiClient, retryOnceUnlessNotFound } from '@ejdesk/api-client';
-import { notify, Toaster } from '@ejdesk/ui';
+import { Toaster } from '@ejdesk/ui';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Layout } from '../features/layout/Layout.tsx';
@@ -13,14 +13,13 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: retryOnceUnlessNotFound, refetchOnWindowFocus: false, staleTime: 15_000 } },
 });
 
-/** Connects the shared API client to the router and the toasts. */
+/** Connects the shared API client to the router: a session that cannot be refreshed goes to /login. */
 function ApiClientBridge() {
   const navigate = useNavigate();
   const location = useLocation();
   useEffect(() => {
     configureApiClient({
       onUnauthorized: () => navigate('/login', { replace: true, state: { from: location } }),
-      notify: (message) => notify.error(message),
     });
   }, [navigate, location]);
   return null;

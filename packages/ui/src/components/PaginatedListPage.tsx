@@ -9,6 +9,7 @@ import { DataTable } from './DataTable.tsx';
 import { FilterInput } from './FilterInput.tsx';
 import { Card, Page } from './Page.tsx';
 import { Pager } from './Pager.tsx';
+import { TotalRecords } from './States.tsx';
 
 export interface FilterDef {
   /** The query parameter, in the URL and to the API. */
@@ -35,7 +36,8 @@ export interface PaginatedListPageProps<Row> {
   resetButton?: boolean;
   /** How the page-size options read: '{n} per page' on /all-email, the number elsewhere. */
   sizeLabel?: (size: number) => string;
-  describeError: (error: unknown) => string;
+  /** The one message shown when the list cannot load, in words. */
+  describeFailure: (error: unknown) => string;
   /** Whether a load failed for want of the page asked for (a page past the end). */
   isNotFound: (error: unknown) => boolean;
 }
@@ -70,14 +72,9 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   // Until the last page has loaded, the first page's rows are not shown as if they were it.
   const data = clampTo === undefined ? query.data : undefined;
   const totalPages = data ? data.total_pages || Math.ceil(data.count / state.pageSize) : 1;
-  const totalText = (
-    <p className="ej-total" aria-live="polite">
-      Total Records: {data?.count ?? 0}
-    </p>
-  );
 
   return (
-    <Page title={title} heading={total === 'heading' ? totalText : undefined}>
+    <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined}>
       <Card>
         <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
           {filters.map((filter) => (
@@ -90,14 +87,14 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
             />
           ))}
           {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
-          {total === 'inline' && totalText}
+          {total === 'inline' && <TotalRecords count={data?.count} />}
         </div>
         <DataTable
           caption={title}
           columns={columns}
           rows={data?.results}
           loading={query.isFetching}
-          error={query.isError ? `Could not load the list. ${props.describeError(query.error)}` : null}
+          error={query.isError ? props.describeFailure(query.error) : null}
           onRetry={() => void query.refetch()}
           skeletonRows={Math.min(state.pageSize, 20)}
         />

@@ -21,3 +21,15 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ((
     </div>
   );
 }
+
+/**
+ * 'Total Records: n'; a dash while the count is unknown (first load, or the list failed), so a
+ * failed list never claims 0 records. A span inside a heading, a paragraph beside the filters.
+ */
+export function TotalRecords({ count, as: Tag = 'p' }: { count: number | undefined; as?: 'p' | 'span' }) {
+  return (
+    <Tag className="ej-total" aria-live="polite">
+      Total Records: {count ?? '—'}
+    </Tag>
+  );
+}

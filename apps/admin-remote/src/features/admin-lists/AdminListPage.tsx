@@ -2,7 +2,7 @@
 // Cancel or on success (the list then reloads) and stays open, with the reason, on failure.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { describeError, errorDetail } from '@ejdesk/api-client';
+import { errorDetail, loadFailure } from '@ejdesk/api-client';
 import { Button, Card, DataTable, Modal, notify, Page, TextField } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
@@ -48,7 +48,7 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
           columns={list.columns}
           rows={rows.data}
           loading={rows.isFetching}
-          error={rows.isError ? `Could not load the ${list.title.toLowerCase()}. ${describeError(rows.error)}` : null}
+          error={rows.isError ? loadFailure(list.title.toLowerCase(), rows.error) : null}
           onRetry={() => void rows.refetch()}
         />
       </Card>

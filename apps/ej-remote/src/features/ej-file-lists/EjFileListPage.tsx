@@ -1,7 +1,7 @@
 // /overage and /successing: every record of one kind, in a virtualised table.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { describeError, getEjFileRecords } from '@ejdesk/api-client';
+import { getEjFileRecords, loadFailure } from '@ejdesk/api-client';
 import { Card, Page, VirtualTable } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from '../ej-table/columns.tsx';
@@ -20,7 +20,7 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
           columns={columns}
           rows={query.data}
           loading={query.isFetching}
-          error={query.isError ? `Could not load the ${title.toLowerCase()}. ${describeError(query.error)}` : null}
+          error={query.isError ? loadFailure(title.toLowerCase(), query.error) : null}
           onRetry={() => void query.refetch()}
         />
       </Card>

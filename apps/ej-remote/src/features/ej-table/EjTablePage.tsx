@@ -2,8 +2,8 @@
 // the applied ones live in the URL and the list returns to page 1.
 import { useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { describeError, getEjPage } from '@ejdesk/api-client';
-import { Button, Card, DataTable, Page, Pager, TextField, useListState } from '@ejdesk/ui';
+import { getEjPage, loadFailure } from '@ejdesk/api-client';
+import { Button, Card, DataTable, Page, Pager, TextField, TotalRecords, useListState } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from './columns.tsx';
 
@@ -56,16 +56,14 @@ export function EjTablePage() {
           <Button type="submit" variant="primary">
             Apply Filters
           </Button>
-          <p className="ej-total" aria-live="polite">
-            Total Records: {query.data?.count ?? 0}
-          </p>
+          <TotalRecords count={query.data?.count} />
         </form>
         <DataTable
           caption="EJ error data"
           columns={columns}
           rows={query.data?.results}
           loading={query.isFetching}
-          error={query.isError ? `Could not load the EJ error data. ${describeError(query.error)}` : null}
+          error={query.isError ? loadFailure('EJ error data', query.error) : null}
           onRetry={() => void query.refetch()}
           skeletonRows={10}
         />

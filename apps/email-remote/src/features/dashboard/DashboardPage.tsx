@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { getDashboardCounts, type DashboardCounts } from '@ejdesk/api-client';
+import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
 import { Card, ErrorState, Page, TextField } from '@ejdesk/ui';
 import { currentMonth, toApiMonth } from './month.ts';
 import styles from './dashboard.module.css';
@@ -79,7 +79,7 @@ export function DashboardPage() {
               </h2>
               <MonthPicker month={emailMonth} onChange={setEmailMonth} />
             </header>
-            {email.isError && <ErrorState message="Could not load the email counts." onRetry={() => void email.refetch()} />}
+            {email.isError && <ErrorState message={loadFailure('email counts', email.error)} onRetry={() => void email.refetch()} />}
             <div className={styles.pieArea}>
               {counts.total_emails > 0 ? (
                 <Suspense fallback={<div className={styles.pie} />}>
@@ -109,7 +109,7 @@ export function DashboardPage() {
               </h2>
               <MonthPicker month={dataMonth} onChange={setDataMonth} />
             </header>
-            {data.isError && <ErrorState message="Could not load the email counts." onRetry={() => void data.refetch()} />}
+            {data.isError && <ErrorState message={loadFailure('email counts', data.error)} onRetry={() => void data.refetch()} />}
             <ul className={styles.countCards}>
               {countCards.map((card) => (
                 <li key={card.key}>

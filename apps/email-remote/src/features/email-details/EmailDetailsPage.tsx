@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
-import { getEmailDetails, isNotFound, type EmailDetails } from '@ejdesk/api-client';
+import { getEmailDetails, isNotFound, loadFailure, type EmailDetails } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles, type ExportColumn } from '@ejdesk/export';
 import { Button, Card, ErrorState, formatDateTime, LoadingState, Page } from '@ejdesk/ui';
 import { SafeEmailHtml } from './SafeEmailHtml.tsx';
@@ -27,7 +27,7 @@ export function EmailDetailsPage() {
   });
   if (query.isPending) return <LoadingState label="Loading email details..." />;
   if (query.isError && isNotFound(query.error)) return <ErrorState message={`Email ${id} was not found: it may have been removed, or the link is wrong.`} />;
-  if (query.isError) return <ErrorState message="Could not load the email details." onRetry={() => void query.refetch()} />;
+  if (query.isError) return <ErrorState message={loadFailure('email', query.error)} onRetry={() => void query.refetch()} />;
   const email = query.data;
   const { csv, xlsx, sheet } = exportFiles.emailDetails;
   return (

@@ -1,7 +1,7 @@
 // One paginated email list: the shared list page, configured by a row of lists.ts.
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { describeError, getEmailPage, isNotFound, type EmailListRow } from '@ejdesk/api-client';
+import { getEmailPage, isNotFound, loadFailure, type EmailListRow } from '@ejdesk/api-client';
 import { formatDateTime, PaginatedListPage, type ColumnDef } from '@ejdesk/ui';
 import type { EmailListConfig } from './lists.ts';
 
@@ -35,7 +35,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       total={allEmail ? 'heading' : 'inline'}
       resetButton={allEmail}
       sizeLabel={allEmail ? (n) => `${n} per page` : undefined}
-      describeError={describeError}
+      describeFailure={(error) => loadFailure('list', error)}
       isNotFound={isNotFound}
     />
   );

@@ -3,7 +3,7 @@
 // rows the table shows.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { EmailJsonItem, JsonRecord } from '@ejdesk/api-client';
+import { failureReason, type EmailJsonItem, type JsonRecord } from '@ejdesk/api-client';
 import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
 import { Button, Card, DataTable, ErrorState, LoadingState, Page, type ColumnDef } from '@ejdesk/ui';
 
@@ -26,7 +26,7 @@ export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
   );
 
   if (query.isPending) return <LoadingState label="Loading..." />;
-  if (query.isError) return <ErrorState message="Failed to fetch data" onRetry={() => void query.refetch()} />;
+  if (query.isError) return <ErrorState message={`Failed to fetch data: ${failureReason(query.error)}.`} onRetry={() => void query.refetch()} />;
   const { csv, xlsx, sheet } = exportFiles.emailData;
   return (
     <Page

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
-import { getDataFileDetail, isNotFound, type LabelledRow } from '@ejdesk/api-client';
+import { getDataFileDetail, isNotFound, loadFailure, type LabelledRow } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles } from '@ejdesk/export';
 import { Button, Card, DataTable, ErrorState, FilterInput, formatAmount, LoadingState, Page, useListState, type ColumnDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
@@ -43,7 +43,7 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
 
   if (query.isPending) return <LoadingState label="Loading..." />;
   if (query.isError && isNotFound(query.error)) return <ErrorState message={`File ${id} was not found: it may have been removed, or the link is wrong.`} />;
-  if (query.isError) return <ErrorState message="Could not load the file's data." onRetry={() => void query.refetch()} />;
+  if (query.isError) return <ErrorState message={loadFailure("file's data", query.error)} onRetry={() => void query.refetch()} />;
   const { csv, xlsx, sheet } = exportFiles.textData;
   return (
     <Page

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { describeError, getDataFilePage, getDataFiles, isNotFound, type DataFileListRow } from '@ejdesk/api-client';
+import { getDataFilePage, getDataFiles, isNotFound, loadFailure, type DataFileListRow } from '@ejdesk/api-client';
 import { Card, DataTable, formatDateTime, Page, PaginatedListPage, type ColumnDef, type FilterDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 
@@ -42,7 +42,7 @@ function ListedFiles({ kind, columns }: { kind: FileKind; columns: ColumnDef<Dat
           columns={columns}
           rows={query.data}
           loading={query.isFetching}
-          error={query.isError ? `Could not load the files. ${describeError(query.error)}` : null}
+          error={query.isError ? loadFailure('list of files', query.error) : null}
           onRetry={() => void query.refetch()}
         />
       </Card>
@@ -61,7 +61,7 @@ export function FileListPage({ kind }: { kind: FileKind }) {
       columns={columns}
       load={(params, signal) => getDataFilePage(kind.api, params, signal)}
       total="inline"
-      describeError={describeError}
+      describeFailure={(error) => loadFailure('list', error)}
       isNotFound={isNotFound}
     />
   );
