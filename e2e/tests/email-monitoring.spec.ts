@@ -26,24 +26,48 @@ test.describe('dashboard', () => {
   });
 
   const links = [
-    ['Total Email', '/get-all-email-data', 'Total Email'],
-    ['Read Email', '/read-email', 'Read Email'],
-    ['Unread Email', '/unread-email', 'Unread Email'],
-    ['EJs not found Email', '/ej-not-found', 'EJs not found Email'],
-    ['Emails processed along with the subject line', '/same-subject-processing', 'Emails processed along with the subject line'],
-    ['Mails having the same subject line', '/same-subject', 'Mails having the same subject line'],
-    ['Emails ignored', '/email-ignored', 'Emails ignored'],
+    ['Total Email', '/get-all-email-data', 'total_emails'],
+    ['Read Email', '/read-email', 'read'],
+    ['Unread Email', '/unread-email', 'unread'],
+    ['EJs not found Email', '/ej-not-found', 'ej_not_found'],
+    ['Emails processed along with the subject line', '/same-subject-processing', 'email_same_subject_processing'],
+    ['Mails having the same subject line', '/same-subject', 'email_same_subject_count'],
+    ['Emails ignored', '/email-ignored', 'email_ignores'],
   ] as const;
-  for (const [label, path, heading] of links) {
-    test(`“${label}” opens its list`, async ({ signedIn: page }) => {
+  const thisMonth = () => {
+    const now = new Date();
+    return { picker: `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`, api: `${now.getFullYear()}-${monthNames[now.getMonth()]}` };
+  };
+
+  for (const [label, path, key] of links) {
+    test(`“${label}” opens its list for the month, whose Total Records is the count clicked`, async ({ signedIn: page }) => {
       await page.goto('/dashboard');
-      // Count cards read as '77 EJs not found Email'; summary links as the label alone.
-      await page.getByRole('main').getByRole('link', { name: new RegExp(`^(\\d+ ?)?${label}$`) }).click();
+      const month = thisMonth();
+      const counts = await api<Record<string, number>>(page, `/scrape/email/dashboard/count/?date=${month.api}`);
+      // Count cards read as '77 EJs not found Email'; summary links as the label alone, the figure beside.
+      const name = new RegExp(`^(\\d+ ?)?${label}$`);
+      const link = page.getByRole('main').getByRole('link', { name });
+      await expect(page.getByRole('main').getByRole('listitem').filter({ has: page.getByRole('link', { name }) })).toContainText(String(counts[key]));
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`${path}\\?month=${month.picker}$`));
+      await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
+      await expect(page.getByText(`Total Records: ${counts[key]}`, { exact: true })).toBeVisible();
+      await expect(page.getByLabel('Received In')).toHaveValue(month.picker);
+      if (counts[key]! > 0) await expect(rowsOf(page).first()).toBeVisible();
+      // Without the month, the list counts every month again.
+      await page.getByLabel('Received In').fill('');
       await expect(page).toHaveURL(new RegExp(`${path}$`));
-      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
-      await expect(rowsOf(page).first()).toBeVisible();
     });
   }
+
+  test('a slice of the pie opens its list for the month', async ({ signedIn: page }) => {
+    await page.goto('/dashboard');
+    const month = thisMonth();
+    const counts = await api<Record<string, number>>(page, `/scrape/email/dashboard/count/?date=${month.api}`);
+    await page.locator('.apexcharts-pie-area').nth(1).click();
+    await expect(page).toHaveURL(new RegExp(`/unread-email\\?month=${month.picker}$`));
+    await expect(page.getByText(`Total Records: ${counts.unread}`, { exact: true })).toBeVisible();
+  });
 });
 
 test.describe('/all-email', () => {

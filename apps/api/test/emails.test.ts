@@ -179,6 +179,43 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
     });
   });
 
+  describe("a dashboard month on the lists (month=2025-Jan: received in that month)", () => {
+    const fields: Record<string, string> = {
+      '/ejs/not/found/email/': 'ej_not_found',
+      '/ejs/ignore/email/data/': 'email_ignores',
+      '/ejs/read/email/': 'read',
+      '/ejs/same/subject/email/': 'email_same_subject_count',
+      '/ejs/same/subject/email/processing/': 'email_same_subject_processing',
+      '/ejs/un/read/email/': 'unread',
+      '/ejs/total/email/': 'total_emails',
+      '/email/to/json/pagination/': 'total_emails',
+    };
+    it.each(Object.entries(fields))("%s totals the dashboard's %s of the month", async (path, field) => {
+      for (const month of ['2025-Jan', '2025-feb', '2023-Mar']) {
+        const counts = (await get(`/api/scrape/email/dashboard/count/?date=${month}`)).json();
+        const body = (await get(`/api/scrape${path}?month=${month}&page_size=100`)).json();
+        expect(body.count, month).toBe(counts[field]);
+        expect(body.results, month).toHaveLength(counts[field]);
+      }
+    });
+
+    it('combines with the other filters and refuses a month that is not one', async () => {
+      // Received and created at the same instant in these fixtures.
+      const all = (await get('/api/scrape/ejs/total/email/?subject=dispute&page_size=100')).json().results as { subject_name: string; create_at: string }[];
+      const january = all.filter((r) => r.create_at.startsWith('2025-01')).map((r) => r.subject_name);
+      expect(january.length).toBeGreaterThan(0);
+      expect(january.length).toBeLessThan(all.length);
+      expect(await subjects('/api/scrape/ejs/total/email/?month=2025-Jan&subject=dispute&page_size=100')).toEqual(january);
+      // An empty month means none, as every empty filter does.
+      expect((await get('/api/scrape/ejs/un/read/email/?month=')).json().count).toBe(4);
+      for (const url of ['/api/scrape/ejs/read/email/?month=2025-13', '/api/scrape/email/to/json/pagination/?month=Jan', '/api/scrape/ejs/total/email/?month=0000-Jan']) {
+        const response = await get(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().detail, url).toMatch(/'month': must be a month as YYYY-Mon/);
+      }
+    });
+  });
+
   describe('JSON data and details', () => {
     it('lists the JSON data of the newest emails and of one email', async () => {
       const all = (await get('/api/scrape/email/to/json/data/?limit=3')).json();

@@ -113,6 +113,9 @@ export const emails = pgTable(
     index('emails_create_idx').on(t.createAt, t.id),
     index('emails_category_create_idx').on(t.category, t.createAt, t.id),
     index('emails_read_create_idx').on(t.isRead, t.createAt, t.id),
+    // A list filtered by the month of receipt (the dashboard's month) counts that month when the
+    // counters cannot (a sender filter as well).
+    index('emails_received_idx').on(t.receivedAt, t.id),
     index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],
 );
@@ -152,6 +155,7 @@ export const emailSubjects = pgTable(
     category: text('category').notNull(),
     isRead: boolean('is_read').notNull(),
     createAt: timestamp('create_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
     folded: text('folded').notNull(),
   },
   (t) => [

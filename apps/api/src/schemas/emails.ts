@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { Timestamp } from './common.ts';
 import { FilterDate, FilterText, PageQuery } from './lists.ts';
 
+/** The dashboard's month (2026-Nov): a list opened from a dashboard count shows the emails it counted. */
+const FilterMonth = Type.Optional(Type.String({ maxLength: 20 }));
+
 export const DashboardQuery = Type.Object(
   { date: Type.String({ maxLength: 20 }) },
   { additionalProperties: false },
@@ -32,11 +35,12 @@ export const AllEmailQuery = Type.Object(
     email_from: FilterText,
     create_at_after: FilterDate,
     create_at_before: FilterDate,
+    month: FilterMonth,
   },
   { additionalProperties: false },
 );
 
-export const CategoryQuery = Type.Object({ ...PageQuery, subject: FilterText, date: FilterDate }, { additionalProperties: false });
+export const CategoryQuery = Type.Object({ ...PageQuery, subject: FilterText, date: FilterDate, month: FilterMonth }, { additionalProperties: false });
 
 const JsonRecord = Type.Record(Type.String(), Type.Unknown());
 export const EmailJsonItem = Type.Object({

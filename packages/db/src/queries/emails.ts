@@ -42,6 +42,8 @@ export interface EmailListFilters {
   emailFrom?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+  /** Received in [from, to), UTC midnights: a dashboard month, so that its count is the list's total. */
+  receivedIn?: { from: Date; to: Date } | undefined;
 }
 
 export interface EmailListRow {
@@ -72,6 +74,7 @@ function emailConditions(filters: EmailListFilters) {
       filters.subject ? foldedContains(emailSubjects.folded, filters.subject) : undefined,
       containsText(t.emailFrom, filters.emailFrom),
       withinDays(t.createAt, filters.createdFrom, filters.createdTo),
+      filters.receivedIn ? and(gte(t.receivedAt, filters.receivedIn.from), lt(t.receivedAt, filters.receivedIn.to)) : undefined,
     ),
   };
 }
@@ -102,6 +105,9 @@ async function sendersMatching(db: Db, text: string): Promise<{ matching: string
 function counterSource(filters: EmailListFilters, senders: string[] | null) {
   if (filters.subject) return null;
   const bySender = senders !== null;
+  // The sender counters have no day of receipt: a sender and a month are counted on the emails.
+  if (bySender && filters.receivedIn) return null;
+  const received = filters.receivedIn;
   const c = bySender ? emailSenderCounts : emailCounts;
   return {
     table: c as typeof emailCounts,
@@ -112,6 +118,7 @@ function counterSource(filters: EmailListFilters, senders: string[] | null) {
       bySender ? sql`${emailSenderCounts.emailFrom} = any(${sql.param(senders)}::text[])` : undefined,
       filters.createdFrom ? gte(c.createdDay, filters.createdFrom) : undefined,
       filters.createdTo ? lte(c.createdDay, filters.createdTo) : undefined,
+      received ? and(gte(emailCounts.receivedDay, isoDay(received.from)), lt(emailCounts.receivedDay, isoDay(received.to))) : undefined,
     ),
   };
 }
@@ -141,10 +148,11 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
   }
 
   // A deep page: the counter rows say which creation day holds the page's first row, so the index
-  // walk starts at that day instead of at the newest email.
+  // walk starts at that day instead of at the newest email. A month of receipt always seeks: an old
+  // month's emails were created long before the newest ones.
   let offset = (page.page - 1) * page.pageSize;
   let before: Date | undefined;
-  if (counters && offset >= seekFromOffset && offset < total) {
+  if (counters && (offset >= seekFromOffset || filters.receivedIn) && offset < total) {
     const days = await db
       .select({ day: counters.day, n: sql<string>`sum(${counters.n})` })
       .from(counters.table)

@@ -27,8 +27,8 @@ export function FilterInput({ value, onCommit, delayMs = 300, ...rest }: FilterI
         const next = event.target.value;
         setDraft(next);
         clearTimeout(timer.current);
-        // Dates commit at once: a date picker's value is already complete.
-        if (rest.type === 'date') onCommit(next);
+        // Dates and months commit at once: a picker's value is already complete.
+        if (rest.type === 'date' || rest.type === 'month') onCommit(next);
         else timer.current = setTimeout(() => onCommit(next), delayMs);
       }}
     />

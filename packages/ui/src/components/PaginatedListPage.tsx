@@ -15,7 +15,7 @@ export interface FilterDef {
   /** The query parameter, in the URL and to the API. */
   name: string;
   label: string;
-  type: 'text' | 'date';
+  type: 'text' | 'date' | 'month';
 }
 
 export interface PageResult<Row> {

@@ -25,6 +25,8 @@ import {
 } from '../../schemas/emails.ts';
 import { Paginated } from '../../schemas/lists.ts';
 
+const monthError = (name: string) => `query '${name}': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan.`;
+
 /** The seven category lists differ only in which emails they select. */
 export const categoryLists: [path: string, selection: EmailSelection][] = [
   ['/ejs/not/found/email/', { category: 'ej_not_found' }],
@@ -45,9 +47,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { querystring: DashboardQuery, response: { 200: DashboardCounts, ...errorResponses } } },
     async (request, reply) => {
       const range = monthRange(request.query.date);
-      if (!range) {
-        return reply.code(400).send({ detail: "query 'date': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan." });
-      }
+      if (!range) return reply.code(400).send({ detail: monthError('date') });
       return dashboardCounts(db, range.from, range.to);
     },
   );
@@ -58,9 +58,11 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const q = request.query;
       const page = pageOf(q);
+      const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
+      if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
       const result = await listEmails(
         db,
-        { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before },
+        { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before, receivedIn },
         page,
       );
       return sendPage(request, reply, page, result);
@@ -71,7 +73,9 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(path, { schema: { querystring: CategoryQuery, response: { 200: EmailPage, ...errorResponses } } }, async (request, reply) => {
       const q = request.query;
       const page = pageOf(q);
-      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date }, page);
+      const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
+      if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
+      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page);
       return sendPage(request, reply, page, result);
     });
   }

@@ -1,9 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
 import { Card, ErrorState, Page, TextField } from '@ejdesk/ui';
-import { currentMonth, toApiMonth } from './month.ts';
+import { currentMonth, toApiMonth } from '../../lib/month.ts';
 import styles from './dashboard.module.css';
 
 const ReadPie = lazy(() => import('./ReadPie.tsx'));
@@ -19,6 +19,8 @@ const countCards = [
   { label: 'Emails ignored', key: 'email_ignores', to: '/email-ignored' },
 ] as const;
 
+// Each count opens its list filtered to the card's month (emails received in it), so the list's
+// Total Records is the count that was clicked.
 const summary = [
   { label: 'Total Email', key: 'total_emails', to: '/get-all-email-data' },
   { label: 'Read Email', key: 'read', to: '/read-email' },
@@ -61,9 +63,14 @@ function MonthPicker({ month, onChange }: { month: string; onChange: (value: str
 }
 
 export function DashboardPage() {
+  const navigate = useNavigate();
   const [emailMonth, setEmailMonth] = useMonth('month');
   const [dataMonth, setDataMonth] = useMonth('data_month');
   const email = useCounts(emailMonth);
+  const openSlice = useCallback(
+    (slice: 'read' | 'unread') => navigate(`${slice === 'read' ? '/read-email' : '/unread-email'}?month=${emailMonth}`),
+    [navigate, emailMonth],
+  );
   const data = useCounts(dataMonth);
   const counts = email.data ?? zero;
   const dataCounts = data.data ?? zero;
@@ -83,7 +90,7 @@ export function DashboardPage() {
             <div className={styles.pieArea}>
               {counts.total_emails > 0 ? (
                 <Suspense fallback={<div className={styles.pie} />}>
-                  <ReadPie read={counts.read} unread={counts.unread} />
+                  <ReadPie read={counts.read} unread={counts.unread} onOpen={openSlice} />
                 </Suspense>
               ) : (
                 <div className={`${styles.pie} ${styles.empty}`}>No emails received in this month.</div>
@@ -92,7 +99,7 @@ export function DashboardPage() {
             <ul className={styles.summary}>
               {summary.map((item) => (
                 <li key={item.key}>
-                  <Link className="ej-link" to={item.to}>
+                  <Link className="ej-link" to={`${item.to}?month=${emailMonth}`}>
                     {item.label}
                   </Link>
                   <span className={styles.figure}>{counts[item.key]}</span>
@@ -113,7 +120,7 @@ export function DashboardPage() {
             <ul className={styles.countCards}>
               {countCards.map((card) => (
                 <li key={card.key}>
-                  <Link className={styles.countCard} to={card.to}>
+                  <Link className={styles.countCard} to={`${card.to}?month=${dataMonth}`}>
                     <span className={styles.countValue}>{dataCounts[card.key]}</span>
                     <span className={styles.countLabel}>{card.label}</span>
                   </Link>

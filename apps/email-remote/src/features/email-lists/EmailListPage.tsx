@@ -3,7 +3,14 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { getEmailPage, isNotFound, loadFailure, type EmailListRow } from '@ejdesk/api-client';
 import { formatDateTime, PaginatedListPage, type ColumnDef } from '@ejdesk/ui';
+import { toApiMonth } from '../../lib/month.ts';
 import type { EmailListConfig } from './lists.ts';
+
+/** The URL keeps the picker's 2026-11; the API takes the dashboard's 2026-Nov. */
+function withApiMonth(params: Record<string, string | number>): Record<string, string | number> {
+  if (typeof params.month !== 'string' || !params.month) return params;
+  return { ...params, month: toApiMonth(params.month) ?? params.month };
+}
 
 export function EmailListPage({ list }: { list: EmailListConfig }) {
   const columns = useMemo<ColumnDef<EmailListRow, unknown>[]>(
@@ -31,7 +38,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       queryKey={`emails${list.endpoint}`}
       filters={list.filters}
       columns={columns}
-      load={(params, signal) => getEmailPage(list.endpoint, params, signal)}
+      load={(params, signal) => getEmailPage(list.endpoint, withApiMonth(params), signal)}
       total={allEmail ? 'heading' : 'inline'}
       resetButton={allEmail}
       sizeLabel={allEmail ? (n) => `${n} per page` : undefined}

@@ -15,9 +15,13 @@ export interface EmailListConfig {
   variant: 'all-email' | 'category';
 }
 
+/** The dashboard's month (emails received in it): its counts open the lists with it. */
+const receivedMonth: FilterDef = { name: 'month', label: 'Received In', type: 'month' };
+
 const categoryFilters: readonly FilterDef[] = [
   { name: 'subject', label: 'Search Subject', type: 'text' },
   { name: 'date', label: 'Date', type: 'date' },
+  receivedMonth,
 ];
 
 const category = (path: string, title: string, endpoint: string): EmailListConfig => ({
@@ -39,6 +43,7 @@ export const allEmailList: EmailListConfig = {
     { name: 'email_from', label: 'Email From', type: 'text' },
     { name: 'create_at_after', label: 'Created After', type: 'date' },
     { name: 'create_at_before', label: 'Created Before', type: 'date' },
+    receivedMonth,
   ],
   linkColumn: 'Get Data',
   linkTo: (id) => `/all-email/${id}`,

@@ -1,0 +1,26 @@
+-- Lists filtered by the month of receipt (the dashboard's month): email_subjects carries the
+-- received time so that a subject filter and a month combine on the narrow rows.
+ALTER TABLE "email_subjects" ADD COLUMN "received_at" timestamp with time zone;--> statement-breakpoint
+UPDATE email_subjects s SET received_at = e.received_at FROM emails e WHERE e.id = s.id;--> statement-breakpoint
+ALTER TABLE "email_subjects" ALTER COLUMN "received_at" SET NOT NULL;--> statement-breakpoint
+CREATE INDEX "emails_received_idx" ON "emails" USING btree ("received_at","id");--> statement-breakpoint
+CREATE OR REPLACE FUNCTION email_subjects_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM email_subjects s USING old_rows o WHERE s.id = o.id;
+  ELSIF TG_OP = 'INSERT' THEN
+    INSERT INTO email_subjects (id, email_from, category, is_read, create_at, received_at, folded)
+    SELECT id, email_from, category, is_read, create_at, received_at, lower(subject) FROM new_rows;
+  ELSE
+    -- Only the rows whose listed columns changed (reading or processing an email touches one or two).
+    UPDATE email_subjects s
+    SET id = n.id, email_from = n.email_from, category = n.category, is_read = n.is_read,
+        create_at = n.create_at, received_at = n.received_at, folded = lower(n.subject)
+    FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE s.id = o.id
+      AND (n.email_from, n.category, n.is_read, n.create_at, n.received_at, n.subject)
+          IS DISTINCT FROM (o.email_from, o.category, o.is_read, o.create_at, o.received_at, o.subject);
+  END IF;
+  RETURN NULL;
+END
+$$;
