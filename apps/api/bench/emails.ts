@@ -49,6 +49,11 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
     ];
   }),
 ]);
-// A broad subject's count must read every email's subject: the floor is reading them with no match test.
-await printFloors(db, [['subject broad: every subject read, no match test', sql`select count(folded) from email_subjects`]]);
+// A broad subject's count must read every email's subject: the floor is reading them with no match
+// test. A selective one must search the trigram index: the floor is that search alone.
+await printFloors(db, [
+  ['subject broad: every subject read, no match test', sql`select count(folded) from email_subjects`],
+  ['subject HRB00042: the trigram search alone, no page', sql`select count(*) from email_subjects where folded like '%hrb00042%'`],
+  ['subject APX00123: the trigram search alone, no page', sql`select count(*) from email_subjects where folded like '%apx00123%'`],
+]);
 await bench.close();

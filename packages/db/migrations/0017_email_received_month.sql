@@ -1,8 +1,14 @@
 -- Lists filtered by the month of receipt (the dashboard's month): email_subjects carries the
 -- received time so that a subject filter and a month combine on the narrow rows.
+-- The update rewrites every row: its indexes are built again after it, compact (updated in place,
+-- the trigram index doubled and a selective subject search took 10 ms instead of 6).
+DROP INDEX "email_subjects_folded_trgm_idx";--> statement-breakpoint
+DROP INDEX "email_subjects_create_idx";--> statement-breakpoint
 ALTER TABLE "email_subjects" ADD COLUMN "received_at" timestamp with time zone;--> statement-breakpoint
 UPDATE email_subjects s SET received_at = e.received_at FROM emails e WHERE e.id = s.id;--> statement-breakpoint
 ALTER TABLE "email_subjects" ALTER COLUMN "received_at" SET NOT NULL;--> statement-breakpoint
+CREATE INDEX "email_subjects_create_idx" ON "email_subjects" USING btree ("create_at","id");--> statement-breakpoint
+CREATE INDEX "email_subjects_folded_trgm_idx" ON "email_subjects" USING gin ("folded" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "emails_received_idx" ON "emails" USING btree ("received_at","id");--> statement-breakpoint
 CREATE OR REPLACE FUNCTION email_subjects_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,6 +1,6 @@
 // List state in the URL (page, page size, filters), so the back button and shared links work.
 // Any filter change returns the list to page 1.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { pageSizes } from './components/Pager.tsx';
 
@@ -14,6 +14,8 @@ export interface ListState<F extends string> {
   setPageSize: (size: number) => void;
   setFilters: (changes: Partial<Record<F, string>>) => void;
   reset: () => void;
+  /** How many times reset() ran: a filter still waiting for a pause in typing is dropped by it. */
+  resets: number;
 }
 
 const whole = (value: string | null, fallback: number) => {
@@ -23,6 +25,7 @@ const whole = (value: string | null, fallback: number) => {
 
 export function useListState<F extends string>(filterNames: readonly F[], defaultPageSize = 10): ListState<F> {
   const [params, setParams] = useSearchParams();
+  const [resets, setResets] = useState(0);
   const page = whole(params.get('page'), 1);
   const requestedSize = whole(params.get('page_size'), defaultPageSize);
   const pageSize = (pageSizes as readonly number[]).includes(requestedSize) ? requestedSize : defaultPageSize;
@@ -56,6 +59,10 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
     clampPage: useCallback((last: number) => update({ page: last }, true), [update]),
     setPageSize: useCallback((size: number) => update({ page_size: size, page: null }), [update]),
     setFilters: useCallback((changes: Partial<Record<F, string>>) => update({ ...(changes as Record<string, string>), page: null }), [update]),
-    reset: useCallback(() => update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null }), [update, filterNames]),
+    reset: useCallback(() => {
+      setResets((n) => n + 1);
+      update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null });
+    }, [update, filterNames]),
+    resets,
   };
 }

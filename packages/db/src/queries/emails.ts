@@ -1,6 +1,6 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
-import { and, count, desc, eq, gte, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { emailCounts, emails, emailSenderCounts, emailSubjects, type EmailCategory } from '../schema.ts';
 import { containsText, foldedContains, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
@@ -123,6 +123,9 @@ function counterSource(filters: EmailListFilters, senders: string[] | null) {
   };
 }
 
+/** A subject filter matching at most this many emails is read whole and paged in memory. */
+const fewMatches = 1000;
+
 /** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
 const seekFromOffset = 2000;
 
@@ -143,6 +146,18 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
     const [row] = await db.select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` }).from(counters.table).where(counters.where);
     total = Number(row?.n ?? 0);
   } else {
+    // No counter holds a subject filter. A selective one (most subjects lack it) is found once,
+    // whole, in order, and paged here: the trigram search is most of its cost, and the count and
+    // the page each ran it. Past `fewMatches` the count and the page read it themselves.
+    const few = await queryRows<{ id: number; n: number }>(
+      db,
+      sql`with hit as (select ${source.id} as id, ${source.createAt} as at from ${source.table} where ${source.where} limit ${fewMatches + 1})
+          select id::float8 as id, count(*) over ()::int as n from hit order by at desc, id desc`,
+    );
+    if (few.length <= fewMatches) {
+      const offset = (page.page - 1) * page.pageSize;
+      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id)) };
+    }
     const [row] = await db.select({ n: count() }).from(source.table).where(source.where);
     total = row?.n ?? 0;
   }
@@ -179,18 +194,16 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
     .limit(page.pageSize)
     .offset(offset)
     .as('page_ids');
-  const rows = await db
-    .select({
-      id: emails.id,
-      email_from: emails.emailFrom,
-      subject_name: emails.subject,
-      create_at: emails.createAt,
-      update_at: emails.updateAt,
-    })
-    .from(emails)
-    .innerJoin(ids, eq(emails.id, ids.id))
-    .orderBy(desc(emails.createAt), desc(emails.id));
+  const rows = await db.select(listColumns).from(emails).innerJoin(ids, eq(emails.id, ids.id)).orderBy(desc(emails.createAt), desc(emails.id));
   return { count: total, rows };
+}
+
+const listColumns = { id: emails.id, email_from: emails.emailFrom, subject_name: emails.subject, create_at: emails.createAt, update_at: emails.updateAt };
+
+/** The list rows of these emails, newest first. */
+async function rowsOf(db: Db, ids: number[]): Promise<EmailListRow[]> {
+  if (ids.length === 0) return [];
+  return db.select(listColumns).from(emails).where(inArray(emails.id, ids)).orderBy(desc(emails.createAt), desc(emails.id));
 }
 
 export interface EmailJsonItem {

@@ -6,6 +6,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useListState } from '../list-state.ts';
 import { Button } from './Button.tsx';
 import { DataTable } from './DataTable.tsx';
+import { FilterChips } from './FilterChips.tsx';
 import { FilterInput } from './FilterInput.tsx';
 import { Card, Page } from './Page.tsx';
 import { Pager } from './Pager.tsx';
@@ -84,11 +85,17 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
               type={filter.type}
               value={state.filters[filter.name] ?? ''}
               onCommit={(value) => state.setFilters({ [filter.name]: value })}
+              resets={state.resets}
             />
           ))}
           {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
           {total === 'inline' && <TotalRecords count={data?.count} />}
         </div>
+        <FilterChips
+          applied={filters.filter((f) => state.filters[f.name]).map((f) => ({ ...f, value: state.filters[f.name]! }))}
+          onRemove={(name) => state.setFilters({ [name]: '' })}
+          onClear={resetButton ? undefined : state.reset}
+        />
         <DataTable
           caption={title}
           columns={columns}

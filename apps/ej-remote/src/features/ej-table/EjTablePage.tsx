@@ -1,9 +1,9 @@
 // /email: the EJ error table. Filters are typed freely and applied together with Apply Filters;
 // the applied ones live in the URL and the list returns to page 1.
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEjPage, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, Page, Pager, TextField, TotalRecords, useListState } from '@ejdesk/ui';
+import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useListState } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from './columns.tsx';
 
@@ -38,6 +38,8 @@ export function EjTablePage() {
     event.preventDefault();
     state.setFilters(draft);
   };
+  const typed = filterFields.filter((f) => draft[f.name] !== applied[f.name]);
+  const pendingId = useId();
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
 
   return (
@@ -51,13 +53,25 @@ export function EjTablePage() {
               type={field.type}
               value={draft[field.name]}
               onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))}
+              className={draft[field.name] !== applied[field.name] ? 'ej-field--pending' : undefined}
+              aria-describedby={draft[field.name] !== applied[field.name] ? pendingId : undefined}
             />
           ))}
           <Button type="submit" variant="primary">
             Apply Filters
           </Button>
           <TotalRecords count={query.data?.count} />
+          {typed.length > 0 && (
+            <p id={pendingId} className="ej-pending" role="status">
+              Typed, not applied yet: {typed.map((f) => f.label).join(', ')}. Press Apply Filters to apply.
+            </p>
+          )}
         </form>
+        <FilterChips
+          applied={filterFields.filter((f) => applied[f.name]).map((f) => ({ ...f, value: applied[f.name] }))}
+          onRemove={(name) => state.setFilters({ [name]: '' })}
+          onClear={state.reset}
+        />
         <DataTable
           caption="EJ error data"
           columns={columns}

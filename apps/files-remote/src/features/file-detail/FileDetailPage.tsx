@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { getDataFileDetail, isNotFound, loadFailure, type LabelledRow } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, FilterInput, formatAmount, LoadingState, Page, useListState, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, Page, useListState, type ColumnDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
 
@@ -63,12 +63,18 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
               label={search.label}
               value={state.filters[search.name]}
               onCommit={(value) => state.setFilters({ [search.name]: value })}
+              resets={state.resets}
             />
           ))}
           <p className="ej-total" aria-live="polite">
             {rows.length} rows
           </p>
         </div>
+        <FilterChips
+          applied={searches.filter((s) => state.filters[s.name]).map((s) => ({ name: s.name, label: s.label, value: state.filters[s.name] }))}
+          onRemove={(name) => state.setFilters({ [name]: '' })}
+          onClear={state.reset}
+        />
         <DataTable caption={`Rows of ${query.data.name}`} columns={columns} rows={rows} />
       </Card>
     </Page>

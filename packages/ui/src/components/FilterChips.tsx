@@ -1,0 +1,51 @@
+// What a list is filtered by, as chips that each remove their filter, and Clear for all of them.
+// The row keeps its height when empty, so applying the first filter does not move the table.
+import { formatShortDate } from '../format.ts';
+import { Button } from './Button.tsx';
+
+export interface AppliedFilter {
+  name: string;
+  label: string;
+  value: string;
+  type?: 'text' | 'date' | 'month';
+}
+
+const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The value as the operator reads it: dates DD/MM/YY, months 'Nov 2026'. */
+function shown({ value, type }: AppliedFilter): string {
+  if (type === 'date') return formatShortDate(value);
+  const month = type === 'month' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
+  return month ? `${monthNames[Number(month[2]) - 1] ?? month[2]} ${month[1]}` : value;
+}
+
+export function FilterChips({ applied, onRemove, onClear }: { applied: AppliedFilter[]; onRemove: (name: string) => void; onClear?: (() => void) | undefined }) {
+  return (
+    <div className="ej-chips" role="group" aria-label="Applied filters">
+      {applied.length === 0 ? (
+        <span className="ej-chips__none">No filters applied</span>
+      ) : (
+        <>
+          <span className="ej-chips__title">Applied:</span>
+          <ul className="ej-chips__list">
+            {applied.map((filter) => (
+              <li key={filter.name} className="ej-chip">
+                <span>
+                  {filter.label}: <strong>{shown(filter)}</strong>
+                </span>
+                <button type="button" className="ej-chip__remove" aria-label={`Remove filter ${filter.label}: ${shown(filter)}`} onClick={() => onRemove(filter.name)}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+          {onClear && (
+            <Button size="small" onClick={onClear}>
+              Clear
+            </Button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
