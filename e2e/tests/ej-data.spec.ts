@@ -100,6 +100,11 @@ test.describe('/email', () => {
     const book = await readXlsx(xlsxFile, 'AttendanceData');
     expect(book.sheets).toEqual(['AttendanceData']);
     expect(book.rows.slice(1).map((r) => key(r[0]!, r[2]!))).toEqual(expected.map((r) => key(r.atm_id, r.txt_no)));
+    // Typed cells: Transaction Date and Complaint Date as date cells, the three amounts as numbers.
+    for (const row of book.cells.slice(1)) {
+      expect(row[3]).toBeInstanceOf(Date);
+      for (const amount of [4, 5, 6]) if (row[amount] !== 'N/A') expect(typeof row[amount]).toBe('number');
+    }
 
     // The seeded record whose remark is a formula comes out as inert text in both files.
     const remark = csv[0]!.indexOf('MSP Remarks');
@@ -110,6 +115,39 @@ test.describe('/email', () => {
     const xlsxRow = book.rows.find((r) => r[0] === 'EVL00001')!;
     expect(xlsxRow[remark]).toBe(`'=HYPERLINK("http://evil.example","Refund")`);
     expect(xlsxRow[subject]).toBe("'@SUM(1+1)");
+  });
+
+  test('an export of 0 rows says so instead of saving a header-only file', async ({ signedIn: page }) => {
+    await page.goto('/email');
+    await applyFilters(page, { 'ATM ID': 'NO-SUCH-ATM' });
+    await expect(page.getByText('Total Records: 0', { exact: true })).toBeVisible();
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Export to CSV' }).click();
+    await expect(page.locator('[data-sonner-toast]')).toHaveText('Nothing to export: no rows match the filters.');
+    await page.getByRole('button', { name: 'Export to Excel' }).click();
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(2);
+    expect(downloads).toBe(0);
+  });
+
+  test('a long export shows the rows received so far and can be cancelled', async ({ signedIn: page }) => {
+    await page.goto('/email');
+    await expect(rowsOf(page).first()).toBeVisible();
+    // A slow line (16 KB/s): the CSV of every dispute record takes many seconds to arrive.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 16 * 1024, uploadThroughput: -1 });
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Export to CSV' }).click();
+    const status = page.getByRole('status').filter({ hasText: 'Exporting to CSV' });
+    await expect(status).toHaveText(/Exporting to CSV… [1-9][\d,]* rows so far/, { timeout: 20_000 });
+    const first = Number(/([\d,]+) rows/.exec(await status.innerText())![1]!.replace(/,/g, ''));
+    await expect.poll(async () => Number(/([\d,]+) rows/.exec(await status.innerText())?.[1]?.replace(/,/g, '') ?? 0), { timeout: 20_000 }).toBeGreaterThan(first);
+    await page.getByRole('button', { name: 'Cancel export' }).click();
+    await expect(page.locator('[data-sonner-toast]')).toHaveText('Export cancelled.');
+    await expect(page.getByRole('button', { name: 'Export to CSV' })).toBeEnabled();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(downloads).toBe(0);
   });
 });
 

@@ -88,17 +88,17 @@ test('the detail search boxes filter the rows, and both exports hold the rows sh
   await expect(rowsOf(page)).toHaveCount(rows.length);
 
   const atm = String(rows[3]!['ATM ID']).slice(0, 5);
-  await page.getByLabel('ATM ID').fill(atm);
+  await page.getByLabel('ATM ID', { exact: true }).fill(atm);
   const byAtm = rows.filter((r) => String(r['ATM ID']).includes(atm));
   await expect(rowsOf(page)).toHaveCount(byAtm.length);
-  await page.getByLabel('ATM ID').fill('');
-  await page.getByLabel('Card No').fill(String(rows[5]!['CARD No.']).slice(-4));
+  await page.getByLabel('ATM ID', { exact: true }).fill('');
+  await page.getByLabel('Card No', { exact: true }).fill(String(rows[5]!['CARD No.']).slice(-4));
   await expect(rowsOf(page)).toHaveCount(rows.filter((r) => String(r['CARD No.']).includes(String(rows[5]!['CARD No.']).slice(-4))).length);
-  await page.getByLabel('Card No').fill('');
-  await page.getByLabel('Txn No').fill(String(rows[7]!['TXT No.']));
+  await page.getByLabel('Card No', { exact: true }).fill('');
+  await page.getByLabel('Txn No', { exact: true }).fill(String(rows[7]!['TXT No.']));
   await expect(rowsOf(page)).toHaveCount(1);
-  await page.getByLabel('Txn No').fill('');
-  await page.getByLabel('ATM ID').fill(atm);
+  await page.getByLabel('Txn No', { exact: true }).fill('');
+  await page.getByLabel('ATM ID', { exact: true }).fill(atm);
   await expect(rowsOf(page)).toHaveCount(byAtm.length);
 
   const shown = await rowsOf(page).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
@@ -115,4 +115,12 @@ test('the detail search boxes filter the rows, and both exports hold the rows sh
   expect(book.sheets).toEqual(['TextData']);
   expect(book.rows[0]).toEqual(detailHeaders);
   expect(ids(book.rows.slice(1))).toEqual(ids(shown));
+  // Typed cells: the two dates as date cells (shown DD/MM/YY, as on screen), the three amounts as numbers.
+  const typed = book.cells.slice(1);
+  for (const [i, row] of typed.entries()) {
+    expect(row[4], `row ${i} TXT Date`).toBeInstanceOf(Date);
+    for (const amount of [5, 6, 7]) if (row[amount] !== 'N/A') expect(typeof row[amount], `row ${i} column ${amount}`).toBe('number');
+  }
+  expect(typed.some((row) => row[11] instanceof Date)).toBe(true);
+  expect(book.rows.slice(1).map((r) => r[4])).toEqual(shown.map((r) => r[4]));
 });

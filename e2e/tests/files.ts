@@ -44,14 +44,19 @@ export async function readCsv(download: Download): Promise<string[][]> {
   return parseCsv(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** Every row of one sheet as text, and the workbook's sheet names. */
-export async function readXlsx(download: Download, sheet: string): Promise<{ sheets: string[]; rows: string[][] }> {
+/** DD/MM/YY of a date cell (read as UTC midnight), as the sheet's dd/mm/yy format shows it. */
+const shownDate = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)}`;
+
+/** Every row of one sheet as text (date cells as DD/MM/YY) and as typed cells, and the sheet names. */
+export async function readXlsx(download: Download, sheet: string): Promise<{ sheets: string[]; rows: string[][]; cells: unknown[][] }> {
   const book = new ExcelJS.Workbook();
   await book.xlsx.readFile(await download.path());
   const rows: string[][] = [];
+  const cells: unknown[][] = [];
   book.getWorksheet(sheet)?.eachRow((row) => {
     const values = (row.values as unknown[]).slice(1);
-    rows.push(values.map((v) => (v === null || v === undefined ? '' : String(v))));
+    cells.push(values);
+    rows.push(values.map((v) => (v === null || v === undefined ? '' : v instanceof Date ? shownDate(v) : String(v))));
   });
-  return { sheets: book.worksheets.map((s) => s.name), rows };
+  return { sheets: book.worksheets.map((s) => s.name), rows, cells };
 }

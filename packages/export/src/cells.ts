@@ -11,8 +11,39 @@ export interface ExportColumn<Row> {
   header: string;
   /** Row key, or a function for derived cells. */
   value: keyof Row | ((row: Row) => unknown);
-  /** 'date': the value is a YYYY-MM-DD date, written to spreadsheets as a date cell. */
-  format?: 'date';
+  /**
+   * 'date': a YYYY-MM-DD or DD/MM/YY date, written to spreadsheets as a date cell shown DD/MM/YY;
+   * 'amount': a number or its text, written as a number so spreadsheets can add it up.
+   */
+  format?: 'date' | 'amount';
+}
+
+const isoDay = /^(\d{4})-(\d{2})-(\d{2})$/;
+const shortDay = /^(\d{2})\/(\d{2})\/(\d{2})$/;
+
+/**
+ * A date cell's day as UTC midnight (ms), or null when the value is not a date: YYYY-MM-DD (the
+ * API's dates) or DD/MM/YY (the file-detail rows; years 00-69 are 2000-2069, 70-99 1970-1999).
+ */
+export function calendarDayUtc(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const iso = isoDay.exec(value);
+  const short = iso ? null : shortDay.exec(value);
+  if (!iso && !short) return null;
+  const [year, month, day] = iso
+    ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+    : [Number(short![3]) + (Number(short![3]) < 70 ? 2000 : 1900), Number(short![2]), Number(short![1])];
+  const time = Date.UTC(year, month - 1, day);
+  const back = new Date(time);
+  // 31/02/25 is not a day: Date.UTC would roll it into March.
+  return back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day ? time : null;
+}
+
+/** An amount cell's number, or null when the value is not one. */
+export function amountOf(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return null;
+  return Number(value);
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched

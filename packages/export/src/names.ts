@@ -7,3 +7,6 @@ export const exportFiles = {
   emailDetails: { csv: 'email_details.csv', xlsx: 'email_details.xlsx', sheet: 'EmailData' },
   textData: { csv: 'text_data.csv', xlsx: 'text_data.xlsx', sheet: 'TextData' },
 } as const;
+
+/** Said instead of downloading a file that would hold only its header row. */
+export const nothingToExport = 'Nothing to export: no rows match the filters.';

@@ -6,7 +6,7 @@
 // are date cells shown DD/MM/YY, text is inline (no shared-strings table to hold).
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { cellValue, exportCell, neutralise, type ExportColumn } from './cells.ts';
+import { amountOf, calendarDayUtc, cellValue, exportCell, neutralise, type ExportColumn } from './cells.ts';
 
 const xmlHead = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -25,15 +25,12 @@ function columnLetters(index: number): string {
   return letters;
 }
 
-const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
 const excelEpoch = Date.UTC(1899, 11, 30);
 
-/** Excel's serial day number of a YYYY-MM-DD date, or null for anything else. */
+/** Excel's serial day number of a YYYY-MM-DD or DD/MM/YY date, or null for anything else. */
 export function excelSerialDay(value: unknown): number | null {
-  const match = typeof value === 'string' ? isoDate.exec(value) : null;
-  if (!match) return null;
-  const day = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return Number.isNaN(day) ? null : (day - excelEpoch) / 86_400_000;
+  const day = calendarDayUtc(value);
+  return day === null ? null : (day - excelEpoch) / 86_400_000;
 }
 
 /** Sheet names: at most 31 characters, none of []:*?/\ (Excel refuses the file otherwise). */
@@ -91,6 +88,10 @@ export function xlsxStream<Row>(batches: AsyncIterable<readonly Row[]>, columns:
     if (column.format === 'date') {
       const serial = excelSerialDay(value);
       if (serial !== null) return '<c r="' + ref + '" s="' + DATE_STYLE + '"><v>' + serial + '</v></c>';
+    }
+    if (column.format === 'amount') {
+      const amount = amountOf(value);
+      if (amount !== null) return '<c r="' + ref + '"><v>' + amount + '</v></c>';
     }
     const cell = exportCell(value);
     return typeof cell === 'number' ? '<c r="' + ref + '"><v>' + cell + '</v></c>' : textCell(ref, cell);

@@ -29,12 +29,16 @@ export function FilterChips({ applied, onRemove, onClear }: { applied: AppliedFi
           <span className="ej-chips__title">Applied:</span>
           <ul className="ej-chips__list">
             {applied.map((filter) => (
-              <li key={filter.name} className="ej-chip">
-                <span>
-                  {filter.label}: <strong>{shown(filter)}</strong>
-                </span>
-                <button type="button" className="ej-chip__remove" aria-label={`Remove filter ${filter.label}: ${shown(filter)}`} onClick={() => onRemove(filter.name)}>
-                  ×
+              // One button per chip, named by its text ('Bank Name: apex, remove filter').
+              <li key={filter.name}>
+                <button type="button" className="ej-chip" onClick={() => onRemove(filter.name)}>
+                  <span>
+                    {filter.label}: <strong>{shown(filter)}</strong>
+                    <span className="ej-visually-hidden">, remove filter</span>
+                  </span>
+                  <span className="ej-chip__x" aria-hidden="true">
+                    ×
+                  </span>
                 </button>
               </li>
             ))}

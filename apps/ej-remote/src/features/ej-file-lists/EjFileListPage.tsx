@@ -10,7 +10,7 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
   const query = useQuery({ queryKey: ['ej-file-records', kind], queryFn: () => getEjFileRecords(kind) });
   const columns = useMemo(() => ejTableColumns(kind), [kind]);
   return (
-    <Page title={title} actions={<ExportButtons kind={kind} />}>
+    <Page title={title} actions={<ExportButtons kind={kind} count={query.data?.length} />}>
       <p className="ej-note" aria-live="polite">
         {query.data ? `${query.data.length.toLocaleString()} records` : 'Loading...'}
       </p>

@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { getDataFileDetail, isNotFound, loadFailure, type LabelledRow } from '@ejdesk/api-client';
-import { downloadCsv, downloadXlsx, exportFiles } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, Page, useListState, type ColumnDef } from '@ejdesk/ui';
+import { downloadCsv, downloadXlsx, exportFiles, nothingToExport } from '@ejdesk/export';
+import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, notify, Page, useListState, type ColumnDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
 
@@ -50,8 +50,8 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
       title={`${kind.title}: ${query.data.name}`}
       actions={
         <>
-          <Button onClick={() => downloadCsv(csv, rows, exportColumns)}>Export to CSV</Button>
-          <Button onClick={() => void downloadXlsx(xlsx, sheet, rows, exportColumns)}>Export to Excel</Button>
+          <Button onClick={() => (rows.length ? downloadCsv(csv, rows, exportColumns) : notify.info(nothingToExport))}>Export to CSV</Button>
+          <Button onClick={() => (rows.length ? void downloadXlsx(xlsx, sheet, rows, exportColumns) : notify.info(nothingToExport))}>Export to Excel</Button>
         </>
       }
     >
