@@ -100,10 +100,14 @@ describe('streamed XLSX', () => {
     expect(large.peak - small.peak).toBeLessThan(24 * 1024 * 1024);
   }, 120_000);
 
-  it('turns YYYY-MM-DD into Excel serial days and leaves anything else alone', () => {
+  it('turns YYYY-MM-DD and DD/MM/YY into Excel serial days and leaves anything else alone', () => {
     expect(excelSerialDay('1900-03-01')).toBe(61);
     expect(excelSerialDay('2025-03-25')).toBe(45741);
-    expect([null, '', '25/03/2025', '2025-03-25T10:00:00Z'].map(excelSerialDay)).toEqual([null, null, null, null]);
+    // The file-detail rows' DD/MM/YY: 00-69 are 2000-2069, 70-99 the 1900s.
+    expect(excelSerialDay('25/03/25')).toBe(45741);
+    expect(excelSerialDay('01/01/70')).toBe(25569);
+    const notDays = [null, '', '25/03/2025', '2025-03-25T10:00:00Z', '31/02/25', '2025-02-30', '3/4/25', 'N/A'];
+    expect(notDays.map(excelSerialDay)).toEqual(notDays.map(() => null));
   });
 });
 
