@@ -185,13 +185,21 @@ test('the email data exports hold the rows the table shows', async ({ signedIn: 
 
   const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
   expect(csvFile.suggestedFilename()).toBe('email_data.csv');
-  expect(await readCsv(csvFile)).toEqual([headers, ...shown]);
+  // The CSV keeps dates as YYYY-MM-DD (any tool reads them); the table shows them DD/MM/YY.
+  const asShown = (cell: string) => cell.replace(/^(\d{2})(\d{2})-(\d{2})-(\d{2})$/, '$4/$3/$2');
+  expect((await readCsv(csvFile)).map((row) => row.map(asShown))).toEqual([headers, ...shown]);
+  expect(shown.flat().some((cell) => /^\d{2}\/\d{2}\/\d{2}$/.test(cell))).toBe(true);
 
   const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
   expect(xlsxFile.suggestedFilename()).toBe('email_data.xlsx');
   const book = await readXlsx(xlsxFile, 'Email Data');
   expect(book.sheets).toEqual(['Email Data']);
   expect(book.rows).toEqual([headers, ...shown]);
+  // The date column is made of date cells.
+  const dateColumn = headers.indexOf('Txn Date');
+  const dates = book.cells.slice(1).map((row) => row[dateColumn]).filter((cell) => cell !== 'N/A');
+  expect(dates.length).toBeGreaterThan(100);
+  expect(dates.every((cell) => cell instanceof Date)).toBe(true);
 });
 
 test('the email details exports hold the fields the page shows', async ({ signedIn: page }) => {

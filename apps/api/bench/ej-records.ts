@@ -63,6 +63,7 @@ if (process.env.BENCH_ONLY !== 'export') {
       sql`select id from ej_records where kind = 'dispute' and transaction_date between ${weekFrom} and ${weekTo} order by id desc limit 10`,
     ],
     ['card_no broad: every card value read, no match test', sql`select sum(n) from ej_values where kind = 'dispute' and field = 'card_no'`],
+    ['mail_subject broad: every subject value read, no match test', sql`select sum(n) from ej_values where kind = 'dispute' and field = 'mail_subject'`],
     [
       "all seven: the week's harbor records, read with their text columns",
       sql`select count(*) from ej_records where kind = 'dispute' and transaction_date between ${weekFrom} and ${weekTo}

@@ -173,4 +173,48 @@ describe.each(backends)('email counters on %s', (backend) => {
       expect(page.rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
     }
   });
+  // Last: it adds emails. Writers racing (the ingester's lanes, several processes, an operator
+  // reading and reprocessing) must leave the counters and email_subjects exact.
+  it('stay exact when many writers insert, update, reprocess and delete at once', async () => {
+    const at = new Date('2026-05-20T10:00:00Z');
+    const email = (w: number, i: number) => ({
+      emailFrom: `race${w % 3}@example`, emailTo: 'ej-desk@operations.example', subject: `Race ${w}-${i} dispute`,
+      normalizedSubject: `race ${w}-${i} dispute`, receivedAt: at, createAt: at, updateAt: at, category: 'ej_not_found',
+    });
+    await Promise.all(
+      Array.from({ length: 12 }, (_, w) =>
+        database.db.transaction(async (tx) => {
+          await tx.insert(emails).values(Array.from({ length: 20 }, (_, i) => email(w, i)));
+          if (w % 3 === 1) await tx.update(emails).set({ isRead: true, category: 'processed', subject: sql`${emails.subject} || ' reprocessed'` }).where(sql`${emails.subject} like 'Race %' and ${emails.id} % 3 = 0`);
+          if (w % 4 === 2) await tx.delete(emails).where(sql`${emails.subject} like 'Race %' and ${emails.id} % 5 = 0`);
+        }),
+      ),
+    );
+    const differing = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from emails e full join email_subjects s on s.id = e.id
+          where s.id is null or e.id is null
+             or (e.email_from, e.category, e.is_read, e.create_at, e.received_at, lower(e.subject))
+                is distinct from (s.email_from, s.category, s.is_read, s.create_at, s.received_at, s.folded)`,
+    );
+    expect(differing[0]!.n).toBe(0);
+    const may = { from: new Date('2026-05-01T00:00:00Z'), to: new Date('2026-06-01T00:00:00Z') };
+    const counts = await dashboardCounts(database.db, may.from, may.to);
+    const inMay = "received_at >= '2026-05-01T00:00:00Z' and received_at < '2026-06-01T00:00:00Z'";
+    expect(counts.total_emails).toBe(await truth(inMay));
+    expect(counts.read).toBe(await truth(`${inMay} and is_read`));
+    expect(counts.ej_not_found).toBe(await truth(`${inMay} and category = 'ej_not_found'`));
+    for (const filters of [
+      { selection: 'all', subject: 'race' },
+      { selection: { isRead: true }, subject: 'reprocessed' },
+      { selection: { category: 'ej_not_found' }, emailFrom: 'race1@' },
+    ] as EmailListFilters[]) {
+      const where = [
+        filters.subject ? `subject ilike '%${filters.subject}%'` : 'true',
+        filters.emailFrom ? `email_from ilike '%${filters.emailFrom}%'` : 'true',
+        filters.selection === 'all' ? 'true' : 'category' in filters.selection ? `category = '${filters.selection.category}'` : `is_read = ${filters.selection.isRead}`,
+      ].join(' and ');
+      expect((await listEmails(database.db, filters, { page: 1, pageSize: 10 })).count, JSON.stringify(filters)).toBe(await truth(where));
+    }
+  });
 });

@@ -70,7 +70,14 @@ export function exportRows<Row>(rows: readonly Row[], columns: readonly ExportCo
   return rows.map((row) => columns.map((column) => exportCell(cellValue(row, column))));
 }
 
-/** Columns from the keys of the first record, as the JSON-data tables show them. */
+/**
+ * Columns from the keys of the first record, as the JSON-data tables show them; a column whose
+ * every value is a YYYY-MM-DD date is a date column (a date cell in spreadsheets).
+ */
 export function columnsFromFirstRecord(rows: readonly Record<string, unknown>[]): ExportColumn<Record<string, unknown>>[] {
-  return Object.keys(rows[0] ?? {}).map((key) => ({ header: key, value: key }));
+  return Object.keys(rows[0] ?? {}).map((key) => {
+    const values = rows.map((row) => row[key]).filter((v) => v !== null && v !== undefined && v !== '');
+    const dates = values.length > 0 && values.every((v) => typeof v === 'string' && isoDay.test(v));
+    return dates ? { header: key, value: key, format: 'date' as const } : { header: key, value: key };
+  });
 }

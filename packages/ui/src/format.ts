@@ -1,10 +1,13 @@
-// Operators' formats: list timestamps as local date-time, detail dates as DD/MM/YY, amounts with two
-// decimals and grouping.
+// Operators' formats, one date style on every screen: dates DD/MM/YY, timestamps DD/MM/YY HH:mm:ss
+// in local time (24-hour), amounts with two decimals and grouping.
+
+const two = (n: number) => String(n).padStart(2, '0');
 
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 /** DD/MM/YY from an ISO date (YYYY-MM-DD...), without time-zone shifts. */
@@ -19,4 +22,14 @@ export function formatAmount(value: string | number | null | undefined): string 
   if (value === null || value === undefined || value === '') return '';
   const n = Number(value);
   return Number.isFinite(n) ? amountFormat.format(n) : String(value);
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A free-form cell (the senders' JSON data): ISO dates and timestamps in the one date style, the rest as it is. */
+export function formatLoose(value: string): string {
+  if (isoDate.test(value)) return formatShortDate(value);
+  if (isoTimestamp.test(value)) return formatDateTime(value);
+  return value;
 }

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DataTable, formatAmount, formatShortDate, Pager, type ColumnDef } from '../src/index.ts';
+import { DataTable, formatAmount, formatDateTime, formatLoose, formatShortDate, Pager, type ColumnDef } from '../src/index.ts';
 
 afterEach(cleanup);
 
@@ -63,5 +63,14 @@ describe('formats', () => {
     expect(formatShortDate(null)).toBe('');
     expect(formatAmount('1500')).toMatch(/^1.?500.00$/);
     expect(formatAmount(null)).toBe('');
+  });
+
+  it('writes timestamps as DD/MM/YY HH:mm:ss in local time, and free-form ISO values in the same style', () => {
+    const local = new Date(2026, 10, 23, 21, 5, 9).toISOString();
+    expect(formatDateTime(local)).toBe('23/11/26 21:05:09');
+    expect(formatDateTime('not a date')).toBe('not a date');
+    expect(formatLoose('2026-01-05')).toBe('05/01/26');
+    expect(formatLoose(local)).toBe('23/11/26 21:05:09');
+    expect(formatLoose('HRB00042')).toBe('HRB00042');
   });
 });

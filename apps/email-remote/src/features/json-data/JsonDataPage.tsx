@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { failureReason, type EmailJsonItem, type JsonRecord } from '@ejdesk/api-client';
 import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, LoadingState, Page, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Page, type ColumnDef } from '@ejdesk/ui';
 
 export interface JsonDataPageProps {
   queryKey: readonly unknown[];
@@ -14,7 +14,7 @@ export interface JsonDataPageProps {
 }
 
 const display = (value: unknown) =>
-  value === null || value === undefined || value === '' ? missingValue : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  value === null || value === undefined || value === '' ? missingValue : typeof value === 'object' ? JSON.stringify(value) : formatLoose(String(value));
 
 export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
   const query = useQuery({ queryKey, queryFn: load });
