@@ -1,4 +1,5 @@
 import { emails, type EmailCategory } from '@ejdesk/db';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categoryLists } from '../src/routes/scrape/emails.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
@@ -212,6 +213,40 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
         const response = await get(url);
         expect(response.statusCode, url).toBe(400);
         expect(response.json().detail, url).toMatch(/'month': must be a month as YYYY-Mon/);
+      }
+    });
+  });
+
+  describe('ordering (DRF style: a response field, - for descending)', () => {
+    const order = async (url: string) => ((await get(url)).json().results as { id: number; create_at: string }[]).map((r) => [r.create_at, r.id] as const);
+    const sorted = (rows: (readonly [string, number])[], descending: boolean) =>
+      [...rows].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1) * (descending ? -1 : 1));
+
+    it.each(['/email/to/json/pagination/', ...categoryLists.map(([path]) => path)])('%s orders by create_at both ways, ties by id', async (path) => {
+      const oldest = await order(`/api/scrape${path}?ordering=create_at&page_size=100`);
+      const newest = await order(`/api/scrape${path}?ordering=-create_at&page_size=100`);
+      expect(oldest.length).toBeGreaterThan(0);
+      expect(oldest).toEqual(sorted(oldest, false));
+      expect(newest).toEqual(sorted(oldest, true));
+      expect(await order(`/api/scrape${path}?page_size=100`)).toEqual(newest);
+    });
+
+    it('breaks ties by id in the same direction, and refuses any other field naming it', async () => {
+      // Three emails created at the same instant (removed afterwards: later tests count the fixtures).
+      const same = new Date('2025-01-15T09:00:00Z');
+      const tied = await t.database.db
+        .insert(emails)
+        .values([1, 2, 3].map((n) => ({ emailFrom: 'tie@example', subject: `Tie ${n}`, receivedAt: same, createAt: same, updateAt: same })))
+        .returning({ id: emails.id });
+      const ids = tied.map((r) => r.id);
+      const at = (rows: (readonly [string, number])[]) => rows.filter(([, id]) => ids.includes(id)).map(([, id]) => id);
+      expect(at(await order('/api/scrape/ejs/total/email/?ordering=create_at&page_size=100'))).toEqual([...ids].sort((a, b) => a - b));
+      expect(at(await order('/api/scrape/ejs/total/email/?ordering=-create_at&page_size=100'))).toEqual([...ids].sort((a, b) => b - a));
+      await t.database.db.delete(emails).where(inArray(emails.id, ids));
+      for (const bad of ['subject_name', '-update_at', 'create_at,id', '--create_at', 'CREATE_AT']) {
+        const response = await get(`/api/scrape/email/to/json/pagination/?ordering=${encodeURIComponent(bad)}`);
+        expect(response.statusCode, bad).toBe(400);
+        expect(response.json().detail, bad).toBe(`query 'ordering': cannot order by '${bad}'; one of -create_at, create_at.`);
       }
     });
   });

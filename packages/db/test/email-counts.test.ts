@@ -1,6 +1,6 @@
 // The counter rows and email_subjects against the ground truth: counts and pages computed straight
 // from emails, on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardCounts, emails, listEmails, queryRows, type Database, type EmailListFilters } from '../src/index.ts';
 import { seed } from '../src/seed.ts';
@@ -102,6 +102,31 @@ describe.each(backends)('email counters on %s', (backend) => {
         .limit(10)
         .offset((pageNumber - 1) * 10);
       expect(page.rows.map((r) => [r.id, r.subject_name])).toEqual(plain.map((r) => [r.id, r.subject]));
+    }
+  });
+
+  it.each([
+    ['all', { selection: 'all' }],
+    ['a category', { selection: { category: 'processed' } }],
+    ['a selective subject', { selection: 'all', subject: 'apx0001' }],
+    ['a broad subject', { selection: { isRead: true }, subject: 'dispute' }],
+    ['a sender and a month', { selection: 'all', emailFrom: 'disputes@', receivedIn: { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') } }],
+  ] as [string, EmailListFilters][])('list %s oldest first, ties by id, as a plain ORDER BY create_at, id', async (_name, filters) => {
+    // Two emails created at the same instant: their order is by id, the same way as the time.
+    const tied = await database.db.select({ id: emails.id }).from(emails).orderBy(emails.id).limit(2);
+    await database.db.update(emails).set({ createAt: new Date('2025-12-01T08:00:00Z') }).where(inArray(emails.id, tied.map((r) => r.id)));
+    const where = and(
+      filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
+      filters.subject ? sql`${emails.subject} ilike ${`%${filters.subject}%`}` : undefined,
+      filters.emailFrom ? sql`${emails.emailFrom} ilike ${`%${filters.emailFrom}%`}` : undefined,
+      filters.receivedIn ? sql`${emails.receivedAt} >= ${filters.receivedIn.from.toISOString()}::timestamptz and ${emails.receivedAt} < ${filters.receivedIn.to.toISOString()}::timestamptz` : undefined,
+    );
+    const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 }, 'oldest');
+    expect(first.count).toBeGreaterThan(0);
+    for (const pageNumber of [1, 2, Math.ceil(first.count / 10)]) {
+      const page = await listEmails(database.db, filters, { page: pageNumber, pageSize: 10 }, 'oldest');
+      const plain = await database.db.select({ id: emails.id }).from(emails).where(where).orderBy(emails.createAt, emails.id).limit(10).offset((pageNumber - 1) * 10);
+      expect(page.rows.map((r) => r.id), `page ${pageNumber}`).toEqual(plain.map((r) => r.id));
     }
   });
 

@@ -16,6 +16,9 @@ export interface ListState<F extends string> {
   reset: () => void;
   /** How many times reset() ran: a filter still waiting for a pause in typing is dropped by it. */
   resets: number;
+  /** The API ordering in the URL ('' for the list's default); a new order starts at page 1. */
+  ordering: string;
+  setOrdering: (ordering: string) => void;
 }
 
 const whole = (value: string | null, fallback: number) => {
@@ -64,5 +67,7 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
       update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null });
     }, [update, filterNames]),
     resets,
+    ordering: params.get('ordering') ?? '',
+    setOrdering: useCallback((ordering: string) => update({ ordering, page: null }), [update]),
   };
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from './common.ts';
-import { FilterDate, FilterText, PageQuery } from './lists.ts';
+import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
 
 /** The dashboard's month (2026-Nov): a list opened from a dashboard count shows the emails it counted. */
 const FilterMonth = Type.Optional(Type.String({ maxLength: 20 }));
@@ -36,11 +36,15 @@ export const AllEmailQuery = Type.Object(
     create_at_after: FilterDate,
     create_at_before: FilterDate,
     month: FilterMonth,
+    ordering: Ordering,
   },
   { additionalProperties: false },
 );
 
-export const CategoryQuery = Type.Object({ ...PageQuery, subject: FilterText, date: FilterDate, month: FilterMonth }, { additionalProperties: false });
+export const CategoryQuery = Type.Object(
+  { ...PageQuery, subject: FilterText, date: FilterDate, month: FilterMonth, ordering: Ordering },
+  { additionalProperties: false },
+);
 
 const JsonRecord = Type.Record(Type.String(), Type.Unknown());
 export const EmailJsonItem = Type.Object({

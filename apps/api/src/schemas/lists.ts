@@ -8,6 +8,8 @@ export const PageQuery = {
 
 export const FilterText = Type.Optional(Type.String({ maxLength: 200 }));
 export const FilterDate = Type.Optional(Type.String({ format: 'date' }));
+/** DRF's ordering: a response field, '-' for descending; each list checks it against its own choices. */
+export const Ordering = Type.Optional(Type.String({ maxLength: 40 }));
 
 export const Paginated = <T extends TSchema>(row: T) =>
   Type.Object({

@@ -1,6 +1,6 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
-import { and, count, desc, eq, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { emailCounts, emails, emailSenderCounts, emailSubjects, type EmailCategory } from '../schema.ts';
 import { containsText, foldedContains, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
@@ -129,7 +129,11 @@ const fewMatches = 1000;
 /** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
 const seekFromOffset = 2000;
 
-export async function listEmails(db: Db, given: EmailListFilters, page: Page): Promise<PageOf<EmailListRow>> {
+/** A list's order: by creation time, newest first (the default) or oldest first; ties by id the same way. */
+export type EmailOrder = 'newest' | 'oldest';
+
+export async function listEmails(db: Db, given: EmailListFilters, page: Page, order: EmailOrder = 'newest'): Promise<PageOf<EmailListRow>> {
+  const dir = order === 'newest' ? desc : asc;
   // A sender filter is counted by the senders it matches; one that matches every sender filters nothing.
   let filters = given;
   let senders: string[] | null = null;
@@ -152,11 +156,11 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
     const few = await queryRows<{ id: number; n: number }>(
       db,
       sql`with hit as (select ${source.id} as id, ${source.createAt} as at from ${source.table} where ${source.where} limit ${fewMatches + 1})
-          select id::float8 as id, count(*) over ()::int as n from hit order by at desc, id desc`,
+          select id::float8 as id, count(*) over ()::int as n from hit order by ${order === 'newest' ? sql`at desc, id desc` : sql`at, id`}`,
     );
     if (few.length <= fewMatches) {
       const offset = (page.page - 1) * page.pageSize;
-      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id)) };
+      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id), order) };
     }
     const [row] = await db.select({ n: count() }).from(source.table).where(source.where);
     total = row?.n ?? 0;
@@ -164,10 +168,10 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
 
   // A deep page: the counter rows say which creation day holds the page's first row, so the index
   // walk starts at that day instead of at the newest email. A month of receipt always seeks: an old
-  // month's emails were created long before the newest ones.
+  // month's emails were created long before the newest ones. (Oldest first walks from the start.)
   let offset = (page.page - 1) * page.pageSize;
   let before: Date | undefined;
-  if (counters && (offset >= seekFromOffset || filters.receivedIn) && offset < total) {
+  if (order === 'newest' && counters && (offset >= seekFromOffset || filters.receivedIn) && offset < total) {
     const days = await db
       .select({ day: counters.day, n: sql<string>`sum(${counters.n})` })
       .from(counters.table)
@@ -190,20 +194,21 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page): P
     .select({ id: source.id })
     .from(source.table)
     .where(and(source.where, before ? lt(source.createAt, before) : undefined))
-    .orderBy(desc(source.createAt), desc(source.id))
+    .orderBy(dir(source.createAt), dir(source.id))
     .limit(page.pageSize)
     .offset(offset)
     .as('page_ids');
-  const rows = await db.select(listColumns).from(emails).innerJoin(ids, eq(emails.id, ids.id)).orderBy(desc(emails.createAt), desc(emails.id));
+  const rows = await db.select(listColumns).from(emails).innerJoin(ids, eq(emails.id, ids.id)).orderBy(dir(emails.createAt), dir(emails.id));
   return { count: total, rows };
 }
 
 const listColumns = { id: emails.id, email_from: emails.emailFrom, subject_name: emails.subject, create_at: emails.createAt, update_at: emails.updateAt };
 
-/** The list rows of these emails, newest first. */
-async function rowsOf(db: Db, ids: number[]): Promise<EmailListRow[]> {
+/** The list rows of these emails, in the list's order. */
+async function rowsOf(db: Db, ids: number[], order: EmailOrder): Promise<EmailListRow[]> {
   if (ids.length === 0) return [];
-  return db.select(listColumns).from(emails).where(inArray(emails.id, ids)).orderBy(desc(emails.createAt), desc(emails.id));
+  const dir = order === 'newest' ? desc : asc;
+  return db.select(listColumns).from(emails).where(inArray(emails.id, ids)).orderBy(dir(emails.createAt), dir(emails.id));
 }
 
 export interface EmailJsonItem {

@@ -9,7 +9,15 @@ declare module '@tanstack/react-table' {
     /** Right-aligned with tabular figures, for amounts and counts. */
     numeric?: boolean;
     nowrap?: boolean;
+    /** The API's ordering field for this column: its header sorts the list by it. */
+    sortKey?: string;
   }
+}
+
+/** The list's order: an API field and its direction. */
+export interface TableSorting {
+  key: string;
+  descending: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -24,6 +32,9 @@ export interface DataTableProps<Row> {
   /** Rows of skeleton shown while the first page loads. */
   skeletonRows?: number;
   getRowId?: (row: Row) => string;
+  /** The order the rows are in, and what a click on a sortable header asks for. */
+  sorting?: TableSorting;
+  onSort?: (key: string) => void;
 }
 
 export function DataTable<Row>({
@@ -36,6 +47,8 @@ export function DataTable<Row>({
   emptyText = 'No records found',
   skeletonRows = 5,
   getRowId,
+  sorting,
+  onSort,
 }: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? [],
@@ -95,11 +108,28 @@ export function DataTable<Row>({
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)}>
-                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
+              {group.headers.map((header) => {
+                const sortKey = header.column.columnDef.meta?.sortKey;
+                const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
+                if (!sortKey || !onSort) {
+                  return (
+                    <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)}>
+                      {label}
+                    </th>
+                  );
+                }
+                const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
+                return (
+                  <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)} aria-sort={sorted ?? 'none'}>
+                    <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
+                      {label}
+                      <span className="ej-sort__arrow" aria-hidden="true">
+                        {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : '↕'}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
             </tr>
           ))}
         </thead>

@@ -41,13 +41,22 @@ export interface PaginatedListPageProps<Row> {
   describeFailure: (error: unknown) => string;
   /** Whether a load failed for want of the page asked for (a page past the end). */
   isNotFound: (error: unknown) => boolean;
+  /** The API's order when the URL names none (e.g. '-create_at'); columns with a sortKey sort. */
+  defaultOrdering?: string;
 }
 
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const { title, filters, columns, load, total, resetButton = false, sizeLabel = (n) => String(n) } = props;
   const filterNames = useMemo(() => filters.map((f) => f.name), [filters]);
   const state = useListState(filterNames);
-  const params = { page: state.page, page_size: state.pageSize, ...state.filters };
+  const ordering = state.ordering || props.defaultOrdering || '';
+  const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
+  const sorting = ordering ? { key: ordering.replace(/^-/, ''), descending: ordering.startsWith('-') } : undefined;
+  // A header's first click sorts ascending, the next descending; the default order leaves the URL.
+  const sortBy = (key: string) => {
+    const next = ordering === key ? `-${key}` : key;
+    state.setOrdering(next === props.defaultOrdering ? '' : next);
+  };
   const query = useQuery({
     queryKey: [props.queryKey, params],
     queryFn: async ({ signal }) => {
@@ -104,6 +113,8 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           error={query.isError ? props.describeFailure(query.error) : null}
           onRetry={() => void query.refetch()}
           skeletonRows={Math.min(state.pageSize, 20)}
+          sorting={sorting}
+          onSort={props.defaultOrdering ? sortBy : undefined}
         />
         <Pager page={state.page} totalPages={totalPages} onPage={state.setPage} pageSize={state.pageSize} onPageSize={state.setPageSize} sizeLabel={sizeLabel} />
       </Card>

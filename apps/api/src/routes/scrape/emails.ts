@@ -10,6 +10,7 @@ import {
   type EmailSelection,
 } from '@ejdesk/db';
 import { monthRange } from '../../lib/months.ts';
+import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '../../schemas/admin.ts';
 import { errorResponses } from '../../schemas/common.ts';
@@ -24,6 +25,9 @@ import {
   JsonDataQuery,
 } from '../../schemas/emails.ts';
 import { Paginated } from '../../schemas/lists.ts';
+
+/** The orders the email lists' indexes serve: by creation time, either way (ties by id). */
+const emailOrderings = ['-create_at', 'create_at'] as const;
 
 const monthError = (name: string) => `query '${name}': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan.`;
 
@@ -60,10 +64,13 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
       if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
+      const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
+      if ('detail' in ordering) return reply.code(400).send(ordering);
       const result = await listEmails(
         db,
         { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before, receivedIn },
         page,
+        ordering.descending ? 'newest' : 'oldest',
       );
       return sendPage(request, reply, page, result);
     },
@@ -75,7 +82,9 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
       if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
-      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page);
+      const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
+      if ('detail' in ordering) return reply.code(400).send(ordering);
+      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, ordering.descending ? 'newest' : 'oldest');
       return sendPage(request, reply, page, result);
     });
   }

@@ -17,7 +17,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
     () => [
       { header: 'Email From', accessorKey: 'email_from' },
       { header: 'Email Subject', accessorKey: 'subject_name' },
-      { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+      { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'create_at' } },
       { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
       {
         header: list.linkColumn,
@@ -44,6 +44,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       sizeLabel={allEmail ? (n) => `${n} per page` : undefined}
       describeFailure={(error) => loadFailure('list', error)}
       isNotFound={isNotFound}
+      defaultOrdering="-create_at"
     />
   );
 }

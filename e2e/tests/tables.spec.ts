@@ -1,0 +1,55 @@
+// Wide tables as operators read them: the header stays in view while the rows scroll, and the
+// first column (ATM ID on /email) stays at the left while the 16 columns scroll sideways.
+import { api, expect, rowsOf, test } from './fixtures.ts';
+
+test('the EJ table keeps its header and its ATM ID column in view while it scrolls', async ({ signedIn: page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/email?page_size=100');
+  await expect(rowsOf(page)).toHaveCount(100);
+  const box = page.getByRole('region', { name: 'EJ error data' });
+  const header = page.getByRole('columnheader', { name: 'ATM ID' });
+  const lastHeader = page.getByRole('columnheader').last();
+  const firstCell = rowsOf(page).nth(45).locator('td').first(); // in view after 1,500 px (36 px rows)
+
+  // The box scrolls, not the page: 100 rows are far taller than the window.
+  const scrollable = await box.evaluate((el) => ({ height: el.scrollHeight - el.clientHeight, width: el.scrollWidth - el.clientWidth }));
+  expect(scrollable.height).toBeGreaterThan(1500);
+  expect(scrollable.width).toBeGreaterThan(200);
+
+  const boxTop = (await box.boundingBox())!.y;
+  await box.evaluate((el) => el.scrollBy(0, 1500));
+  await expect.poll(async () => Math.round((await header.boundingBox())!.y - boxTop)).toBe(0);
+
+  const boxLeft = (await box.boundingBox())!.x;
+  await box.evaluate((el) => el.scrollBy(10_000, 0));
+  await expect.poll(async () => Math.round((await firstCell.boundingBox())!.x - boxLeft)).toBeLessThanOrEqual(1);
+  await expect(firstCell).toBeInViewport();
+  // The last column came into view beside the pinned one.
+  await expect(lastHeader).toBeInViewport();
+  await expect(header).toBeInViewport();
+});
+
+test('a list sorts by its date header both ways, the order in the URL and aria-sort, as the API orders it', async ({ signedIn: page }) => {
+  await page.goto('/all-email');
+  const header = page.getByRole('columnheader', { name: 'Data Creation' });
+  const shownIds = () => rowsOf(page).getByRole('link').evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop())));
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  const newest = await api<{ results: { id: number }[] }>(page, '/scrape/email/to/json/pagination/?ordering=-create_at');
+  await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
+
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/[?&]ordering=create_at(&|$)/);
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  const oldest = await api<{ results: { id: number }[] }>(page, '/scrape/email/to/json/pagination/?ordering=create_at');
+  await expect.poll(shownIds).toEqual(oldest.results.map((r) => r.id));
+  expect(oldest.results[0]!.id).not.toBe(newest.results[0]!.id);
+  // The order survives paging, and the back button returns to it.
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/ordering=create_at/);
+  await page.goBack();
+
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/\/all-email$/);
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
+});
