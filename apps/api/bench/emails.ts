@@ -1,6 +1,6 @@
 // Email monitoring at 1,000,000 emails: every list endpoint and the dashboard count.
 import { sql } from 'drizzle-orm';
-import { dashboardCounts, listEmails, queryRows, type EmailListFilters } from '@ejdesk/db';
+import { dashboardCounts, listEmails, queryRows, type EmailListFilters, type EmailOrder } from '@ejdesk/db';
 import { categoryLists } from '../src/routes/scrape/emails.ts';
 import { openBench, printFloors, report, type Scenario } from './harness.ts';
 
@@ -16,13 +16,34 @@ const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 
 const today = now.toISOString().slice(0, 10);
 const deep = { page: 10_000, pageSize: 10 };
 
-const list = (name: string, url: string, filters: EmailListFilters, page = { page: 1, pageSize: 10 }): Scenario => ({
+const list = (name: string, url: string, filters: EmailListFilters, page = { page: 1, pageSize: 10 }, order: EmailOrder = 'newest'): Scenario => ({
   name,
   url,
-  direct: () => listEmails(db, filters, page),
+  direct: () => listEmails(db, filters, page, order),
 });
+const apiMonth = `${now.getUTCFullYear()}-${monthNames[now.getUTCMonth()]}`;
+const thisMonth = { from: monthStart, to: monthEnd };
 const all = '/api/scrape/email/to/json/pagination/';
 const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from emails`);
+// Oldest first (ordering=create_at) unfiltered and with each single filter, and the dashboard's
+// month on the lists it opens. BENCH_ONLY=sorted runs these alone.
+const sorted: Scenario[] = [
+  list('all-email, oldest first', `${all}?ordering=create_at`, { selection: 'all' }, undefined, 'oldest'),
+  list('all-email, oldest, subject_name=APX00123', `${all}?ordering=create_at&subject_name=APX00123`, { selection: 'all', subject: 'APX00123' }, undefined, 'oldest'),
+  list('all-email, oldest, subject_name=dispute (broad)', `${all}?ordering=create_at&subject_name=dispute`, { selection: 'all', subject: 'dispute' }, undefined, 'oldest'),
+  list('all-email, oldest, email_from=harborbank', `${all}?ordering=create_at&email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank' }, undefined, 'oldest'),
+  list('all-email, oldest, last week', `${all}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`, { selection: 'all', createdFrom: weekAgo, createdTo: today }, undefined, 'oldest'),
+  list('all-email, oldest, this month received', `${all}?ordering=create_at&month=${apiMonth}`, { selection: 'all', receivedIn: thisMonth }, undefined, 'oldest'),
+  list('all-email, oldest, page 10,000', `${all}?ordering=create_at&page=${deep.page}`, { selection: 'all' }, deep, 'oldest'),
+  list('not found email, oldest first', '/api/scrape/ejs/not/found/email/?ordering=create_at', { selection: { category: 'ej_not_found' } }, undefined, 'oldest'),
+  list('not found email, this month received', `/api/scrape/ejs/not/found/email/?month=${apiMonth}`, { selection: { category: 'ej_not_found' }, receivedIn: thisMonth }),
+  list('all-email, this month received, email_from=harborbank', `${all}?month=${apiMonth}&email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank', receivedIn: thisMonth }),
+];
+if (process.env.BENCH_ONLY === 'sorted') {
+  await report(bench, `Email lists sorted, and by received month, at ${total.toLocaleString('en')} emails`, sorted);
+  await bench.close();
+  process.exit(0);
+}
 await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, [
   {
     name: 'dashboard count (this month)',
@@ -48,6 +69,7 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
       list(`${name}, page 5,000`, `${url}?page=5000`, { selection }, { page: 5000, pageSize: 10 }),
     ];
   }),
+  ...sorted,
 ]);
 // A broad subject's count must read every email's subject: the floor is reading them with no match
 // test. A selective one must search the trigram index: the floor is that search alone.
