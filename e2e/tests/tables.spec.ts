@@ -29,27 +29,32 @@ test('the EJ table keeps its header and its ATM ID column in view while it scrol
   await expect(header).toBeInViewport();
 });
 
-test('a list sorts by its date header both ways, the order in the URL and aria-sort, as the API orders it', async ({ signedIn: page }) => {
-  await page.goto('/all-email');
-  const header = page.getByRole('columnheader', { name: 'Data Creation' });
-  const shownIds = () => rowsOf(page).getByRole('link').evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop())));
-  await expect(header).toHaveAttribute('aria-sort', 'descending');
-  const newest = await api<{ results: { id: number }[] }>(page, '/scrape/email/to/json/pagination/?ordering=-create_at');
-  await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
+for (const [path, endpoint] of [
+  ['/all-email', '/scrape/email/to/json/pagination/'],
+  ['/text-email-data', '/scrape/text/email/data/pagination/'],
+] as const) {
+  test(`${path} sorts by its date header both ways, the order in the URL and aria-sort, as the API orders it`, async ({ signedIn: page }) => {
+    await page.goto(path);
+    const header = page.getByRole('columnheader', { name: 'Data Creation' });
+    const shownIds = () => rowsOf(page).getByRole('link').evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop())));
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    const newest = await api<{ results: { id: number }[] }>(page, `${endpoint}?ordering=-create_at`);
+    await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
 
-  await header.getByRole('button').click();
-  await expect(page).toHaveURL(/[?&]ordering=create_at(&|$)/);
-  await expect(header).toHaveAttribute('aria-sort', 'ascending');
-  const oldest = await api<{ results: { id: number }[] }>(page, '/scrape/email/to/json/pagination/?ordering=create_at');
-  await expect.poll(shownIds).toEqual(oldest.results.map((r) => r.id));
-  expect(oldest.results[0]!.id).not.toBe(newest.results[0]!.id);
-  // The order survives paging, and the back button returns to it.
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page).toHaveURL(/ordering=create_at/);
-  await page.goBack();
+    await header.getByRole('button').click();
+    await expect(page).toHaveURL(/[?&]ordering=create_at(&|$)/);
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+    const oldest = await api<{ results: { id: number }[] }>(page, `${endpoint}?ordering=create_at`);
+    await expect.poll(shownIds).toEqual(oldest.results.map((r) => r.id));
+    expect(oldest.results[0]!.id).not.toBe(newest.results[0]!.id);
+    // The order survives paging, and the back button returns to it.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page).toHaveURL(/ordering=create_at/);
+    await page.goBack();
 
-  await header.getByRole('button').click();
-  await expect(page).toHaveURL(/\/all-email$/);
-  await expect(header).toHaveAttribute('aria-sort', 'descending');
-  await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
-});
+    await header.getByRole('button').click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
+  });
+}

@@ -1,6 +1,6 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { dataFileRows, dataFiles, type DataFileKind } from '../schema.ts';
 import { containsText, withinDays, type Page, type PageOf } from './filters.ts';
@@ -22,7 +22,9 @@ const fileColumns = {
 
 export type DataFileRow = { id: number; name: string; subject_name: string; create_at: Date; update_at: Date };
 
-export async function listDataFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, page: Page): Promise<PageOf<DataFileRow>> {
+/** Newest first (the default) or oldest first, by creation time; ties by id the same way. */
+export async function listDataFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, page: Page, order: 'newest' | 'oldest' = 'newest'): Promise<PageOf<DataFileRow>> {
+  const dir = order === 'newest' ? desc : asc;
   const where = and(
     eq(dataFiles.kind, kind),
     containsText(dataFiles.name, filters.name),
@@ -34,7 +36,7 @@ export async function listDataFiles(db: Db, kind: DataFileKind, filters: DataFil
     .select(fileColumns)
     .from(dataFiles)
     .where(where)
-    .orderBy(desc(dataFiles.createAt), desc(dataFiles.id))
+    .orderBy(dir(dataFiles.createAt), dir(dataFiles.id))
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
   return { count: total?.n ?? 0, rows };

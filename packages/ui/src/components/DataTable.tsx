@@ -123,9 +123,8 @@ export function DataTable<Row>({
                   <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)} aria-sort={sorted ?? 'none'}>
                     <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                       {label}
-                      <span className="ej-sort__arrow" aria-hidden="true">
-                        {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : '↕'}
-                      </span>
+                      {/* Drawn by CSS, so the header's text stays its name. */}
+                      <span className="ej-sort__arrow" data-sort={sorted ?? 'none'} aria-hidden="true" />
                     </button>
                   </th>
                 );

@@ -3,12 +3,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind } from '@ejdesk/db';
+import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '../../schemas/admin.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { DataFile, DataFileDetail, DataFileQuery, ListedDataFile } from '../../schemas/files.ts';
 import { Paginated } from '../../schemas/lists.ts';
 import { EmptyQuery } from '../../schemas/ej-records.ts';
+
+/** The orders the (kind, create_at, id) index serves. */
+const fileOrderings = ['-create_at', 'create_at'] as const;
 
 interface KindRoutes {
   kind: DataFileKind;
@@ -40,7 +44,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const q = request.query;
           const page = pageOf(q);
           const filters = { name: q.name, subjectName: q.subject_name, createdFrom: q.create_at_after, createdTo: q.create_at_before };
-          return sendPage(request, reply, page, await listDataFiles(db, kind, filters, page));
+          const ordering = parseOrdering(q.ordering, fileOrderings, '-create_at');
+          if ('detail' in ordering) return reply.code(400).send(ordering);
+          return sendPage(request, reply, page, await listDataFiles(db, kind, filters, page, ordering.descending ? 'newest' : 'oldest'));
         },
       );
     } else {

@@ -18,7 +18,7 @@ function fileColumns(kind: FileKind): ColumnDef<DataFileListRow, unknown>[] {
   return [
     { header: kind.nameHeader, accessorKey: 'name' },
     ...(kind.paginated ? [{ header: 'Email Subject', accessorKey: 'subject_name' } as ColumnDef<DataFileListRow, unknown>] : []),
-    { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+    { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'create_at' } },
     { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
     {
       header: 'Details',
@@ -63,6 +63,7 @@ export function FileListPage({ kind }: { kind: FileKind }) {
       total="inline"
       describeFailure={(error) => loadFailure('list', error)}
       isNotFound={isNotFound}
+      defaultOrdering="-create_at"
     />
   );
 }
