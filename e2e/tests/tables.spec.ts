@@ -58,3 +58,24 @@ for (const [path, endpoint] of [
     await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
   });
 }
+
+test('long EJ text is cut to one line with the whole on hover, and an ATM ID copies with one click', async ({ signedIn: page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/email');
+  const row = rowsOf(page).first();
+  await expect(row).toBeVisible();
+  // The cut cells carry their whole text, and none is taller than one line.
+  const cut = row.locator('span.ej-cut').first();
+  const whole = await cut.getAttribute('title');
+  expect(whole && whole.length).toBeTruthy();
+  await expect(cut).toHaveText(whole!);
+  const rowHeight = (await row.boundingBox())!.height;
+  expect(rowHeight).toBeLessThan(48);
+
+  const atm = (await row.locator('td').first().textContent())!;
+  expect(atm).toMatch(/^[A-Z]{3}\d+$/);
+  await row.hover();
+  await row.getByRole('button', { name: `Copy ATM ID ${atm}` }).click();
+  await expect(row.getByRole('button', { name: `Copied ATM ID ${atm}` })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(atm);
+});

@@ -10,6 +10,7 @@ export * from './components/Modal.tsx';
 export * from './components/Toaster.tsx';
 export * from './components/FilterInput.tsx';
 export * from './components/FilterChips.tsx';
+export * from './components/CellText.tsx';
 export * from './components/VirtualTable.tsx';
 export * from './components/PaginatedListPage.tsx';
 export * from './format.ts';

@@ -1,11 +1,16 @@
 // The table columns of an EJ list, from the same column table the exports use (packages/export),
-// with operators' formats: amounts right-aligned with two decimals, dates as DD/MM/YY.
+// with operators' formats: amounts right-aligned with two decimals, dates as DD/MM/YY, identifiers
+// with a copy button, long text cut to one line with the whole on hover.
 import type { EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
-import { formatAmount, formatShortDate, type ColumnDef } from '@ejdesk/ui';
+import { CopyableId, CutText, formatAmount, formatShortDate, type ColumnDef } from '@ejdesk/ui';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
 const dates = new Set(['Transaction Date', 'Complaint Date']);
+/** Identifiers operators paste elsewhere: a copy button beside each. */
+const identifiers = new Set(['ATM ID', 'Card No.', 'TXT No.']);
+/** Free text that can run long: one line, the rest on hover. */
+const longText = new Set(['MSP Remarks', 'Short Desc. EJ_Error', 'Short Description', 'Mail Received From', 'Mail Subject']);
 
 export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[] {
   return ejColumnsFor(kind).map((column) => {
@@ -20,7 +25,12 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
       id: column.header,
       header: column.header,
       accessorFn: read,
-      cell: (c) => format(c.getValue()),
+      cell: (c) => {
+        const text = format(c.getValue());
+        if (identifiers.has(column.header)) return <CopyableId text={text} label={column.header} />;
+        if (longText.has(column.header)) return <CutText text={text} />;
+        return text;
+      },
       // One line per record keeps the table dense; it scrolls sideways instead.
       meta: { numeric: amounts.has(column.header), nowrap: true },
     };
