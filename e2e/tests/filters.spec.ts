@@ -37,7 +37,7 @@ test('a category list shows its applied filters as chips; each removes its filte
 test('/email says which filters are typed but not applied, shows the applied ones, and clears them', async ({ signedIn: page }) => {
   await page.goto('/email');
   await expect(rowsOf(page).first()).toBeVisible();
-  await page.getByLabel('ATM ID').fill('HRB');
+  await page.getByLabel('ATM ID', { exact: true }).fill('HRB');
   await expect(page.getByRole('status').filter({ hasText: 'Typed, not applied yet' })).toHaveText('Typed, not applied yet: ATM ID. Press Apply Filters to apply.');
   await expect(chips(page)).toHaveText('No filters applied');
   await expect(page).toHaveURL(/\/email$/);
@@ -50,7 +50,7 @@ test('/email says which filters are typed but not applied, shows the applied one
 
   await chips(page).getByRole('button', { name: 'Clear' }).click();
   await expect(chips(page)).toHaveText('No filters applied');
-  await expect(page.getByLabel('ATM ID')).toHaveValue('');
+  await expect(page.getByLabel('ATM ID', { exact: true })).toHaveValue('');
   await expect(page).toHaveURL(/\/email$/);
 });
 
