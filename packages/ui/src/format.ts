@@ -33,3 +33,13 @@ export function formatLoose(value: string): string {
   if (isoTimestamp.test(value)) return formatDateTime(value);
   return value;
 }
+
+/** English month abbreviations: the API's months (2026-Nov) and the chips' ('Nov 2026'). */
+export const monthAbbreviations = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** 'Nov 2026' from a month picker's 2026-11; anything else as it is. */
+export function formatMonth(value: string): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(value);
+  const name = match ? monthAbbreviations[Number(match[2]) - 1] : undefined;
+  return match && name ? `${name} ${match[1]}` : value;
+}

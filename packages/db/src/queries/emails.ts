@@ -60,8 +60,9 @@ function selectionOf(selection: EmailSelection, category: AnyColumn, isRead: Any
 }
 
 /**
- * The filters over emails, or over email_subjects when a subject is filtered: its lower-cased copy
- * matched with LIKE (the same match as ILIKE, cheaper per row) and only the narrow rows read.
+ * The filters over emails, or over email_subjects when no counter can answer (a subject: its
+ * lower-cased copy matched with LIKE, the same match as ILIKE and cheaper per row; or a sender with
+ * a month of receipt): only the narrow rows are read.
  */
 function emailConditions(filters: EmailListFilters, senders: string[] | null = null) {
   // A sender with a month has no counter either: it is counted on the narrow rows too.
@@ -107,7 +108,7 @@ async function sendersMatching(db: Db, text: string): Promise<{ matching: string
 function counterSource(filters: EmailListFilters, senders: string[] | null) {
   if (filters.subject) return null;
   const bySender = senders !== null;
-  // The sender counters have no day of receipt: a sender and a month are counted on the emails.
+  // The sender counters have no day of receipt: a sender and a month are counted on email_subjects.
   if (bySender && filters.receivedIn) return null;
   const received = filters.receivedIn;
   const c = bySender ? emailSenderCounts : emailCounts;
@@ -152,17 +153,17 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     const [row] = await db.select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` }).from(counters.table).where(counters.where);
     total = Number(row?.n ?? 0);
   } else {
-    // No counter holds a subject filter. A selective one (most subjects lack it) is found once,
-    // whole, in order, and paged here: the trigram search is most of its cost, and the count and
-    // the page each ran it. Past `fewMatches` the count and the page read it themselves.
-    const few = await queryRows<{ id: number; n: number }>(
+    // No counter holds these filters. A selective one (most subjects lack it) is found once, whole,
+    // in order, and paged here: the trigram search is most of its cost, and the count and the page
+    // each ran it. Past `fewMatches` the count and the page read it themselves.
+    const few = await queryRows<{ id: number }>(
       db,
       sql`with hit as (select ${source.id} as id, ${source.createAt} as at from ${source.table} where ${source.where} limit ${fewMatches + 1})
-          select id::float8 as id, count(*) over ()::int as n from hit order by ${order === 'newest' ? sql`at desc, id desc` : sql`at, id`}`,
+          select id::float8 as id from hit order by ${order === 'newest' ? sql`at desc, id desc` : sql`at, id`}`,
     );
     if (few.length <= fewMatches) {
       const offset = (page.page - 1) * page.pageSize;
-      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id), order) };
+      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id), dir) };
     }
     const [row] = await db.select({ n: count() }).from(source.table).where(source.where);
     total = row?.n ?? 0;
@@ -207,9 +208,8 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
 const listColumns = { id: emails.id, email_from: emails.emailFrom, subject_name: emails.subject, create_at: emails.createAt, update_at: emails.updateAt };
 
 /** The list rows of these emails, in the list's order. */
-async function rowsOf(db: Db, ids: number[], order: EmailOrder): Promise<EmailListRow[]> {
+async function rowsOf(db: Db, ids: number[], dir: typeof desc): Promise<EmailListRow[]> {
   if (ids.length === 0) return [];
-  const dir = order === 'newest' ? desc : asc;
   return db.select(listColumns).from(emails).where(inArray(emails.id, ids)).orderBy(dir(emails.createAt), dir(emails.id));
 }
 

@@ -1,6 +1,6 @@
 // What a list is filtered by, as chips that each remove their filter, and Clear for all of them.
 // The row keeps its height when empty, so applying the first filter does not move the table.
-import { formatShortDate } from '../format.ts';
+import { formatMonth, formatShortDate } from '../format.ts';
 import { Button } from './Button.tsx';
 
 export interface AppliedFilter {
@@ -10,13 +10,10 @@ export interface AppliedFilter {
   type?: 'text' | 'date' | 'month';
 }
 
-const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** The value as the operator reads it: dates DD/MM/YY, months 'Nov 2026'. */
 function shown({ value, type }: AppliedFilter): string {
   if (type === 'date') return formatShortDate(value);
-  const month = type === 'month' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
-  return month ? `${monthNames[Number(month[2]) - 1] ?? month[2]} ${month[1]}` : value;
+  return type === 'month' ? formatMonth(value) : value;
 }
 
 export function FilterChips({ applied, onRemove, onClear }: { applied: AppliedFilter[]; onRemove: (name: string) => void; onClear?: (() => void) | undefined }) {
