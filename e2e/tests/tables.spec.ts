@@ -59,6 +59,61 @@ for (const [path, endpoint] of [
   });
 }
 
+test('/email sorts by amount, date and ATM ID headers both ways, as the API orders them, with a filter too', async ({ signedIn: page }) => {
+  await page.goto('/email?page_size=20');
+  const shownAtms = () => rowsOf(page).evaluateAll((rows) => rows.map((r) => r.querySelector('td')!.textContent!.trim()));
+  const apiAtms = async (query: string) =>
+    (await api<{ results: { atm_id: string }[] }>(page, `/scrape/extract/email/data/pagination/?page_size=20&${query}`)).results.map((r) => r.atm_id);
+  // Newest extracted first: no column claims the order.
+  await expect(page.locator('th[aria-sort="ascending"], th[aria-sort="descending"]')).toHaveCount(0);
+  await expect.poll(shownAtms).toEqual(await apiAtms(''));
+
+  for (const [name, field] of [
+    ['Transaction Amt.', 'transaction_amt'],
+    ['Transaction Date', 'transaction_date'],
+    ['ATM ID', 'atm_id'],
+  ] as const) {
+    const header = page.getByRole('columnheader', { name, exact: true });
+    await header.getByRole('button').click();
+    await expect(page).toHaveURL(new RegExp(`[?&]ordering=${field}(&|$)`));
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+    await expect.poll(shownAtms).toEqual(await apiAtms(`ordering=${field}`));
+    await header.getByRole('button').click();
+    await expect(page).toHaveURL(new RegExp(`[?&]ordering=-${field}(&|$)`));
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(shownAtms).toEqual(await apiAtms(`ordering=-${field}`));
+  }
+  // A filter keeps the order, and the order keeps the filter.
+  await page.getByLabel('Bank Name', { exact: true }).fill('harbor');
+  await page.getByRole('button', { name: 'Apply Filters' }).click();
+  await expect(page).toHaveURL(/bank_name=harbor/);
+  await expect(page).toHaveURL(/ordering=-atm_id/);
+  await expect.poll(shownAtms).toEqual(await apiAtms('bank_name=harbor&ordering=-atm_id'));
+});
+
+test('/overage sorts in the browser by its amount header, the order in the URL', async ({ signedIn: page }) => {
+  await page.goto('/overage');
+  const header = page.getByRole('columnheader', { name: 'Transaction Amt.', exact: true });
+  await expect(rowsOf(page).first()).toBeVisible();
+  const column = await page.getByRole('columnheader').evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'Transaction Amt.'));
+  const shownAmounts = () =>
+    rowsOf(page).evaluateAll(
+      (rows, i) => rows.flatMap((r) => [r.querySelectorAll('td')[i]?.textContent?.replace(/,/g, '') ?? '']).filter((t) => t !== '').map(Number),
+      column,
+    );
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/[?&]ordering=transaction_amt(&|$)/);
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  const ascending = await shownAmounts();
+  expect(ascending.length).toBeGreaterThan(1);
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  const descending = await shownAmounts();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+  expect(descending[0]).toBeGreaterThan(ascending[0]!);
+});
+
 test('long EJ text is cut to one line with the whole on hover, and an ATM ID copies with one click', async ({ signedIn: page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/email');

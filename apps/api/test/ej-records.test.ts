@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { ejRecords } from '@ejdesk/db';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -92,6 +93,66 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
     ['start_date=2025-03-01&end_date=2025-03-28&atm_id=APX&bank_name=apex&card_no=XXXX10&mail_subject=dispute&mail_received_from=atlas', ['APX00025', 'APX00023', 'APX00019', 'APX00017', 'APX00013', 'APX00011', 'APX00007', 'APX00005', 'APX00001']],
   ])('filters by %s', async (query, expected) => {
     expect(await atms(query)).toEqual(expected);
+  });
+
+  describe('ordering', () => {
+    type Row = { id: number; atm_id: string; transaction_date: string | null; transaction_amt: string | null; dispute_amt: string | null };
+    const fields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id'] as const;
+    const value = (row: Row, field: (typeof fields)[number]) => {
+      const v = row[field];
+      return v === null ? null : field === 'id' || field.endsWith('_amt') ? Number(v) : v;
+    };
+    /** The order as the table promises it: an empty value the smallest, ties by id the same way. */
+    const sorted = (rows: Row[], field: (typeof fields)[number], descending: boolean) =>
+      [...rows].sort((a, b) => {
+        const [x, y] = [value(a, field), value(b, field)];
+        const byValue = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
+        return (descending ? -1 : 1) * (byValue || a.id - b.id);
+      });
+    /** Every page of the ordering, 7 at a time, joined. */
+    const pages = async (query: string) => {
+      const rows: Row[] = [];
+      for (let page = 1; ; page++) {
+        const body = (await get(`${table}?page_size=7&page=${page}&${query}`)).json();
+        rows.push(...body.results);
+        if (!body.next) return rows;
+      }
+    };
+
+    it.each(fields.flatMap((field) => [[field, false], [field, true]] as const))('orders by %s (descending: %s), ties by id, an empty value the smallest, across pages', async (field, descending) => {
+      // Ties and empty values beside the 26 distinct ones; removed afterwards.
+      const extra = await t.database.db
+        .insert(ejRecords)
+        .values([
+          record(40, 'dispute', { atmId: 'APX00003', transactionDate: null, transactionAmt: null, disputeAmt: null }),
+          record(41, 'dispute', { atmId: 'APX00003', transactionDate: '2025-03-05', transactionAmt: '500', disputeAmt: null }),
+          record(42, 'dispute', { atmId: 'APX00020', transactionDate: null, transactionAmt: '500', disputeAmt: '250' }),
+        ])
+        .returning({ id: ejRecords.id });
+      try {
+        const all: Row[] = (await get(`${table}?page_size=100`)).json().results;
+        expect(all).toHaveLength(29);
+        const ordering = `${descending ? '-' : ''}${field}`;
+        const got = await pages(`ordering=${ordering}`);
+        expect(got.map((r) => r.id)).toEqual(sorted(all, field, descending).map((r) => r.id));
+        // With a filter (its values' btree) the order holds too.
+        const filtered = await pages(`ordering=${ordering}&atm_id=APX0000`);
+        expect(filtered.map((r) => r.id)).toEqual(sorted(all.filter((r) => r.atm_id.startsWith('APX0000')), field, descending).map((r) => r.id));
+      } finally {
+        await t.database.db.delete(ejRecords).where(inArray(ejRecords.id, extra.map((r) => r.id)));
+      }
+    });
+
+    it('is newest extracted first by default, and refuses any other ordering, naming it and the choices', async () => {
+      expect((await get(`${table}?page_size=100`)).json().results).toEqual((await get(`${table}?page_size=100&ordering=-id`)).json().results);
+      for (const asked of ['mail_subject', '-card_no', 'transaction_amt,id', '--id', 'id desc']) {
+        const refused = await get(`${table}?ordering=${encodeURIComponent(asked)}`);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().detail).toBe(
+          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id.`,
+        );
+      }
+    });
   });
 
   it.each([

@@ -215,11 +215,16 @@ export const ejRecords = pgTable(
   (t) => [
     check('ej_records_kind_check', sql`${t.kind} in (${inList(ejRecordKinds)})`),
     index('ej_records_data_file_idx').on(t.dataFileId),
-    index('ej_records_kind_date_idx').on(t.kind, t.transactionDate, t.id),
+    // The table's orders (migration 0018): each walks (kind, column, id), an empty date or amount
+    // counting as the smallest, so ascending and descending are the one index read either way.
+    index('ej_records_kind_date_idx').on(t.kind, t.transactionDate.asc().nullsFirst(), t.id),
+    index('ej_records_kind_amt_idx').on(t.kind, t.transactionAmt.asc().nullsFirst(), t.id),
+    index('ej_records_kind_dispute_amt_idx').on(t.kind, t.disputeAmt.asc().nullsFirst(), t.id),
     index('ej_records_kind_id_idx').on(t.kind, t.id),
     // Exact values with kind and id: a sparse filter's values (matched in ej_values) give their
     // records' ids from the index alone, and only the page's records are read (migration 0014).
-    index('ej_records_atm_idx').on(t.atmId, t.kind, t.id),
+    // (kind, atm_id, id) also orders the table by ATM ID.
+    index('ej_records_atm_idx').on(t.kind, t.atmId, t.id),
     index('ej_records_card_idx').on(t.cardNo, t.kind, t.id),
     index('ej_records_subject_idx').on(t.mailSubject, t.kind, t.id),
     index('ej_records_email_idx').on(t.emailId),

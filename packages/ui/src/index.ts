@@ -15,4 +15,5 @@ export * from './components/VirtualTable.tsx';
 export * from './components/PaginatedListPage.tsx';
 export * from './format.ts';
 export * from './list-state.ts';
+export * from './sorting.ts';
 export type { ColumnDef } from '@tanstack/react-table';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FilterDate, FilterText, PageQuery } from './lists.ts';
+import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
 
 const Text = Type.String();
 const Amount = Type.Union([Type.String(), Type.Null()]);
@@ -38,7 +38,7 @@ const filterFields = {
   mail_received_from: FilterText,
 };
 
-export const EjTableQuery = Type.Object({ ...PageQuery, ...filterFields }, { additionalProperties: false });
+export const EjTableQuery = Type.Object({ ...PageQuery, ...filterFields, ordering: Ordering }, { additionalProperties: false });
 
 export const EjExportQuery = Type.Object(
   {

@@ -182,10 +182,28 @@ async function countFromEjCounts(db: Db, filters: EjFilters): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** The page of records under `where`, newest first (`skip` records above it). */
-async function pageOf(db: Db, where: SQL | undefined, page: Page, skip = (page.page - 1) * page.pageSize) {
-  const ids = db.select({ id: ejRecords.id }).from(ejRecords).where(where).orderBy(desc(ejRecords.id)).limit(page.pageSize).offset(skip).as('page_ids');
-  return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(desc(ejRecords.id));
+/** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
+export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id'] as const;
+export type EjOrder = { field: (typeof ejOrderFields)[number]; descending: boolean };
+export const newestFirst: EjOrder = { field: 'id', descending: true };
+
+/**
+ * ORDER BY for an order: the column, then id the same way so ties keep one order across pages. An
+ * empty date or amount counts as the smallest (first ascending, last descending): the index's
+ * NULLS FIRST read forward or backward.
+ */
+function orderTerms(order: EjOrder): SQL[] {
+  const id = order.descending ? desc(ejRecords.id) : sql`${ejRecords.id} asc`;
+  if (order.field === 'id') return [id];
+  const column = ejRecordColumns[order.field];
+  return [order.descending ? sql`${column} desc nulls last` : sql`${column} asc nulls first`, id];
+}
+
+/** The page of records under `where` in the order (`skip` records above it). */
+async function pageOf(db: Db, where: SQL | undefined, page: Page, order: EjOrder, skip = (page.page - 1) * page.pageSize) {
+  const terms = orderTerms(order);
+  const ids = db.select({ id: ejRecords.id }).from(ejRecords).where(where).orderBy(...terms).limit(page.pageSize).offset(skip).as('page_ids');
+  return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(...terms);
 }
 
 /** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
@@ -196,9 +214,10 @@ const DEEP = 2000;
  * block of 1,024 ids holding its first record from the blocks' running counts, then skips only
  * within that block: a few hundred index entries instead of every record above the page.
  */
-async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page) {
+async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjOrder) {
   const skip = (page.page - 1) * page.pageSize;
-  if (skip < DEEP) return pageOf(db, eq(ejRecords.kind, kind), page);
+  // Other orders skip along their index alone (an index-only read of the entries above the page).
+  if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, eq(ejRecords.kind, kind), page, order);
   const [at] = await queryRows<{ block: string; newer: string }>(
     db,
     sql`select block, upto - n as newer from (
@@ -208,7 +227,7 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page) {
   );
   if (!at) return [];
   const below = (Number(at.block) + 1) * 1024;
-  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, skip - Number(at.newer));
+  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, order, skip - Number(at.newer));
 }
 
 /**
@@ -224,11 +243,11 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page) {
  *   the id order (nearly every record read is on it) and the count reads the records: measured in
  *   the README beside the least it could read.
  */
-export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
+export async function listEjRecords(db: Db, filters: EjFilters, page: Page, order: EjOrder = newestFirst) {
   const texts = textFilters(filters);
   if (texts.length === 0) {
-    if (!filters.startDate && !filters.endDate) return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page) } satisfies PageOf<unknown>;
-    return { count: await countFromEjCounts(db, filters), rows: await pageOf(db, ejConditions(filters), page) } satisfies PageOf<unknown>;
+    if (!filters.startDate && !filters.endDate) return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page, order) } satisfies PageOf<unknown>;
+    return { count: await countFromEjCounts(db, filters), rows: await pageOf(db, ejConditions(filters), page, order) } satisfies PageOf<unknown>;
   }
   if (texts.length === 1 && !filters.startDate && !filters.endDate) {
     // One text filter alone: its values' sum is the count; few records go by their exact values.
@@ -236,7 +255,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
     const { total, few } = await sumOfValues(db, filters.kind, field, text);
     if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
     const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
-    return { count: total, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+    return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
   const matches = await matchValues(db, filters.kind, texts);
   if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
@@ -244,7 +263,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page) {
   const where = narrowest ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!)) : ejConditions(filters);
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
-  return { count, rows: await pageOf(db, where, page) } satisfies PageOf<unknown>;
+  return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
 }
 
 async function countWhere(db: Db, where: SQL | undefined): Promise<number> {

@@ -1,7 +1,9 @@
 // The one table of the console: columns declared once (react-table), with the loading, empty and
 // error states in place of the rows so the page never jumps while data arrives.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import type { TableSorting } from '../sorting.ts';
 import { ErrorState } from './States.tsx';
+import { cellClass, TableHead } from './TableHead.tsx';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -12,12 +14,6 @@ declare module '@tanstack/react-table' {
     /** The API's ordering field for this column: its header sorts the list by it. */
     sortKey?: string;
   }
-}
-
-/** The list's order: an API field and its direction. */
-export interface TableSorting {
-  key: string;
-  descending: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -57,8 +53,6 @@ export function DataTable<Row>({
     ...(getRowId ? { getRowId } : {}),
   });
   const width = table.getVisibleLeafColumns().length;
-  const cellClass = (meta: { numeric?: boolean; nowrap?: boolean } | undefined) =>
-    [meta?.numeric && 'ej-numeric', meta?.nowrap && 'ej-nowrap'].filter(Boolean).join(' ') || undefined;
 
   let body;
   if (error) {
@@ -105,33 +99,7 @@ export function DataTable<Row>({
     <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
       <table className="ej-table" aria-busy={loading || undefined}>
         {caption && <caption className="ej-visually-hidden">{caption}</caption>}
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sortKey = header.column.columnDef.meta?.sortKey;
-                const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
-                if (!sortKey || !onSort) {
-                  return (
-                    <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)}>
-                      {label}
-                    </th>
-                  );
-                }
-                const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
-                return (
-                  <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)} aria-sort={sorted ?? 'none'}>
-                    <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
-                      {label}
-                      {/* Drawn by CSS, so the header's text stays its name. */}
-                      <span className="ej-sort__arrow" data-sort={sorted ?? 'none'} aria-hidden="true" />
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
+        <TableHead table={table} sorting={sorting} onSort={onSort} />
         <tbody>{body}</tbody>
       </table>
       {loading && rows && (

@@ -4,6 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useListState } from '../list-state.ts';
+import { useSorting } from '../sorting.ts';
 import { Button } from './Button.tsx';
 import { DataTable } from './DataTable.tsx';
 import { FilterChips } from './FilterChips.tsx';
@@ -49,14 +50,8 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const { title, filters, columns, load, total, resetButton = false, sizeLabel = (n) => String(n) } = props;
   const filterNames = useMemo(() => filters.map((f) => f.name), [filters]);
   const state = useListState(filterNames);
-  const ordering = state.ordering || props.defaultOrdering || '';
   const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
-  const sorting = ordering ? { key: ordering.replace(/^-/, ''), descending: ordering.startsWith('-') } : undefined;
-  // A header's first click sorts ascending, the next descending; the default order leaves the URL.
-  const sortBy = (key: string) => {
-    const next = ordering === key ? `-${key}` : key;
-    state.setOrdering(next === props.defaultOrdering ? '' : next);
-  };
+  const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering, props.defaultOrdering);
   const query = useQuery({
     queryKey: [props.queryKey, params],
     queryFn: async ({ signal }) => {

@@ -4,7 +4,9 @@
 import { useRef } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TableSorting } from '../sorting.ts';
 import { ErrorState } from './States.tsx';
+import { cellClass, TableHead } from './TableHead.tsx';
 
 const rowHeight = 36;
 
@@ -16,9 +18,12 @@ export interface VirtualTableProps<Row> {
   error?: string | null;
   onRetry?: () => void;
   height?: string;
+  /** The order the rows are in, and what a click on a sortable header asks for. */
+  sorting?: TableSorting | undefined;
+  onSort?: ((key: string) => void) | undefined;
 }
 
-export function VirtualTable<Row>({ columns, rows, caption, loading = false, error, onRetry, height = '70vh' }: VirtualTableProps<Row>) {
+export function VirtualTable<Row>({ columns, rows, caption, loading = false, error, onRetry, height = '70vh', sorting, onSort }: VirtualTableProps<Row>) {
   const table = useReactTable({ data: rows ?? [], columns, getCoreRowModel: getCoreRowModel() });
   const model = table.getRowModel().rows;
   const scroller = useRef<HTMLDivElement>(null);
@@ -40,17 +45,7 @@ export function VirtualTable<Row>({ columns, rows, caption, loading = false, err
     <div ref={scroller} className="ej-table-wrap ej-virtual" style={{ height }} tabIndex={0} role="region" aria-label={caption}>
       <table className="ej-table" aria-busy={loading || undefined} aria-rowcount={model.length + 1}>
         <caption className="ej-visually-hidden">{caption}</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={header.column.columnDef.meta?.numeric ? 'ej-numeric' : undefined}>
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
+        <TableHead table={table} sorting={sorting} onSort={onSort} />
         <tbody>
           {loading && !rows && (
             <tr>
@@ -77,7 +72,7 @@ export function VirtualTable<Row>({ columns, rows, caption, loading = false, err
                   return (
                     <td
                       key={cell.id}
-                      className={['ej-cut', cell.column.columnDef.meta?.numeric && 'ej-numeric'].filter(Boolean).join(' ')}
+                      className={cellClass({ numeric: cell.column.columnDef.meta?.numeric }, 'ej-cut')}
                       title={typeof value === 'string' ? value : undefined}
                     >
                       {content}

@@ -2,9 +2,10 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { listEjRecords, type EjFilters } from '@ejdesk/db';
+import { ejOrderFields, listEjRecords, type EjFilters } from '@ejdesk/db';
 import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
+import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { Detail, errorResponses } from '../../schemas/common.ts';
 import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '../../schemas/ej-records.ts';
@@ -34,6 +35,9 @@ const filtersOf = (kind: EjFilters['kind'], q: FilterQuery): EjFilters => ({
 /** Fastify sends a stream as it is; the route's schema still documents what the stream holds. */
 const streamed = (stream: Readable) => stream as never;
 
+/** Each order both ways: newest extracted first unless asked. */
+const ejOrderings = ejOrderFields.flatMap((field) => [field, `-${field}`] as const);
+
 const exportNames = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
 
 export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -43,8 +47,10 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/extract/email/data/pagination/',
     { schema: { querystring: EjTableQuery, response: { 200: Paginated(EjRecord), ...errorResponses } } },
     async (request, reply) => {
+      const ordering = parseOrdering(request.query.ordering, ejOrderings, '-id');
+      if ('detail' in ordering) return reply.code(400).send(ordering);
       const page = pageOf(request.query);
-      return sendPage(request, reply, page, await listEjRecords(db, filtersOf('dispute', request.query), page));
+      return sendPage(request, reply, page, await listEjRecords(db, filtersOf('dispute', request.query), page, ordering));
     },
   );
 

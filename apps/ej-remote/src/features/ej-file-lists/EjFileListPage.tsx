@@ -1,14 +1,20 @@
-// /overage and /successing: every record of one kind, in a virtualised table.
+// /overage and /successing: every record of one kind, in a virtualised table, sorted in the
+// browser (the whole list is here) the way the API sorts /email; the order lives in the URL.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getEjFileRecords, loadFailure } from '@ejdesk/api-client';
-import { Card, Page, VirtualTable } from '@ejdesk/ui';
+import { Card, Page, sortedRows, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from '../ej-table/columns.tsx';
+
+const noFilters: string[] = [];
 
 export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'; title: string }) {
   const query = useQuery({ queryKey: ['ej-file-records', kind], queryFn: () => getEjFileRecords(kind) });
   const columns = useMemo(() => ejTableColumns(kind), [kind]);
+  const state = useListState(noFilters);
+  const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering);
+  const rows = useMemo(() => query.data && sortedRows(query.data, sorting, (row, key) => row[key as keyof typeof row]), [query.data, sorting]);
   return (
     <Page title={title} actions={<ExportButtons kind={kind} count={query.data?.length} />}>
       <p className="ej-note" aria-live="polite">
@@ -18,10 +24,12 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
         <VirtualTable
           caption={title}
           columns={columns}
-          rows={query.data}
+          rows={rows}
           loading={query.isFetching}
           error={query.isError ? loadFailure(title.toLowerCase(), query.error) : null}
           onRetry={() => void query.refetch()}
+          sorting={sorting}
+          onSort={sortBy}
         />
       </Card>
     </Page>

@@ -3,7 +3,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEjPage, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useListState } from '@ejdesk/ui';
+import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useListState, useSorting } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from './columns.tsx';
 
@@ -27,7 +27,9 @@ export function EjTablePage() {
     setApplied(state.filters);
     setDraft(state.filters);
   }
-  const params = { page: state.page, page_size: state.pageSize, ...state.filters };
+  const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
+  // Newest extracted first unless a header asks otherwise ('-id' is no column: no arrow shows).
+  const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering, '-id');
   const query = useQuery({
     queryKey: ['ej-records', params],
     queryFn: ({ signal }) => getEjPage(params, signal),
@@ -80,6 +82,8 @@ export function EjTablePage() {
           error={query.isError ? loadFailure('EJ error data', query.error) : null}
           onRetry={() => void query.refetch()}
           skeletonRows={10}
+          sorting={sorting}
+          onSort={sortBy}
         />
         <Pager
           page={state.page}

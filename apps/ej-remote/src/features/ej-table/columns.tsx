@@ -9,6 +9,13 @@ const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
 const dates = new Set(['Transaction Date', 'Complaint Date']);
 /** Identifiers operators paste elsewhere: a copy button beside each. */
 const identifiers = new Set(['ATM ID', 'Card No.', 'TXT No.']);
+/** The columns the lists sort by, and the API field each is ordered by. */
+export const ejSortKeys: Record<string, string> = {
+  'ATM ID': 'atm_id',
+  'Transaction Date': 'transaction_date',
+  'Transaction Amt.': 'transaction_amt',
+  'Dispute Amt.': 'dispute_amt',
+};
 /** Free text that can run long: one line, the rest on hover. */
 const longText = new Set(['MSP Remarks', 'Short Desc. EJ_Error', 'Short Description', 'Mail Received From', 'Mail Subject']);
 
@@ -32,7 +39,7 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
         return text;
       },
       // One line per record keeps the table dense; it scrolls sideways instead.
-      meta: { numeric: amounts.has(column.header), nowrap: true },
+      meta: { numeric: amounts.has(column.header), nowrap: true, ...(ejSortKeys[column.header] ? { sortKey: ejSortKeys[column.header] } : {}) },
     };
   });
 }
