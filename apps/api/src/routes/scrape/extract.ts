@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ejOrderFields, listEjRecords, type EjFilters } from '@ejdesk/db';
+import { ejOrderFields, listEjRecords, type EjFilters, type EjOrder } from '@ejdesk/db';
 import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
@@ -47,7 +47,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/extract/email/data/pagination/',
     { schema: { querystring: EjTableQuery, response: { 200: Paginated(EjRecord), ...errorResponses } } },
     async (request, reply) => {
-      const ordering = parseOrdering(request.query.ordering, ejOrderings, '-id');
+      const ordering = parseOrdering<EjOrder['field']>(request.query.ordering, ejOrderings, '-id');
       if ('detail' in ordering) return reply.code(400).send(ordering);
       const page = pageOf(request.query);
       return sendPage(request, reply, page, await listEjRecords(db, filtersOf('dispute', request.query), page, ordering));
