@@ -1,6 +1,7 @@
 // Wide tables as operators read them: the header stays in view while the rows scroll, and the
 // first column (ATM ID on /email) stays at the left while the 16 columns scroll sideways.
-import { api, expect, rowsOf, test } from './fixtures.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { api, demo, expect, rowsOf, test } from './fixtures.ts';
 
 test('the EJ table keeps its header and its ATM ID column in view while it scrolls', async ({ signedIn: page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -133,4 +134,79 @@ test('long EJ text is cut to one line with the whole on hover, and an ATM ID cop
   await row.getByRole('button', { name: `Copy ATM ID ${atm}` }).click();
   await expect(row.getByRole('button', { name: `Copied ATM ID ${atm}` })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(atm);
+});
+
+test('a column choice on /email follows the operator: it survives a logout and a login in another browser', async ({ signedIn: page, browser }) => {
+  const token = async () => page.evaluate(() => localStorage.getItem('token'));
+  const forget = async (authorization: string) => page.request.delete('/api/preferences/columns.email/', { headers: { authorization } });
+  await page.goto('/email');
+  await expect(rowsOf(page).first()).toBeVisible();
+  const authorization = `JWT ${await token()}`;
+  try {
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const menu = page.getByRole('group', { name: 'Columns of EJ error data' });
+    for (const name of ['Card No.', 'TXT No.', 'Overage']) {
+      const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
+      await menu.getByRole('checkbox', { name, exact: true }).uncheck();
+      expect((await saved).status()).toBe(200);
+    }
+    // Transaction Date to the front, by keyboard: it becomes the pinned first column.
+    const up = menu.getByRole('button', { name: 'Move Transaction Date up' });
+    await up.focus();
+    for (let i = 0; i < 3; i++) {
+      const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
+      await page.keyboard.press('Enter');
+      await saved;
+      await expect(up).toBeFocused();
+    }
+    await expect(up).toHaveAttribute('aria-disabled', 'true');
+    // The open menu passes axe like the rest of the screen.
+    const { violations } = await new AxeBuilder({ page }).include('.ej-columns').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(violations.map((v) => v.id)).toEqual([]);
+    await page.screenshot({ path: '.artifacts/columns-menu.png' });
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Columns (11 of 14)' })).toBeFocused();
+
+    const chosen = ['Transaction Date', 'ATM ID', 'Transaction Amt.', 'Dispute Amt.', 'MSP Remarks'];
+    const headers = (p: typeof page) => p.getByRole('columnheader').allInnerTexts();
+    await expect.poll(async () => (await headers(page)).slice(0, 5)).toEqual(chosen);
+    expect(await headers(page)).toHaveLength(11);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // Another machine: a new browser context with nothing stored, signing in through the form.
+    const elsewhere = await browser.newContext();
+    try {
+      const other = await elsewhere.newPage();
+      await other.goto('/email');
+      await expect(other).toHaveURL(/\/login$/);
+      await other.getByPlaceholder('Enter your username').fill(demo.email);
+      await other.getByPlaceholder('Enter your password').fill(demo.password);
+      await other.getByRole('button', { name: 'Login' }).click();
+      await expect(other).toHaveURL(/\/email$/);
+      await expect(rowsOf(other).first()).toBeVisible();
+      await expect.poll(async () => (await headers(other)).slice(0, 5)).toEqual(chosen);
+      expect(await headers(other)).not.toContain('Card No.');
+      // The pinned column is the chosen first one.
+      const first = other.getByRole('columnheader').first();
+      expect(await first.evaluate((th) => getComputedStyle(th).position)).toBe('sticky');
+      await expect(first).toHaveText('Transaction Date');
+
+      // Reset brings the table's own columns back, here and on the server.
+      await other.getByRole('button', { name: 'Columns (11 of 14)' }).click();
+      await other.getByRole('button', { name: 'Reset columns' }).click();
+      await expect.poll(async () => (await headers(other)).length).toBe(14);
+      await expect(other.getByRole('columnheader').first()).toHaveText('ATM ID');
+      const otherToken = await other.evaluate(() => localStorage.getItem('token'));
+      await expect
+        .poll(async () => (await (await other.request.get('/api/preferences/columns.email/', { headers: { authorization: `JWT ${otherToken}` } })).json()).value)
+        .toBeNull();
+    } finally {
+      await elsewhere.close();
+    }
+  } finally {
+    await forget(authorization);
+  }
 });

@@ -6,3 +6,4 @@ export * from './endpoints/admin.ts';
 export * from './endpoints/emails.ts';
 export * from './endpoints/ej.ts';
 export * from './endpoints/files.ts';
+export * from './endpoints/preferences.ts';

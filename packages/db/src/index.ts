@@ -9,3 +9,4 @@ export * from './queries/ej-records.ts';
 export * from './queries/data-files.ts';
 export * from './environment.ts';
 export * from './queries/ingest.ts';
+export * from './queries/preferences.ts';

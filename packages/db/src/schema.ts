@@ -12,6 +12,7 @@ import {
   index,
   integer,
   json,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -377,6 +378,23 @@ export const bankMsps = pgTable(
     updateAt: updatedAt(),
   },
   (t) => [uniqueIndex('bank_msps_pair_key').on(sql`lower(${t.bankName})`, sql`lower(${t.msp})`)],
+);
+
+/**
+ * What an operator chose for the console (a table's columns: which show, in what order), kept on the
+ * server so the choice follows the operator to another machine. One row per operator and key.
+ */
+export const userPreferences = pgTable(
+  'user_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+    updateAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 export const auditLog = pgTable(

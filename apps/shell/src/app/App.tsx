@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { configureApiClient, retryOnceUnlessNotFound } from '@ejdesk/api-client';
-import { Toaster } from '@ejdesk/ui';
+import { configureApiClient, forgetPreference, getPreference, retryOnceUnlessNotFound, savePreference } from '@ejdesk/api-client';
+import { PreferenceStoreProvider, Toaster, type PreferenceStore } from '@ejdesk/ui';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Layout } from '../features/layout/Layout.tsx';
@@ -12,6 +12,9 @@ import { remoteOfSegment } from './route-table.ts';
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: retryOnceUnlessNotFound, refetchOnWindowFocus: false, staleTime: 15_000 } },
 });
+
+/** The operator's console choices (a table's columns) are kept by the API, per operator. */
+const preferences: PreferenceStore = { load: getPreference, save: savePreference, forget: forgetPreference };
 
 /** Connects the shared API client to the router: a session that cannot be refreshed goes to /login. */
 function ApiClientBridge() {
@@ -36,22 +39,24 @@ function RemoteSwitch() {
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <ApiClientBridge />
-        <Routes>
-          <Route path="/" element={<Navigate to="/login" replace />} />
-          <Route path="/login" element={<LoginPage />} />
-          <Route
-            element={
-              <RequireAuth>
-                <Layout />
-              </RequireAuth>
-            }
-          >
-            <Route path="*" element={<RemoteSwitch />} />
-          </Route>
-        </Routes>
-      </BrowserRouter>
+      <PreferenceStoreProvider value={preferences}>
+        <BrowserRouter>
+          <ApiClientBridge />
+          <Routes>
+            <Route path="/" element={<Navigate to="/login" replace />} />
+            <Route path="/login" element={<LoginPage />} />
+            <Route
+              element={
+                <RequireAuth>
+                  <Layout />
+                </RequireAuth>
+              }
+            >
+              <Route path="*" element={<RemoteSwitch />} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </PreferenceStoreProvider>
       <Toaster />
     </QueryClientProvider>
   );

@@ -1,7 +1,9 @@
 // The one table of the console: columns declared once (react-table), with the loading, empty and
 // error states in place of the rows so the page never jumps while data arrives.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
+import { ColumnChooser } from './ColumnChooser.tsx';
 import { ErrorState } from './States.tsx';
 import { cellClass, TableHead } from './TableHead.tsx';
 
@@ -31,6 +33,8 @@ export interface DataTableProps<Row> {
   /** The order the rows are in, and what a click on a sortable header asks for. */
   sorting?: TableSorting;
   onSort?: (key: string) => void;
+  /** The operator's columns (useColumnChoice): the table shows them and offers the Columns menu. */
+  choice?: ColumnChoiceState;
 }
 
 export function DataTable<Row>({
@@ -45,12 +49,14 @@ export function DataTable<Row>({
   getRowId,
   sorting,
   onSort,
+  choice,
 }: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? [],
     columns,
     getCoreRowModel: getCoreRowModel(),
     ...(getRowId ? { getRowId } : {}),
+    ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),
   });
   const width = table.getVisibleLeafColumns().length;
 
@@ -94,19 +100,26 @@ export function DataTable<Row>({
   }
 
   return (
-    // A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too.
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
-      <table className="ej-table" aria-busy={loading || undefined}>
-        {caption && <caption className="ej-visually-hidden">{caption}</caption>}
-        <TableHead table={table} sorting={sorting} onSort={onSort} />
-        <tbody>{body}</tbody>
-      </table>
-      {loading && rows && (
-        <span className="ej-visually-hidden" role="status">
-          Loading...
-        </span>
+    <>
+      {choice && (
+        <div className="ej-table-tools">
+          <ColumnChooser choice={choice} table={caption ?? 'the table'} />
+        </div>
       )}
-    </div>
+      {/* A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
+        <table className="ej-table" aria-busy={loading || undefined}>
+          {caption && <caption className="ej-visually-hidden">{caption}</caption>}
+          <TableHead table={table} sorting={sorting} onSort={onSort} />
+          <tbody>{body}</tbody>
+        </table>
+        {loading && rows && (
+          <span className="ej-visually-hidden" role="status">
+            Loading...
+          </span>
+        )}
+      </div>
+    </>
   );
 }

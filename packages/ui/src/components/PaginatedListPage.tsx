@@ -3,6 +3,7 @@
 import { useEffect, useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useColumnChoice } from '../column-choice.ts';
 import { useListState } from '../list-state.ts';
 import { useSorting } from '../sorting.ts';
 import { Button } from './Button.tsx';
@@ -28,6 +29,8 @@ export interface PageResult<Row> {
 
 export interface PaginatedListPageProps<Row> {
   title: string;
+  /** The list's name for the operator's column choice (`columns.<table>`): lower case and dashes. */
+  table: string;
   /** What the query cache calls this list. */
   queryKey: string;
   filters: readonly FilterDef[];
@@ -52,6 +55,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const state = useListState(filterNames);
   const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
   const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering, props.defaultOrdering);
+  const choice = useColumnChoice(props.table, columns);
   const query = useQuery({
     queryKey: [props.queryKey, params],
     queryFn: async ({ signal }) => {
@@ -110,6 +114,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           skeletonRows={Math.min(state.pageSize, 20)}
           sorting={sorting}
           onSort={props.defaultOrdering ? sortBy : undefined}
+          choice={choice}
         />
         <Pager page={state.page} totalPages={totalPages} onPage={state.setPage} pageSize={state.pageSize} onPageSize={state.setPageSize} sizeLabel={sizeLabel} />
       </Card>

@@ -3,13 +3,14 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, Modal, notify, Page, TextField } from '@ejdesk/ui';
+import { Button, Card, DataTable, Modal, notify, Page, TextField, useColumnChoice } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
 
 export function AdminListPage<Row, Field extends string>({ list }: { list: AdminListConfig<Row, Field> }) {
   const queryClient = useQueryClient();
   const rows = useQuery({ queryKey: list.queryKey, queryFn: list.list });
+  const choice = useColumnChoice(list.queryKey.at(-1)!, list.columns);
   const empty = () => Object.fromEntries(list.fields.map((f) => [f.name, ''])) as Record<Field, string>;
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(empty);
@@ -50,6 +51,7 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
           loading={rows.isFetching}
           error={rows.isError ? loadFailure(list.title.toLowerCase(), rows.error) : null}
           onRetry={() => void rows.refetch()}
+          choice={choice}
         />
       </Card>
       <Modal

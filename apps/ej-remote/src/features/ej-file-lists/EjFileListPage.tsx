@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getEjFileRecords, loadFailure } from '@ejdesk/api-client';
-import { Card, Page, sortedRows, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
+import { Card, Page, sortedRows, useColumnChoice, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from '../ej-table/columns.tsx';
 
@@ -12,6 +12,7 @@ const noFilters: string[] = [];
 export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'; title: string }) {
   const query = useQuery({ queryKey: ['ej-file-records', kind], queryFn: () => getEjFileRecords(kind) });
   const columns = useMemo(() => ejTableColumns(kind), [kind]);
+  const choice = useColumnChoice(kind, columns);
   const state = useListState(noFilters);
   const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering);
   const rows = useMemo(() => query.data && sortedRows(query.data, sorting, (row, key) => row[key as keyof typeof row]), [query.data, sorting]);
@@ -30,6 +31,7 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
           onRetry={() => void query.refetch()}
           sorting={sorting}
           onSort={sortBy}
+          choice={choice}
         />
       </Card>
     </Page>

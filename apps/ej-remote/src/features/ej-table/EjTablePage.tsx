@@ -3,7 +3,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEjPage, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useListState, useSorting } from '@ejdesk/ui';
+import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useColumnChoice, useListState, useSorting } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { ejTableColumns } from './columns.tsx';
 
@@ -36,6 +36,7 @@ export function EjTablePage() {
     placeholderData: keepPreviousData,
   });
   const columns = useMemo(() => ejTableColumns('dispute'), []);
+  const choice = useColumnChoice('email', columns);
   const apply = (event: FormEvent) => {
     event.preventDefault();
     state.setFilters(draft);
@@ -84,6 +85,7 @@ export function EjTablePage() {
           skeletonRows={10}
           sorting={sorting}
           onSort={sortBy}
+          choice={choice}
         />
         <Pager
           page={state.page}

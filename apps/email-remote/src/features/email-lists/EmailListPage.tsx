@@ -35,6 +35,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
   return (
     <PaginatedListPage
       title={list.title}
+      table={list.path.slice(1)}
       queryKey={`emails${list.endpoint}`}
       filters={list.filters}
       columns={columns}

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { failureReason, type EmailJsonItem, type JsonRecord } from '@ejdesk/api-client';
 import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Page, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Page, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 
 export interface JsonDataPageProps {
   queryKey: readonly unknown[];
@@ -24,6 +24,8 @@ export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
     () => exportColumns.map(({ header }) => ({ header, id: header, accessorFn: (row) => row[header], cell: (c) => display(c.getValue()) })),
     [exportColumns],
   );
+  // Both JSON tables (every email's, one email's) share one choice: their columns are the senders'.
+  const choice = useColumnChoice('email-data', columns);
 
   if (query.isPending) return <LoadingState label="Loading..." />;
   if (query.isError) return <ErrorState message={`Failed to fetch data: ${failureReason(query.error)}.`} onRetry={() => void query.refetch()} />;
@@ -44,7 +46,7 @@ export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
     >
       {note && <p className="ej-note">{note}</p>}
       <Card>
-        <DataTable caption="Email Data Table" columns={columns} rows={rows} />
+        <DataTable caption="Email Data Table" columns={columns} rows={rows} choice={choice} />
       </Card>
     </Page>
   );

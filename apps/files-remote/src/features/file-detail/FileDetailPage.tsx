@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { getDataFileDetail, isNotFound, loadFailure, type LabelledRow } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles, nothingToExport } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, notify, Page, useListState, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, notify, Page, useColumnChoice, useListState, type ColumnDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
 
@@ -35,6 +35,7 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
       })),
     [exportColumns],
   );
+  const choice = useColumnChoice(`${kind.path.slice(1)}-rows`, columns);
   const rows = useMemo(() => {
     const all = (query.data?.[kind.rowsKey] as LabelledRow[] | undefined) ?? [];
     const wanted = searches.map((s) => [s.key, state.filters[s.name].trim().toLowerCase()] as const).filter(([, text]) => text);
@@ -75,7 +76,7 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
           onRemove={(name) => state.setFilters({ [name]: '' })}
           onClear={state.reset}
         />
-        <DataTable caption={`Rows of ${query.data.name}`} columns={columns} rows={rows} />
+        <DataTable caption={`Rows of ${query.data.name}`} columns={columns} rows={rows} choice={choice} />
       </Card>
     </Page>
   );

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { getDataFilePage, getDataFiles, isNotFound, loadFailure, type DataFileListRow } from '@ejdesk/api-client';
-import { Card, DataTable, formatDateTime, Page, PaginatedListPage, type ColumnDef, type FilterDef } from '@ejdesk/ui';
+import { Card, DataTable, formatDateTime, Page, PaginatedListPage, useColumnChoice, type ColumnDef, type FilterDef } from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 
 const filters: readonly FilterDef[] = [
@@ -34,6 +34,7 @@ function fileColumns(kind: FileKind): ColumnDef<DataFileListRow, unknown>[] {
 
 function ListedFiles({ kind, columns }: { kind: FileKind; columns: ColumnDef<DataFileListRow, unknown>[] }) {
   const query = useQuery({ queryKey: ['data-files', kind.api], queryFn: () => getDataFiles(kind.api) });
+  const choice = useColumnChoice(kind.path.slice(1), columns);
   return (
     <Page title={kind.title}>
       <Card>
@@ -44,6 +45,7 @@ function ListedFiles({ kind, columns }: { kind: FileKind; columns: ColumnDef<Dat
           loading={query.isFetching}
           error={query.isError ? loadFailure('list of files', query.error) : null}
           onRetry={() => void query.refetch()}
+          choice={choice}
         />
       </Card>
     </Page>
@@ -56,6 +58,7 @@ export function FileListPage({ kind }: { kind: FileKind }) {
   return (
     <PaginatedListPage
       title={kind.title}
+      table={kind.path.slice(1)}
       queryKey={`data-files${kind.api}`}
       filters={filters}
       columns={columns}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { endSession } from '@ejdesk/api-client';
 import { sideNavigation } from '../../app/route-table.ts';
@@ -6,6 +7,7 @@ import styles from './layout.module.css';
 
 export function Layout() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { pathname } = useLocation();
   // Below 1,100 px the side nav folds into a menu button (layout.module.css); it closes again on
   // navigation (it is open only on the path it was opened on) and on Escape.
@@ -44,6 +46,8 @@ export function Layout() {
                 className={styles.link}
                 onClick={() => {
                   endSession();
+                  // Nothing of this operator's (lists, their column choices) is shown to the next one.
+                  queryClient.clear();
                   navigate('/login');
                 }}
               >

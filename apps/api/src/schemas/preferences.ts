@@ -1,0 +1,15 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+
+/** `columns.<table>`: the one kind of preference the console keeps today. */
+export const PreferenceParams = Type.Object({
+  key: Type.String({ pattern: '^columns\\.[a-z][a-z0-9-]{0,39}$', maxLength: 48 }),
+});
+
+// A column's id is its key or header (a JSON data table's come from the mail), so any printable text.
+const ColumnIds = Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }), { maxItems: 60, uniqueItems: true });
+
+/** A table's columns as the operator arranged them: every id in its order, and the hidden ones. */
+export const ColumnChoice = Type.Object({ order: ColumnIds, hidden: ColumnIds }, { additionalProperties: false });
+
+export const Preference = Type.Object({ key: Type.String(), value: Type.Union([ColumnChoice, Type.Null()]), update_at: Type.Union([Timestamp, Type.Null()]) });

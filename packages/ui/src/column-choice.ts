@@ -1,0 +1,143 @@
+// Which columns a table shows and in what order, chosen by the operator and kept on the server
+// (through the store the shell provides), so the choice follows them to another machine.
+import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef, ColumnOrderState, VisibilityState } from '@tanstack/react-table';
+import { notify } from './components/Toaster.tsx';
+
+/** Every column id in the chosen order, and the hidden ones. */
+export interface ColumnChoice {
+  order: string[];
+  hidden: string[];
+}
+
+/** Where choices are kept: the API for the signed-in operator (given by the shell). */
+export interface PreferenceStore {
+  load: (key: string) => Promise<ColumnChoice | null>;
+  save: (key: string, value: ColumnChoice) => Promise<void>;
+  forget: (key: string) => Promise<void>;
+}
+
+const PreferenceStoreContext = createContext<PreferenceStore | null>(null);
+export const PreferenceStoreProvider = PreferenceStoreContext.Provider;
+
+/** A column's id as react-table resolves it: its id, else its accessor key, else a text header. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const columnIdOf = (def: ColumnDef<any, any>): string | undefined =>
+  def.id ?? ('accessorKey' in def && typeof def.accessorKey === 'string' ? def.accessorKey.replace('.', '_') : undefined) ?? (typeof def.header === 'string' ? def.header : undefined);
+
+export interface ChoosableColumn {
+  id: string;
+  label: string;
+  visible: boolean;
+}
+
+export interface ColumnChoiceState {
+  /** The table's columns in the chosen order, each with whether it shows. */
+  columns: ChoosableColumn[];
+  columnOrder: ColumnOrderState;
+  columnVisibility: VisibilityState;
+  /** False until the saved choice has been read (or could not be). */
+  ready: boolean;
+  /** Whether the columns are as the table declares them. */
+  isDefault: boolean;
+  toggle: (id: string) => void;
+  move: (id: string, by: -1 | 1) => void;
+  reset: () => void;
+}
+
+/**
+ * A saved choice fitted to the columns the table has today: ids it no longer has are dropped, new
+ * columns join at the end, and at least one column stays visible.
+ */
+export function fitChoice(ids: string[], saved: ColumnChoice | null | undefined): ColumnChoice {
+  if (!saved) return { order: ids, hidden: [] };
+  const known = new Set(ids);
+  const order = saved.order.filter((id) => known.has(id));
+  order.push(...ids.filter((id) => !order.includes(id)));
+  const hidden = saved.hidden.filter((id) => known.has(id));
+  return { order, hidden: hidden.length >= ids.length ? hidden.slice(1) : hidden };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): ColumnChoiceState {
+  const store = useContext(PreferenceStoreContext);
+  const queryClient = useQueryClient();
+  const key = `columns.${table}`;
+  const queryKey = useMemo(() => ['preference', key], [key]);
+  const declared = useMemo(
+    () =>
+      columns.flatMap((def) => {
+        const id = columnIdOf(def);
+        return id ? [{ id, label: typeof def.header === 'string' ? def.header : id }] : [];
+      }),
+    [columns],
+  );
+  const ids = useMemo(() => declared.map((c) => c.id), [declared]);
+  // Without a store (a remote on its own, a test) the choice lives in the query cache only.
+  const saved = useQuery({
+    queryKey,
+    queryFn: () => (store ? store.load(key) : null),
+    staleTime: Infinity,
+    retry: false,
+  });
+  // The change shows at once (a checkbox must not flicker back while the cache catches up); the
+  // cache, updated too, gives the choice to the next screen that shows this table.
+  const [changed, setChanged] = useState<{ value: ColumnChoice | null } | null>(null);
+  const choice = useMemo(() => fitChoice(ids, changed ? changed.value : saved.data), [ids, changed, saved.data]);
+
+  // Saves of one table run one after another (a mutation scope), so the last choice is the one kept.
+  const { mutate: save } = useMutation({
+    scope: { id: key },
+    mutationFn: async (next: ColumnChoice | null) => {
+      if (!store) return;
+      if (next) await store.save(key, next);
+      else await store.forget(key);
+    },
+    onMutate: (next) => queryClient.setQueryData(queryKey, next),
+    onError: () => {
+      notify.error('Your column choice could not be saved; it holds only until you sign out.');
+    },
+  });
+  const mutate = useCallback(
+    (next: ColumnChoice | null) => {
+      setChanged({ value: next });
+      save(next);
+    },
+    [save],
+  );
+
+  const toggle = useCallback(
+    (id: string) => {
+      const hidden = choice.hidden.includes(id) ? choice.hidden.filter((h) => h !== id) : [...choice.hidden, id];
+      if (hidden.length < ids.length) mutate({ order: choice.order, hidden });
+    },
+    [choice, ids.length, mutate],
+  );
+  const move = useCallback(
+    (id: string, by: -1 | 1) => {
+      const order = [...choice.order];
+      const from = order.indexOf(id);
+      const to = from + by;
+      if (from < 0 || to < 0 || to >= order.length) return;
+      [order[from], order[to]] = [order[to]!, order[from]!];
+      mutate({ order, hidden: choice.hidden });
+    },
+    [choice, mutate],
+  );
+  const reset = useCallback(() => mutate(null), [mutate]);
+
+  return useMemo(() => {
+    const labels = new Map(declared.map((c) => [c.id, c.label]));
+    return {
+      columns: choice.order.map((id) => ({ id, label: labels.get(id) ?? id, visible: !choice.hidden.includes(id) })),
+      columnOrder: choice.order,
+      columnVisibility: Object.fromEntries(choice.hidden.map((id) => [id, false])),
+      ready: !saved.isPending,
+      isDefault: choice.hidden.length === 0 && choice.order.every((id, i) => id === ids[i]),
+      toggle,
+      move,
+      reset,
+    };
+  }, [choice, declared, ids, saved.isPending, toggle, move, reset]);
+}

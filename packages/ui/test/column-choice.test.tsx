@@ -1,0 +1,104 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataTable, fitChoice, PreferenceStoreProvider, useColumnChoice, type ColumnChoice, type ColumnDef, type PreferenceStore } from '../src/index.ts';
+
+afterEach(cleanup);
+
+interface Row {
+  atm: string;
+  amount: number;
+  bank: string;
+}
+const columns: ColumnDef<Row, unknown>[] = [
+  { header: 'ATM ID', accessorKey: 'atm' },
+  { header: 'Amount', accessorKey: 'amount' },
+  { header: 'Bank Name', accessorKey: 'bank' },
+];
+
+/** A store that keeps what it is given, as the API does for one operator. */
+function memoryStore(initial: ColumnChoice | null = null) {
+  const kept = new Map<string, ColumnChoice | null>([['columns.disputes', initial]]);
+  const store: PreferenceStore = {
+    load: async (key) => kept.get(key) ?? null,
+    save: async (key, value) => void kept.set(key, value),
+    forget: async (key) => void kept.delete(key),
+  };
+  return { store, kept };
+}
+
+function Table() {
+  const choice = useColumnChoice('disputes', columns);
+  return <DataTable caption="Disputes" columns={columns} rows={[{ atm: 'APX1', amount: 5, bank: 'Harbor' }]} choice={choice} />;
+}
+
+function renderWith(store: PreferenceStore) {
+  const client = new QueryClient();
+  return render(
+    <QueryClientProvider client={client}>
+      <PreferenceStoreProvider value={store}>
+        <Table />
+      </PreferenceStoreProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent);
+
+describe('fitChoice', () => {
+  it('fits a saved choice to the columns the table has today', () => {
+    const ids = ['a', 'b', 'c'];
+    expect(fitChoice(ids, null)).toEqual({ order: ['a', 'b', 'c'], hidden: [] });
+    expect(fitChoice(ids, { order: ['c', 'gone', 'a'], hidden: ['gone', 'b'] })).toEqual({ order: ['c', 'a', 'b'], hidden: ['b'] });
+    // Every column hidden (a stale choice): one comes back, so the table is never empty.
+    expect(fitChoice(ids, { order: ids, hidden: ['a', 'b', 'c'] }).hidden).toHaveLength(2);
+  });
+});
+
+describe('the Columns menu', () => {
+  it('shows the saved choice, hides and moves columns, saves each change, and resets', async () => {
+    const { store, kept } = memoryStore({ order: ['bank', 'atm', 'amount'], hidden: [] });
+    renderWith(store);
+    await waitFor(() => expect(headers()).toEqual(['Bank Name', 'ATM ID', 'Amount']));
+
+    const user = userEvent.setup();
+    const toggle = screen.getByRole('button', { name: 'Columns' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Amount' }));
+    expect(headers()).toEqual(['Bank Name', 'ATM ID']);
+    await waitFor(() => expect(kept.get('columns.disputes')).toEqual({ order: ['bank', 'atm', 'amount'], hidden: ['amount'] }));
+    expect(screen.getByRole('button', { name: /Columns \(2 of 3\)/ })).toBeTruthy();
+
+    // Moving down re-orders the rows of the menu; the button keeps the keyboard focus.
+    const down = screen.getByRole('button', { name: 'Move Bank Name down' });
+    await user.click(down);
+    expect(headers()).toEqual(['ATM ID', 'Bank Name']);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Bank Name down' }));
+    await waitFor(() => expect(kept.get('columns.disputes')?.order).toEqual(['atm', 'bank', 'amount']));
+    // At the top, Up does nothing but stays focusable.
+    const up = screen.getByRole('button', { name: 'Move ATM ID up' });
+    expect(up.getAttribute('aria-disabled')).toBe('true');
+    await user.click(up);
+    expect(headers()).toEqual(['ATM ID', 'Bank Name']);
+
+    await user.click(screen.getByRole('button', { name: 'Reset columns' }));
+    expect(headers()).toEqual(['ATM ID', 'Amount', 'Bank Name']);
+    await waitFor(() => expect(kept.has('columns.disputes')).toBe(false));
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Columns of Disputes' })).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+  });
+
+  it('keeps the last visible column', async () => {
+    const { store } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: ['amount', 'bank'] });
+    renderWith(store);
+    await waitFor(() => expect(headers()).toEqual(['ATM ID']));
+    await userEvent.click(screen.getByRole('button', { name: /Columns/ }));
+    expect((screen.getByRole('checkbox', { name: 'ATM ID' }) as HTMLInputElement).disabled).toBe(true);
+  });
+});
