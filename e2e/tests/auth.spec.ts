@@ -60,6 +60,34 @@ test('logout clears the session; the guard then sends every page to login and ba
   await expect(page.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
 });
 
+test('a first visit to a page without a session shows the login form there, then that page', async ({ page }) => {
+  await page.goto('/email?page_size=20');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveTitle('Login — EJ Desk');
+  await expect(page.getByPlaceholder('Enter your username')).toBeFocused();
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill(demo.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Login successful' })).toBeVisible();
+  await expect(page).toHaveURL(/\/email\?page_size=20$/, { timeout: 5000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'EJ Error Data' })).toBeVisible();
+  await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(20);
+});
+
+test('a login the server refuses for throttling or an outage says so in the form', async ({ page }) => {
+  await page.goto('/login');
+  await page.route('**/api/auth/jwt/create/', (route) =>
+    route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ detail: 'Too many failed logins. Try again in 15 minutes.' }) }),
+  );
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Too many failed logins. Try again in 15 minutes.');
+  await page.unroute('**/api/auth/jwt/create/');
+  await page.route('**/api/auth/jwt/create/', (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Login failed: the server did not answer.');
+  await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+});
+
 test('/ and unknown paths go to login', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);

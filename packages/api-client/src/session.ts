@@ -3,13 +3,9 @@
 // the shell and every remote see one session: this package is a shared singleton.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { signIn, storageKeys, storeSession } from './sign-in.ts';
 
-export const storageKeys = {
-  token: 'token',
-  refresh: 'refresh',
-  isAuthenticated: 'isAuthenticated',
-  userId: 'currentUser_id',
-} as const;
+export { storageKeys, tokenClaims } from './sign-in.ts';
 
 export interface Session {
   token: string | null;
@@ -31,24 +27,8 @@ function read(): Session {
 
 export const sessionStore = createStore<Session>(() => read());
 
-/** The payload of a JWT, without verifying it (the server does that). */
-export function tokenClaims(token: string): Record<string, unknown> | null {
-  try {
-    const part = token.split('.')[1] ?? '';
-    const json = atob(part.replaceAll('-', '+').replaceAll('_', '/'));
-    const claims: unknown = JSON.parse(json);
-    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function startSession(access: string, refresh: string): void {
-  const userId = Number(tokenClaims(access)?.user_id) || null;
-  localStorage.setItem(storageKeys.token, access);
-  localStorage.setItem(storageKeys.refresh, refresh);
-  localStorage.setItem(storageKeys.isAuthenticated, 'true');
-  if (userId) localStorage.setItem(storageKeys.userId, String(userId));
+  const userId = storeSession(access, refresh);
   sessionStore.setState({ token: access, refresh, isAuthenticated: true, userId });
 }
 
@@ -69,8 +49,7 @@ export const useSession = <T>(select: (session: Session) => T): T => useStore(se
 export const standaloneSession = {
   isSignedIn: () => sessionStore.getState().isAuthenticated,
   signIn: async (username: string, password: string) => {
-    const { createToken } = await import('./endpoints/auth.ts');
-    const { access, refresh } = (await createToken(username, password)).data;
+    const { access, refresh } = await signIn(username, password);
     startSession(access, refresh);
   },
 };

@@ -1,10 +1,5 @@
 // Entities of SPEC.md section 3, as the API sends them.
 
-export interface TokenPair {
-  access: string;
-  refresh: string;
-}
-
 export interface BankPassword {
   id: number;
   bank_name: string;

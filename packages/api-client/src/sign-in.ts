@@ -1,0 +1,61 @@
+// The login sequence of SPEC.md sections 4 and 5 (create tokens, check the refresh token has not
+// expired, verify the access token) and the session's storage keys (section 3), with fetch and
+// nothing else: the login screen loads this before React's router, axios or the query client, so
+// it stays small (`@ejdesk/api-client/sign-in`). session.ts mirrors the keys in the shared store.
+
+export const storageKeys = {
+  token: 'token',
+  refresh: 'refresh',
+  isAuthenticated: 'isAuthenticated',
+  userId: 'currentUser_id',
+} as const;
+
+/** The payload of a JWT, without verifying it (the server does that). */
+export function tokenClaims(token: string): Record<string, unknown> | null {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const json = atob(part.replaceAll('-', '+').replaceAll('_', '/'));
+    const claims: unknown = JSON.parse(json);
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the session to local storage; returns the user id the access token names. */
+export function storeSession(access: string, refresh: string): number | null {
+  const userId = Number(tokenClaims(access)?.user_id) || null;
+  localStorage.setItem(storageKeys.token, access);
+  localStorage.setItem(storageKeys.refresh, refresh);
+  localStorage.setItem(storageKeys.isAuthenticated, 'true');
+  if (userId) localStorage.setItem(storageKeys.userId, String(userId));
+  return userId;
+}
+
+/** Why a login failed, in the words SPEC.md gives (or the server's own detail). */
+export class LoginError extends Error {}
+
+const post = (path: string, body: unknown) =>
+  fetch(`/api/auth/jwt/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The tokens of a successful login; throws LoginError with the message to show otherwise. */
+export async function signIn(username: string, password: string): Promise<{ access: string; refresh: string }> {
+  let answer: { access?: string; refresh?: string; detail?: unknown };
+  try {
+    // The username input is sent as the email field (SPEC.md section 7).
+    const response = await post('create', { email: username, password });
+    answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      throw new LoginError(typeof answer.detail === 'string' && answer.detail ? answer.detail : `Login failed (the server answered ${response.status}).`);
+    }
+  } catch (error) {
+    if (error instanceof LoginError) throw error;
+    throw new LoginError('Login failed: the server did not answer.');
+  }
+  const { access, refresh } = answer;
+  if (!access || !refresh) throw new LoginError('Login failed. No token received.');
+  if (Number(tokenClaims(refresh)?.exp ?? 0) * 1000 <= Date.now()) throw new LoginError('Session expired. Please login again.');
+  const verified = await post('verify', { token: access }).catch(() => null);
+  if (verified?.status !== 200 && verified?.status !== 201) throw new LoginError('Token verification failed.');
+  return { access, refresh };
+}
