@@ -30,7 +30,10 @@ const [{ files, rows } = { files: 0, rows: 0 }] = await queryRows<{ files: numbe
 );
 const list = '/api/scrape/text/email/data/pagination/';
 const page = { page: 1, pageSize: 10 };
-await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.toLocaleString('en')} rows)`, [
+const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+const today = new Date().toISOString().slice(0, 10);
+// BENCH_ONLY=sorted: oldest first (ordering=create_at), unfiltered and with each filter alone.
+if (process.env.BENCH_ONLY !== 'sorted') await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.toLocaleString('en')} rows)`, [
   { name: 'text files, no filter', url: list, direct: () => listDataFiles(db, 'text', {}, page) },
   { name: 'text files, name=HRB', url: `${list}?name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page) },
   { name: 'text files, subject_name=harbor', url: `${list}?subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page) },
@@ -39,5 +42,17 @@ await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.to
   { name: 'text files, subject_name=data (broad)', url: `${list}?subject_name=data`, direct: () => listDataFiles(db, 'text', { subjectName: 'data' }, page) },
   { name: 'text files, page 1,000', url: `${list}?page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }) },
   { name: 'detail of a 5,000-row file', url: `/api/scrape/text/email/data/${big!.id}/`, direct: () => findDataFileWithLabelledRows(db, 'text', big!.id, 'Response Code') },
+]);
+await report(bench, `File lists sorted, oldest first (ordering=create_at), at ${files.toLocaleString('en')} files`, [
+  { name: 'text files, oldest first', url: `${list}?ordering=create_at`, direct: () => listDataFiles(db, 'text', {}, page, 'oldest') },
+  { name: 'oldest, name=HRB', url: `${list}?ordering=create_at&name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page, 'oldest') },
+  { name: 'oldest, subject_name=harbor', url: `${list}?ordering=create_at&subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page, 'oldest') },
+  { name: 'oldest, name=txt (broad)', url: `${list}?ordering=create_at&name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page, 'oldest') },
+  {
+    name: 'oldest, created in the last week',
+    url: `${list}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`,
+    direct: () => listDataFiles(db, 'text', { createdFrom: weekAgo, createdTo: today }, page, 'oldest'),
+  },
+  { name: 'oldest, page 1,000', url: `${list}?ordering=create_at&page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }, 'oldest') },
 ]);
 await bench.close();
