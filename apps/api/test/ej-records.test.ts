@@ -126,18 +126,32 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         .values([
           record(40, 'dispute', { atmId: 'APX00003', transactionDate: null, transactionAmt: null, disputeAmt: null }),
           record(41, 'dispute', { atmId: 'APX00003', transactionDate: '2025-03-05', transactionAmt: '500', disputeAmt: null }),
-          record(42, 'dispute', { atmId: 'APX00020', transactionDate: null, transactionAmt: '500', disputeAmt: '250' }),
+          record(42, 'dispute', { atmId: 'APX00020', transactionDate: null, transactionAmt: '500', disputeAmt: '250', bankName: 'Unity Bank' }),
+          record(43, 'dispute', { atmId: 'APX00001', bankName: 'Harbor Bank', mailReceivedFrom: 'ops@harborbank.example' }),
         ])
         .returning({ id: ejRecords.id });
       try {
         const all: Row[] = (await get(`${table}?page_size=100`)).json().results;
-        expect(all).toHaveLength(29);
+        expect(all).toHaveLength(30);
         const ordering = `${descending ? '-' : ''}${field}`;
         const got = await pages(`ordering=${ordering}`);
         expect(got.map((r) => r.id)).toEqual(sorted(all, field, descending).map((r) => r.id));
         // With a filter (its values' btree) the order holds too.
         const filtered = await pages(`ordering=${ordering}&atm_id=APX0000`);
         expect(filtered.map((r) => r.id)).toEqual(sorted(all.filter((r) => r.atm_id.startsWith('APX0000')), field, descending).map((r) => r.id));
+        // A sender or bank filter (ATM order: each value's records in ATM order, merged).
+        // The table does not show the bank: read it from the records.
+        const banks = new Map((await t.database.db.select({ id: ejRecords.id, bank: ejRecords.bankName }).from(ejRecords)).map((r) => [r.id, r.bank ?? '']));
+        type Full = Row & { mail_received_from: string };
+        for (const [query, keep] of [
+          ['mail_received_from=example', (r: Full) => r.mail_received_from.includes('example')],
+          ['mail_received_from=harbor', (r: Full) => r.mail_received_from.includes('harbor')],
+          ['bank_name=bank', (r: Full) => banks.get(r.id)!.toLowerCase().includes('bank')],
+          ['bank_name=harbor', (r: Full) => banks.get(r.id)!.toLowerCase().includes('harbor')],
+        ] as const) {
+          const got = await pages(`ordering=${ordering}&${query}`);
+          expect(got.map((r) => r.id), query).toEqual(sorted((all as Full[]).filter(keep), field, descending).map((r) => r.id));
+        }
       } finally {
         await t.database.db.delete(ejRecords).where(inArray(ejRecords.id, extra.map((r) => r.id)));
       }

@@ -224,8 +224,13 @@ export const ejRecords = pgTable(
     index('ej_records_kind_id_idx').on(t.kind, t.id),
     // Exact values with kind and id: a sparse filter's values (matched in ej_values) give their
     // records' ids from the index alone, and only the page's records are read (migration 0014).
-    // (kind, atm_id, id) also orders the table by ATM ID.
-    index('ej_records_atm_idx').on(t.kind, t.atmId, t.id),
+    // (kind, atm_id, id) also orders the table by ATM ID, an empty one first as the dates' and amounts'.
+    index('ej_records_kind_atm_idx').on(t.kind, t.atmId.asc().nullsFirst(), t.id),
+    // An ATM ID belongs to one bank and its MSP, so ordering by it under a bank or sender filter
+    // would walk other banks' ATMs first: each bank's (and sender's) records in ATM order instead,
+    // merged per value (migration 0021).
+    index('ej_records_kind_bank_atm_idx').on(t.kind, t.bankName, t.atmId.asc().nullsFirst(), t.id),
+    index('ej_records_kind_from_atm_idx').on(t.kind, t.mailReceivedFrom, t.atmId.asc().nullsFirst(), t.id),
     index('ej_records_card_idx').on(t.cardNo, t.kind, t.id),
     index('ej_records_subject_idx').on(t.mailSubject, t.kind, t.id),
     index('ej_records_email_idx').on(t.emailId),

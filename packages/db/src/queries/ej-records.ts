@@ -1,6 +1,6 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
-import { and, count, desc, eq, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
 import { containsText, foldedContains, likeEscaped, type Page, type PageOf } from './filters.ts';
@@ -206,6 +206,33 @@ async function pageOf(db: Db, where: SQL | undefined, page: Page, order: EjOrder
   return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(...terms);
 }
 
+/** Up to this many bank or sender values, an ATM-ordered page merges one index range per value. */
+const MERGED_VALUES = 64;
+
+/**
+ * A page in ATM ID order under a bank or sender filter. ATM IDs follow their bank (HRB... are
+ * Harbor's), so walking the ATM order and checking the bank read every other bank's ATMs first
+ * (0.5 s at 1,000,000 records). Instead each matching value's records are read in ATM order from
+ * (kind, value, atm_id, id), as many as the page needs, and merged.
+ */
+async function atmOrderedPage(db: Db, kind: EjRecordKind, field: 'bank_name' | 'mail_received_from', values: string[], page: Page, order: EjOrder) {
+  if (values.length === 0) return [];
+  const skip = (page.page - 1) * page.pageSize;
+  const column = sql.identifier(field);
+  const atm = order.descending ? sql`atm_id desc nulls last` : sql`atm_id asc nulls first`;
+  const id = order.descending ? sql`id desc` : sql`id asc`;
+  const picked = await queryRows<{ id: number | string }>(
+    db,
+    sql`select r.id from unnest(${sql.param(values)}::text[]) as v(value)
+        cross join lateral (
+          select id, atm_id from ej_records where kind = ${kind} and ${column} = v.value order by ${atm}, ${id} limit ${skip + page.pageSize}
+        ) r
+        order by r.${atm}, r.${id} limit ${page.pageSize} offset ${skip}`,
+  );
+  if (picked.length === 0) return [];
+  return db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, picked.map((p) => Number(p.id)))).orderBy(...orderTerms(order));
+}
+
 /** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
 const DEEP = 2000;
 
@@ -254,6 +281,10 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     const [field, text] = texts[0]!;
     const { total, few } = await sumOfValues(db, filters.kind, field, text);
     if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+    if (order.field === 'atm_id' && (field === 'bank_name' || field === 'mail_received_from')) {
+      const values = await exactValues(db, filters.kind, field, text);
+      if (values.length <= MERGED_VALUES) return { count: total, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
+    }
     const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
