@@ -117,7 +117,7 @@ const remotes = Object.fromEntries(remoteNames.map((n) => [n, `http://${publicHo
 servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes, proxySecret }));
 
 console.log(`\nEJ Desk is running at ${shellOrigin}`);
-if (!process.env.DATABASE_URL) console.log('Demo login: operator@example.com / ejdesk-demo');
+if (!process.env.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
 if (process.env.IMAP_HOST) console.log(`Ingesting mail from ${process.env.IMAP_HOST} (IMAP_MAILBOX ${process.env.IMAP_MAILBOX || 'INBOX'}), watching for new mail`);
 console.log('Press Ctrl+C to stop.\n');
 

@@ -41,7 +41,7 @@ async function fill(page: Page, fields: Record<string, string>) {
 
 for (const list of lists) {
   test.describe(list.heading, () => {
-    test.beforeEach(async ({ signedIn: page }) => {
+    test.beforeEach(async ({ signedInAdmin: page }) => {
       await page.goto(list.path);
       await expect(page.getByRole('heading', { name: list.heading })).toBeVisible();
       await expect(page.getByRole('table').getByRole('row')).not.toHaveCount(1);
@@ -88,7 +88,7 @@ for (const list of lists) {
   });
 }
 
-test('stored passwords are masked, and shown one row at a time on request', async ({ signedIn: page }) => {
+test('stored passwords are masked, and shown one row at a time on request', async ({ signedInAdmin: page }) => {
   await page.goto('/store-password-list');
   const row = page.getByRole('row', { name: /Harbor Bank/ });
   await expect(row).toContainText('••••••••');

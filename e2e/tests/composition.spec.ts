@@ -1,7 +1,7 @@
 import { ports } from '../playwright.config.ts';
 import { expect, test } from './fixtures.ts';
 
-test('each remote loads from its own origin', async ({ signedIn: page }) => {
+test('each remote loads from its own origin', async ({ signedInAdmin: page }) => {
   const origins = new Set<string>();
   page.on('request', (request) => origins.add(new URL(request.url()).origin));
   await page.goto('/bank-msp-list');
@@ -16,7 +16,7 @@ test('each remote loads from its own origin', async ({ signedIn: page }) => {
   }
 });
 
-test('a remote whose manifest URL is dead shows a contained panel while the rest works', async ({ signedIn: page }) => {
+test('a remote whose manifest URL is dead shows a contained panel while the rest works', async ({ signedInAdmin: page }) => {
   await page.route('**/remotes.json', async (route) => {
     const remotes = await (await route.fetch()).json();
     await route.fulfill({ json: { ...remotes, admin: 'http://localhost:3999/mf-manifest.json' } });
@@ -32,7 +32,7 @@ test('a remote whose manifest URL is dead shows a contained panel while the rest
   await expect(page.getByRole('alert').filter({ hasText: 'This section is unavailable' })).toBeVisible();
 });
 
-test('Retry loads a remote that was down when first visited', async ({ signedIn: page }) => {
+test('Retry loads a remote that was down when first visited', async ({ signedInAdmin: page }) => {
   let down = true;
   await page.route(`http://localhost:${ports.admin}/**`, (route) => (down ? route.abort() : route.continue()));
   await page.goto('/store-password-list');

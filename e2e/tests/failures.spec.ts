@@ -50,7 +50,7 @@ test('a failed export is one toast (an action), and the list stays as it was', a
   await expect(rowsOf(page).first()).toBeVisible();
 });
 
-test('a failed save is one message, in the form it belongs to', async ({ signedIn: page }) => {
+test('a failed save is one message, in the form it belongs to', async ({ signedInAdmin: page }) => {
   await page.goto('/bank-msp-list');
   await page.route('**/api/scrape/bank/msp/create/', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Saving failed: the database is not reachable."}' }));
   await page.getByRole('button', { name: 'Add Bank MSP' }).click();

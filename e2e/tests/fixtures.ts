@@ -1,10 +1,12 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const demo = { email: 'operator@example.com', password: 'ejdesk-demo' };
+/** The demo admin: the admin lists are admins' only. */
+export const demoAdmin = { email: 'admin@example.com', password: 'ejdesk-admin' };
 
 /** Signs in through the API and hands the page a session, as the login screen would leave it. */
-export async function signIn(page: Page): Promise<void> {
-  const response = await page.request.post('/api/auth/jwt/create/', { data: demo });
+export async function signIn(page: Page, account = demo): Promise<void> {
+  const response = await page.request.post('/api/auth/jwt/create/', { data: account });
   expect(response.ok()).toBe(true);
   const { access, refresh } = (await response.json()) as { access: string; refresh: string };
   const userId = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()).user_id as number;
@@ -22,9 +24,13 @@ export async function signIn(page: Page): Promise<void> {
   );
 }
 
-export const test = base.extend<{ signedIn: Page }>({
+export const test = base.extend<{ signedIn: Page; signedInAdmin: Page }>({
   signedIn: async ({ page }, use) => {
     await signIn(page);
+    await use(page);
+  },
+  signedInAdmin: async ({ page }, use) => {
+    await signIn(page, demoAdmin);
     await use(page);
   },
 });

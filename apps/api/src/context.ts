@@ -1,5 +1,5 @@
 // What route handlers need, decorated once onto the Fastify instance.
-import type { Database, Db } from '@ejdesk/db';
+import type { Database, Db, UserRole } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { TokenService } from './lib/tokens.ts';
@@ -29,6 +29,7 @@ export interface RouteInfo {
 export interface AuthenticatedUser {
   id: number;
   email: string;
+  role: UserRole;
 }
 
 declare module 'fastify' {

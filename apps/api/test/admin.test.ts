@@ -1,13 +1,13 @@
 import { auditLog, bankPasswords } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestApp, login, multipart, type TestApp } from './helpers.ts';
+import { admin, backends, createTestApp, login, multipart, type TestApp } from './helpers.ts';
 
 describe.each(backends)('admin lists on %s', (backend) => {
   let t: TestApp;
   let authorization: string;
   beforeAll(async () => {
     t = await createTestApp(backend);
-    authorization = `JWT ${(await login(t.app)).access}`;
+    authorization = `JWT ${(await login(t.app, admin)).access}`;
   });
   afterAll(() => t.close());
 

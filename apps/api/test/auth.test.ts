@@ -131,7 +131,7 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   describe('/api/scrape/* requires a valid access token', () => {
-    const list = '/api/scrape/store/password/list/';
+    const list = '/api/scrape/ejs/read/email/';
     const get = (url: string, authorization?: string) =>
       t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
 

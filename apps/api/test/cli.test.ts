@@ -23,7 +23,7 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
 
   const users = async () => {
     const database = await openDatabase({ url: scratch.url });
-    const rows = await queryRows<{ email: string; password_hash: string }>(database.db, sql`select email, password_hash from users`);
+    const rows = await queryRows<{ email: string; password_hash: string; role: string }>(database.db, sql`select email, password_hash, role from users order by id`);
     await database.close();
     return rows;
   };
@@ -38,8 +38,9 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       DATABASE_URL: scratch.url,
       EJDESK_PASSWORD: 'a long enough password',
     });
-    expect(stdout).toMatch(/created user \d+ <Ops@Bank.example>/);
+    expect(stdout).toMatch(/created operator \d+ <Ops@Bank.example>/);
     const [user] = await users();
+    expect(user!.role).toBe('operator');
     expect(user!.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(user!.password_hash, 'a long enough password')).toBe(true);
 
@@ -49,5 +50,19 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       code: 2,
     });
     expect(await users()).toHaveLength(1);
+  });
+
+  it('user:create --role admin makes an admin; any other role is refused and nothing is made', async () => {
+    const env = { DATABASE_URL: scratch.url, EJDESK_PASSWORD: 'a long enough password' };
+    const { stdout } = await cli('user-create', ['--email', 'boss@bank.example', '--role', 'admin'], env);
+    expect(stdout).toMatch(/created admin \d+ <boss@bank.example>/);
+    await expect(cli('user-create', ['--email', 'root@bank.example', '--role', 'root'], env)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--role is one of operator, admin/),
+    });
+    expect((await users()).map((u) => [u.email, u.role])).toEqual([
+      ['Ops@Bank.example', 'operator'],
+      ['boss@bank.example', 'admin'],
+    ]);
   });
 });

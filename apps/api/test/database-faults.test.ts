@@ -36,7 +36,7 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
 
     cluster.start();
     await api.waitFor('/api/ready', 200, 30_000);
-    await api.createUser(operator.email, operator.password);
+    await api.createUser(operator.email, operator.password, 'admin'); // it writes the admin lists
     expect(await loginOver(api.base, operator.email, operator.password)).toMatch(/^ey/);
   }, 120_000);
 

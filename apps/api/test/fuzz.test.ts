@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveShell } from '../../../scripts/serve.ts';
 import type { RouteInfo } from '../src/context.ts';
-import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 interface Case {
   name: string;
@@ -191,7 +191,8 @@ describe.each(backends)('hostile input on %s', (backend) => {
   beforeAll(async () => {
     t = await createTestApp(backend, { proxySecret });
     await t.app.ready();
-    const { access } = await login(t.app);
+    // As an admin, so hostile input reaches every route's validation (an operator stops at 403 on the admin lists).
+    const { access } = await login(t.app, admin);
     const forged = (userId: number) => createSigner({ key: t.secrets.jwtSecret })({ token_type: 'access', user_id: userId, exp: Math.floor(Date.now() / 1000) + 600, jti: 'x' });
     cases = casesFor(t.app.ctx.routes, `JWT ${access}`);
     // Validly signed tokens whose user id no database row can hold.

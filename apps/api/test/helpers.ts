@@ -14,6 +14,8 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 export const backends: Backend[] = testDatabaseUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 export const operator = { email: 'operator@example.com', password: 'correct horse battery' };
+/** The admin lists need an admin (issue 15's roles). */
+export const admin = { email: 'admin@example.com', password: 'battery staple horse' };
 
 export interface TestApp {
   app: FastifyInstance;
@@ -47,6 +49,7 @@ export async function createTestApp(backend: Backend, overrides: Partial<ApiConf
   const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
   await database.migrate();
   await createUser(database.db, operator.email, await hashPassword(operator.password));
+  await createUser(database.db, admin.email, await hashPassword(admin.password), 'admin');
   const config = { ...loadConfig({}), databaseUrl: scratch?.url, ...overrides };
   const secrets: Secrets = { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) };
   const app = await buildApp({ database, config, secrets });

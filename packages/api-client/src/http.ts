@@ -1,6 +1,8 @@
 // The one axios instance (SPEC.md section 7, "Shared client behaviour"): base path /api, the JWT
-// header, no timeout. A 401/403 is retried once after refreshing the access token; if that fails the
-// session ends and the shell's handler sends the browser to /login. Other errors go back to the
+// header, no timeout. A 401 is retried once after refreshing the access token; if that fails the
+// session ends and the shell's handler sends the browser to /login. A 403 is a signed-in user's
+// role not allowing the request (issue 15's roles): it goes back to the caller, the session stays
+// (the original treated 403 as 401, when its API had no roles). Other errors go back to the
 // caller, which says once, in words, what failed (inline for a load, a toast for an action): the
 // original also toasted 'Error: {status} - {data}' here, so each failure showed two or three times.
 import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
@@ -88,7 +90,7 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   const config: AxiosRequestConfig = error.config;
   const status = error.response?.status;
   if (config.skipSessionHandling || axios.isCancel(error)) throw error;
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     if (!config.retriedAfterRefresh) {
       const access = await refreshAccessToken();
       if (access) return http.request({ ...(config as InternalAxiosRequestConfig), retriedAfterRefresh: true });

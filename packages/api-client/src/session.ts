@@ -3,16 +3,26 @@
 // the shell and every remote see one session: this package is a shared singleton.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { signIn, storageKeys, storeSession } from './sign-in.ts';
+import { signIn, storageKeys, storeSession, tokenClaims } from './sign-in.ts';
 
 export { storageKeys, tokenClaims } from './sign-in.ts';
+
+/** What the signed-in user may use: the API decides; the console only hides what it would refuse. */
+export type Role = 'operator' | 'admin';
 
 export interface Session {
   token: string | null;
   refresh: string | null;
   isAuthenticated: boolean;
   userId: number | null;
+  /** From the access token (renewed at each refresh, so a role change shows by the next one). */
+  role: Role | null;
 }
+
+const roleOf = (token: string | null | undefined): Role | null => {
+  const role = token ? tokenClaims(token)?.role : null;
+  return role === 'admin' || role === 'operator' ? role : null;
+};
 
 function read(): Session {
   const storage = globalThis.localStorage;
@@ -22,6 +32,7 @@ function read(): Session {
     refresh: storage?.getItem(storageKeys.refresh) ?? null,
     isAuthenticated: storage?.getItem(storageKeys.isAuthenticated) === 'true',
     userId: Number.isInteger(userId) && userId > 0 ? userId : null,
+    role: roleOf(storage?.getItem(storageKeys.token)),
   };
 }
 
@@ -29,18 +40,18 @@ export const sessionStore = createStore<Session>(() => read());
 
 export function startSession(access: string, refresh: string): void {
   const userId = storeSession(access, refresh);
-  sessionStore.setState({ token: access, refresh, isAuthenticated: true, userId });
+  sessionStore.setState({ token: access, refresh, isAuthenticated: true, userId, role: roleOf(access) });
 }
 
 export function replaceAccessToken(access: string): void {
   localStorage.setItem(storageKeys.token, access);
-  sessionStore.setState({ token: access });
+  sessionStore.setState({ token: access, role: roleOf(access) });
 }
 
 /** Logout: the flag goes (as in the original client) and so do the tokens. */
 export function endSession(): void {
   for (const key of Object.values(storageKeys)) localStorage.removeItem(key);
-  sessionStore.setState({ token: null, refresh: null, isAuthenticated: false, userId: null });
+  sessionStore.setState({ token: null, refresh: null, isAuthenticated: false, userId: null, role: null });
 }
 
 export const useSession = <T>(select: (session: Session) => T): T => useStore(sessionStore, select);

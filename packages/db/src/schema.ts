@@ -56,6 +56,10 @@ export type DataFileKind = (typeof dataFileKinds)[number];
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
+/** operator: every screen but the admin lists; admin: those too (ARCHITECTURE.md, issue 15). */
+export const userRoles = ['operator', 'admin'] as const;
+export type UserRole = (typeof userRoles)[number];
+
 export const users = pgTable(
   'users',
   {
@@ -63,10 +67,14 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    role: text('role').$type<UserRole>().notNull().default('operator'),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     createAt: createdAt(),
   },
-  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    check('users_role_check', sql`${t.role} in (${inList(userRoles)})`),
+  ],
 );
 
 /** Failed logins only: throttling counts these per account and per IP (ARCHITECTURE.md "The API"). */

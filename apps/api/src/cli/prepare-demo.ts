@@ -1,6 +1,7 @@
-// Used by `pnpm start`: migrate, and on the embedded database only, create the demo operator and
-// seed the demo data the first time. Nothing is ever created by itself on a real server.
-import { createUser, queryRows } from '@ejdesk/db';
+// Used by `pnpm start`: migrate, and on the embedded database only, make sure of the two demo
+// accounts (an operator and an admin, with those roles) and seed the demo data the first time.
+// Nothing is ever created by itself on a real server.
+import { createUser, queryRows, users, type UserRole } from '@ejdesk/db';
 import { seed } from '@ejdesk/db/seed';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../config.ts';
@@ -8,17 +9,21 @@ import { openConfiguredDatabase } from '../database.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { loadSecrets } from '../lib/secrets.ts';
 
-export const demoOperator = { email: 'operator@example.com', password: 'ejdesk-demo' };
+export const demoAccounts: { email: string; password: string; role: UserRole }[] = [
+  { email: 'operator@example.com', password: 'ejdesk-demo', role: 'operator' },
+  { email: 'admin@example.com', password: 'ejdesk-admin', role: 'admin' },
+];
 
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
 await database.migrate();
 if (database.backend === 'pglite') {
-  const [counts] = await queryRows<{ users: number; emails: number }>(
-    database.db,
-    sql`select (select count(*) from users)::int as users, (select count(*) from emails)::int as emails`,
-  );
-  if (counts?.users === 0) await createUser(database.db, demoOperator.email, await hashPassword(demoOperator.password));
+  const [counts] = await queryRows<{ emails: number }>(database.db, sql`select count(*)::int as emails from emails`);
+  for (const account of demoAccounts) {
+    // A demo made before roles has its operator as an admin (migration 0021): the demo's roles are these.
+    const made = await createUser(database.db, account.email, await hashPassword(account.password), account.role);
+    if (!made) await database.db.update(users).set({ role: account.role }).where(sql`lower(${users.email}) = ${account.email}`);
+  }
   if (counts?.emails === 0) {
     const emails = Number(process.env.EJDESK_DEMO_EMAILS ?? 5000);
     const ej = Number(process.env.EJDESK_DEMO_EJ ?? 20000);

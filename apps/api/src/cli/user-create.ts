@@ -1,16 +1,21 @@
-// pnpm --filter @ejdesk/api user:create --email someone@bank.example
+// pnpm --filter @ejdesk/api user:create --email someone@bank.example [--role operator|admin]
 // The password comes from EJDESK_PASSWORD or is asked for, so it never lands in shell history.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { createUser } from '@ejdesk/db';
+import { createUser, userRoles, type UserRole } from '@ejdesk/db';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
-const { values } = parseArgs({ options: { email: { type: 'string' } } });
+const { values } = parseArgs({ options: { email: { type: 'string' }, role: { type: 'string', default: 'operator' } } });
 const email = values.email?.trim();
 if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-  console.error('usage: user:create --email someone@example.com   (password from EJDESK_PASSWORD or the prompt)');
+  console.error('usage: user:create --email someone@example.com [--role operator|admin]   (password from EJDESK_PASSWORD or the prompt)');
+  process.exit(2);
+}
+const role = values.role as UserRole;
+if (!userRoles.includes(role)) {
+  console.error(`--role is one of ${userRoles.join(', ')}; '${values.role}' is not.`);
   process.exit(2);
 }
 let password = process.env.EJDESK_PASSWORD;
@@ -25,10 +30,10 @@ if (password.length < 10) {
 }
 const database = await openConfiguredDatabase(loadConfig());
 await database.migrate();
-const user = await createUser(database.db, email, await hashPassword(password));
+const user = await createUser(database.db, email, await hashPassword(password), role);
 await database.close();
 if (!user) {
   console.error(`An account for ${email} already exists.`);
   process.exit(1);
 }
-console.log(`created user ${user.id} <${user.email}>`);
+console.log(`created ${user.role} ${user.id} <${user.email}>`);

@@ -2,6 +2,7 @@
 // token_type, exp, iat, jti and user_id that the operators' client reads.
 import { randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
+import type { UserRole } from '@ejdesk/db';
 
 export type TokenType = 'access' | 'refresh';
 
@@ -11,10 +12,12 @@ export interface TokenClaims {
   iat: number;
   jti: string;
   user_id: number;
+  /** On access tokens: what the console shows the user (the API checks the account on every request). */
+  role?: UserRole;
 }
 
 export interface TokenService {
-  issue(userId: number, type: TokenType): string;
+  issue(userId: number, type: TokenType, role?: UserRole): string;
   /** The claims of a valid, unexpired token of any type, or null. */
   verify(token: string): TokenClaims | null;
 }
@@ -23,7 +26,7 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
   return {
-    issue(userId, type) {
+    issue(userId, type, role) {
       const iat = Math.floor(Date.now() / 1000);
       const claims: TokenClaims = {
         token_type: type,
@@ -31,6 +34,7 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
         iat,
         jti: randomUUID().replaceAll('-', ''),
         user_id: userId,
+        ...(role ? { role } : {}),
       };
       return sign(claims);
     },

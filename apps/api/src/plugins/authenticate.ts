@@ -16,3 +16,8 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply)
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
   request.user = user;
 }
+
+/** Admin-only routes: an operator's token is valid but not enough (403, as DRF words it). */
+export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.user?.role !== 'admin') return reply.code(403).send({ detail: 'You do not have permission to perform this action.' });
+}

@@ -6,6 +6,7 @@ export const Detail = Type.Object({ detail: Type.String(), code: Type.Optional(T
 export const errorResponses = {
   400: Detail,
   401: Detail,
+  403: Detail,
   404: Detail,
   429: Detail,
   503: Detail,

@@ -18,13 +18,13 @@ export interface ApiProcess {
   exited: Promise<number | null>;
   /** Wait until GET path answers the status (polling every 100 ms). */
   waitFor(path: string, status: number, timeoutMs?: number): Promise<void>;
-  createUser(email: string, password: string): Promise<void>;
+  createUser(email: string, password: string, role?: 'operator' | 'admin'): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Create an operator with the CLI (on the embedded database, before the API opens it). */
-export async function createUserCli(env: NodeJS.ProcessEnv, email: string, password: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/user-create.ts', '--email', email], {
+export async function createUserCli(env: NodeJS.ProcessEnv, email: string, password: string, role: 'operator' | 'admin' = 'operator'): Promise<void> {
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/user-create.ts', '--email', email, '--role', role], {
     cwd,
     env: { ...env, EJDESK_PASSWORD: password },
   });
@@ -67,7 +67,7 @@ export async function startApiProcess(extraEnv: NodeJS.ProcessEnv = {}, users: {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    createUser: (email, password) => createUserCli(env, email, password),
+    createUser: (email, password, role) => createUserCli(env, email, password, role),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

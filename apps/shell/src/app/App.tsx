@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { configureApiClient, forgetPreference, getPreference, retryOnceUnlessNotFound, savePreference } from '@ejdesk/api-client';
-import { PreferenceStoreProvider, Toaster, type PreferenceStore } from '@ejdesk/ui';
+import { configureApiClient, forgetPreference, getPreference, retryOnceUnlessNotFound, savePreference, useSession } from '@ejdesk/api-client';
+import { Card, Page, PreferenceStoreProvider, Toaster, type PreferenceStore } from '@ejdesk/ui';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Layout } from '../features/layout/Layout.tsx';
@@ -31,9 +31,22 @@ function ApiClientBridge() {
 /** Picks the remote that owns the first path segment; unknown paths go to /login. */
 function RemoteSwitch() {
   const { pathname } = useLocation();
+  const role = useSession((s) => s.role);
   const owner = remoteOfSegment[pathname.split('/')[1] ?? ''];
   if (!owner) return <Navigate to="/login" replace />;
+  if (owner.role && owner.role !== role) return <NotAllowed section={owner.section} />;
   return <RemoteOutlet remote={owner.remote} section={owner.section} />;
+}
+
+/** A page the user's role does not open (a typed or old link): said plainly, the session kept. */
+function NotAllowed({ section }: { section: string }) {
+  return (
+    <Page title="Not available">
+      <Card>
+        <p className="ej-state">The {section} are for admins. Ask an admin of EJ Desk if you need them.</p>
+      </Card>
+    </Page>
+  );
 }
 
 export function App() {

@@ -1,9 +1,12 @@
 // Which remote owns which top-level path, and the side navigation of SPEC.md section 2.
 
-export const remoteOfSegment: Record<string, { remote: string; section: string }> = {};
+/** The role a section needs beyond signing in (the API enforces it; the shell hides the way in). */
+export type RequiredRole = 'admin' | undefined;
 
-function own(remote: string, section: string, segments: string[]) {
-  for (const segment of segments) remoteOfSegment[segment] = { remote, section };
+export const remoteOfSegment: Record<string, { remote: string; section: string; role?: RequiredRole }> = {};
+
+function own(remote: string, section: string, segments: string[], role?: RequiredRole) {
+  for (const segment of segments) remoteOfSegment[segment] = { remote, section, role };
 }
 own('email', 'email monitoring', [
   'dashboard', 'all-email', 'data-email', 'ej-not-found', 'same-subject', 'same-subject-processing',
@@ -14,9 +17,9 @@ own('files', 'file data', [
   'text-email-data', 'missing-data', 'missing-txn-data', 'between-successful-data',
   'excel-email-data', 'pdf-email-data', 'other-email-data',
 ]);
-own('admin', 'admin lists', ['store-password-list', 'bank-msp-list']);
+own('admin', 'admin lists', ['store-password-list', 'bank-msp-list'], 'admin');
 
-export const sideNavigation = [
+export const sideNavigation: readonly { label: string; to: string; role?: RequiredRole }[] = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Email', to: '/email' },
   { label: 'All Email', to: '/all-email' },
@@ -27,6 +30,6 @@ export const sideNavigation = [
   { label: 'Excel Email Data', to: '/excel-email-data' },
   { label: 'PDF Email Data', to: '/pdf-email-data' },
   { label: 'Other Format Email Data', to: '/other-email-data' },
-  { label: 'Password List', to: '/store-password-list' },
-  { label: 'Bank MSP List', to: '/bank-msp-list' },
-] as const;
+  { label: 'Password List', to: '/store-password-list', role: 'admin' },
+  { label: 'Bank MSP List', to: '/bank-msp-list', role: 'admin' },
+];

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { queryRows } from '../client.ts';
-import { loginFailures, users } from '../schema.ts';
+import { loginFailures, users, type UserRole } from '../schema.ts';
 import type { Db } from '../client.ts';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -14,19 +14,19 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export async function findActiveUser(db: Db, id: number) {
   const [user] = await db
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
     .limit(1);
   return user;
 }
 
-export async function createUser(db: Db, email: string, passwordHash: string) {
+export async function createUser(db: Db, email: string, passwordHash: string, role: UserRole = 'operator') {
   const [user] = await db
     .insert(users)
-    .values({ email, passwordHash })
+    .values({ email, passwordHash, role })
     .onConflictDoNothing()
-    .returning({ id: users.id, email: users.email });
+    .returning({ id: users.id, email: users.email, role: users.role });
   return user;
 }
 

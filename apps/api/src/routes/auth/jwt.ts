@@ -34,7 +34,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await finishLoginAttempt(db, attempt.attemptId, ok);
       if (!user || !ok) return reply.code(401).send({ detail: 'No active account found with the given credentials' });
       await recordLogin(db, user.id);
-      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access') };
+      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role) };
     },
   );
 
@@ -53,9 +53,10 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const claims = tokens.verify(request.body.refresh);
       if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
-      // A deactivated account loses its session at the next refresh.
-      if (!(await findActiveUser(db, claims.user_id))) return reply.code(401).send(tokenNotValid);
-      return { access: tokens.issue(claims.user_id, 'access') };
+      // A deactivated account loses its session at the next refresh; a changed role shows from it.
+      const user = await findActiveUser(db, claims.user_id);
+      if (!user) return reply.code(401).send(tokenNotValid);
+      return { access: tokens.issue(user.id, 'access', user.role) };
     },
   );
 };

@@ -16,10 +16,13 @@ import {
   IdParams,
   RevealedBankPassword,
 } from '../../schemas/admin.ts';
+import { requireAdmin } from '../../plugins/authenticate.ts';
 import { errorResponses } from '../../schemas/common.ts';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets } = app.ctx;
+  // After the token check of /api/scrape (a parent hook runs first): the admin lists are admins' only.
+  app.addHook('onRequest', requireAdmin);
 
   app.get(
     '/store/password/list/',

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { endSession } from '@ejdesk/api-client';
+import { endSession, useSession } from '@ejdesk/api-client';
 import { sideNavigation } from '../../app/route-table.ts';
 import styles from './layout.module.css';
 
 export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const role = useSession((s) => s.role);
+  // The entries the user's role opens (the API refuses the rest anyway).
+  const entries = sideNavigation.filter((item) => !item.role || item.role === role);
   const { pathname } = useLocation();
   // Below 1,100 px the side nav folds into a menu button (layout.module.css); it closes again on
   // navigation (it is open only on the path it was opened on) and on Escape.
@@ -33,7 +36,7 @@ export function Layout() {
         </button>
         <nav aria-label="Main" id="main-nav">
           <ul className={styles.list}>
-            {sideNavigation.map((item) => (
+            {entries.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
                   {item.label}
