@@ -48,9 +48,14 @@ test('a wrong password shows the server message and stays on login', async ({ pa
 test('logout clears the session; the guard then sends every page to login and back after login', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard');
+  const refresh = await page.evaluate(() => localStorage.getItem('refresh'));
+  const revoked = page.waitForResponse((r) => r.url().endsWith('/api/auth/jwt/logout/'));
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('isAuthenticated'))).toBeNull();
+  // The server revoked the refresh token: a copy of it refreshes no more.
+  expect((await revoked).status()).toBe(204);
+  expect((await page.request.post('/api/auth/jwt/refresh/', { data: { refresh } })).status()).toBe(401);
 
   await page.goto('/missing-data');
   await expect(page).toHaveURL(/\/login$/);

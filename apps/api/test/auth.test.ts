@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { createSigner } from 'fast-jwt';
+import { auditLog, revokedTokens } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, decodeClaims, login, multipart, operator, type TestApp } from './helpers.ts';
 
@@ -127,6 +129,48 @@ describe.each(backends)('auth on %s', (backend) => {
       expect(refreshed.statusCode).toBe(200);
       expect(decodeClaims(refreshed.json().access)).toMatchObject({ token_type: 'access' });
       expect((await post('/api/auth/jwt/refresh/', { refresh: access })).statusCode).toBe(401);
+    });
+  });
+
+  describe('logout and the audit of logins', () => {
+    const auditRows = async () =>
+      (await t.database.db.select().from(auditLog).orderBy(auditLog.id)).filter((r) => r.entity === 'session');
+
+    it('revokes the refresh token: it refreshes no more, twice is fine, other sessions keep theirs', async () => {
+      const mine = await login(t.app);
+      const other = await login(t.app);
+      expect((await post('/api/auth/jwt/logout/', { refresh: mine.refresh })).statusCode).toBe(204);
+      const refused = await post('/api/auth/jwt/refresh/', { refresh: mine.refresh });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ detail: 'Token is invalid or expired', code: 'token_not_valid' });
+      expect((await post('/api/auth/jwt/logout/', { refresh: mine.refresh })).statusCode).toBe(204);
+      expect((await post('/api/auth/jwt/refresh/', { refresh: other.refresh })).statusCode).toBe(200);
+      const claims = decodeClaims(mine.refresh) as { jti: string; exp: number };
+      const [kept] = await t.database.db.select().from(revokedTokens).where(eq(revokedTokens.jti, claims.jti));
+      // Kept exactly as long as the token would have lived.
+      expect(kept!.expiresAt.getTime()).toBe(claims.exp * 1000);
+    });
+
+    it('refuses to log out an access token, garbage or nothing', async () => {
+      const { access } = await login(t.app);
+      for (const body of [{ refresh: access }, { refresh: 'garbage' }]) expect((await post('/api/auth/jwt/logout/', body)).statusCode).toBe(401);
+      const empty = await post('/api/auth/jwt/logout/', {});
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().detail).toEqual(expect.any(String));
+    });
+
+    it('audits each login, failed or not, and each logout, with the address from the trusted proxy', async () => {
+      const before = (await auditRows()).length;
+      const proxied = { 'x-forwarded-for': '10.9.8.7', 'x-ejdesk-proxy': proxySecret };
+      const { refresh } = (await post('/api/auth/jwt/create/', operator, proxied)).json();
+      await post('/api/auth/jwt/create/', { email: 'nobody@example.com', password: 'wrong' }, proxied);
+      await post('/api/auth/jwt/logout/', { refresh }, proxied);
+      const rows = (await auditRows()).slice(before);
+      expect(rows.map((r) => [r.action, r.entityId, r.ip, r.userId !== null])).toEqual([
+        ['login', operator.email, '10.9.8.7', true],
+        ['login_failed', 'nobody@example.com', '10.9.8.7', false],
+        ['logout', null, '10.9.8.7', true],
+      ]);
     });
   });
 

@@ -54,6 +54,23 @@ export function endSession(): void {
   sessionStore.setState({ token: null, refresh: null, isAuthenticated: false, userId: null, role: null });
 }
 
+/**
+ * Logout as the operator means it: the session ends here at once, and the server revokes the
+ * refresh token (sent with keepalive, so leaving the page does not cancel it; if the server cannot
+ * be reached the token still lapses at its expiry).
+ */
+export function logOut(): void {
+  const { refresh } = sessionStore.getState();
+  endSession();
+  if (!refresh) return;
+  void fetch('/api/auth/jwt/logout/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 export const useSession = <T>(select: (session: Session) => T): T => useStore(sessionStore, select);
 
 /** For a remote running on its own (development): sign in straight against the API. */

@@ -410,6 +410,19 @@ export const userPreferences = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
+/**
+ * Refresh tokens ended by a logout (their jti), kept until they would have expired anyway: a copied
+ * refresh token is worth nothing after its owner logs out.
+ */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);
+
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -418,6 +431,9 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** Where the request came from (logins), and what the user said (a reveal's reason). */
+    ip: text('ip'),
+    detail: text('detail'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('audit_log_at_idx').on(t.at.desc())],

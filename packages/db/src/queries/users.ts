@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { queryRows } from '../client.ts';
-import { loginFailures, users, type UserRole } from '../schema.ts';
+import { auditLog, loginFailures, revokedTokens, users, type UserRole } from '../schema.ts';
 import type { Db } from '../client.ts';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -91,4 +91,24 @@ export async function finishLoginAttempt(db: Db, attemptId: number, succeeded: b
   }
   // Old failures no longer count; prune them as we go so the table stays small.
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(Date.now() - 24 * 3600_000)));
+}
+
+/** Ends a refresh token: its jti is refused until it expires (then the row is dropped). */
+export async function revokeToken(db: Db, jti: string, expiresAt: Date): Promise<void> {
+  await db.insert(revokedTokens).values({ jti, expiresAt }).onConflictDoNothing();
+  // Housekeeping at the rate of logouts: rows of tokens that have expired anyway.
+  await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
+}
+
+export async function isTokenRevoked(db: Db, jti: string): Promise<boolean> {
+  const [row] = await db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, jti)).limit(1);
+  return Boolean(row);
+}
+
+/** One audit row (append-only: nothing updates or deletes them). */
+export async function audit(
+  db: Db,
+  row: { userId: number | null; action: string; entity: string; entityId?: string | null; ip?: string | null; detail?: string | null },
+): Promise<void> {
+  await db.insert(auditLog).values(row);
 }

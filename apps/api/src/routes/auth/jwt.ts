@@ -1,8 +1,9 @@
-// Djoser / SimpleJWT-compatible token endpoints: create (login), verify and refresh.
+// Djoser / SimpleJWT-compatible token endpoints: create (login), verify and refresh; and logout,
+// which revokes the refresh token. Every login, failed or not, is in the audit log with its IP.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, recordLogin } from '@ejdesk/db';
+import { audit, beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, isTokenRevoked, recordLogin, revokeToken } from '@ejdesk/db';
 import { AccessOnly, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
 
@@ -22,6 +23,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
         windowMinutes: config.loginWindowMinutes,
       });
       if (!attempt.allowed) {
+        // Counted by the metric, not audited: a flood of refused attempts must not grow the log.
         app.ctx.metrics.throttled.inc({ scope: attempt.scope });
         const minutes = Math.ceil(attempt.retryAfter / 60);
         return reply
@@ -32,8 +34,13 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = await findUserByEmail(db, email);
       const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
       await finishLoginAttempt(db, attempt.attemptId, ok);
-      if (!user || !ok) return reply.code(401).send({ detail: 'No active account found with the given credentials' });
+      if (!user || !ok) {
+        // The address tried is kept as typed (an unknown one too): the log is admins' only.
+        await audit(db, { userId: user?.id ?? null, action: 'login_failed', entity: 'session', entityId: email.slice(0, 320), ip: request.clientIp });
+        return reply.code(401).send({ detail: 'No active account found with the given credentials' });
+      }
       await recordLogin(db, user.id);
+      await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
       return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role) };
     },
   );
@@ -53,10 +60,25 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const claims = tokens.verify(request.body.refresh);
       if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
+      if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
       // A deactivated account loses its session at the next refresh; a changed role shows from it.
       const user = await findActiveUser(db, claims.user_id);
       if (!user) return reply.code(401).send(tokenNotValid);
       return { access: tokens.issue(user.id, 'access', user.role) };
+    },
+  );
+
+  // Logout: the refresh token is refused from now on (the access token lapses within minutes).
+  // Ending a session twice is fine; a token that is not a valid refresh token is refused.
+  app.post(
+    '/logout/',
+    { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      const claims = tokens.verify(request.body.refresh);
+      if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
+      await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
+      await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
+      return reply.code(204).send(null);
     },
   );
 };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { endSession, useSession } from '@ejdesk/api-client';
+import { logOut, useSession } from '@ejdesk/api-client';
 import { sideNavigation } from '../../app/route-table.ts';
 import styles from './layout.module.css';
 
@@ -48,7 +48,7 @@ export function Layout() {
                 type="button"
                 className={styles.link}
                 onClick={() => {
-                  endSession();
+                  logOut();
                   // Nothing of this operator's (lists, their column choices) is shown to the next one.
                   queryClient.clear();
                   navigate('/login');
