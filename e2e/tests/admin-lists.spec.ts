@@ -94,8 +94,26 @@ test('stored passwords are masked, and shown one row at a time on request', asyn
   await expect(row).toContainText('••••••••');
   await expect(page.getByText('HRB@2026')).toHaveCount(0);
   await row.getByRole('button', { name: 'Show password for Harbor Bank' }).click();
+  // The reveal asks why; the reason goes to the audit log with it.
+  const dialog = page.getByRole('dialog', { name: 'Show the password for Harbor Bank' });
+  const show = dialog.getByRole('button', { name: 'Show password' });
+  await expect(show).toBeDisabled();
+  const revealed = page.waitForRequest((r) => r.url().includes('/reveal/'));
+  await dialog.getByLabel('Reason (kept in the audit log)').fill('Opening the March statement');
+  await show.click();
+  expect((await revealed).postDataJSON()).toEqual({ reason: 'Opening the March statement' });
+  await expect(dialog).toBeHidden();
   await expect(row).toContainText('HRB@');
   await expect(page.getByRole('row', { name: /Apex Bank/ })).toContainText('••••••••');
   await row.getByRole('button', { name: 'Hide password for Harbor Bank' }).click();
+  await expect(row).toContainText('••••••••');
+
+  // A reveal that fails says why in its dialog, once, and shows nothing.
+  await page.route('**/reveal/', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"The database is not reachable."}' }));
+  await row.getByRole('button', { name: 'Show password for Harbor Bank' }).click();
+  await dialog.getByLabel('Reason (kept in the audit log)').fill('Checking again');
+  await show.click();
+  await expect(dialog.getByRole('alert')).toHaveText('The database is not reachable.');
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await expect(row).toContainText('••••••••');
 });

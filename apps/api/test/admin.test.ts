@@ -53,16 +53,28 @@ describe.each(backends)('admin lists on %s', (backend) => {
       expect(stored!.bankPassEncrypted.includes(Buffer.from('S3cret!pdf'))).toBe(false);
 
       const harbor = (await get(list)).json().find((r: { bank_name: string }) => r.bank_name === 'Harbor Bank');
-      const revealed = await post(`/api/scrape/store/password/${harbor.id}/reveal/`);
+      const reveal = (id: unknown, body: unknown = { reason: 'Opening the March statement PDF' }) => post(`/api/scrape/store/password/${id}/reveal/`, body);
+      const revealed = await reveal(harbor.id);
       expect(revealed.statusCode).toBe(200);
       expect(revealed.json()).toEqual({ id: harbor.id, bank_name: 'Harbor Bank', bank_pass: 'S3cret!pdf' });
       const audit = await t.database.db.select().from(auditLog);
       expect(audit).toContainEqual(
-        expect.objectContaining({ action: 'reveal', entity: 'bank_password', entityId: String(harbor.id), userId: expect.any(Number) }),
+        expect.objectContaining({
+          action: 'reveal', entity: 'bank_password', entityId: String(harbor.id), userId: expect.any(Number), detail: 'Opening the March statement PDF',
+        }),
       );
 
-      expect((await post('/api/scrape/store/password/999999/reveal/')).statusCode).toBe(404);
-      const bad = await post('/api/scrape/store/password/abc/reveal/');
+      // No reason, no password: each refusal is a 400 naming the reason, and leaves no audit row.
+      for (const body of [null, {}, { reason: '' }, { reason: '   ' }, { reason: 'x'.repeat(501) }, { reason: 'ok', extra: 1 }]) {
+        const refused = body === null ? await post(`/api/scrape/store/password/${harbor.id}/reveal/`) : await reveal(harbor.id, body);
+        expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+        expect(refused.json().detail).toEqual(expect.any(String));
+        expect(refused.json()).not.toHaveProperty('bank_pass');
+      }
+      expect(await t.database.db.select().from(auditLog)).toHaveLength(audit.length);
+
+      expect((await reveal(999999)).statusCode).toBe(404);
+      const bad = await reveal('abc');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().detail).toMatch(/path 'id'/);
     });

@@ -12,6 +12,8 @@ export const CreateBankPasswordBody = Type.Object(
   { bank_name: RequiredText(200), bank_pass: Type.String({ minLength: 1, maxLength: 256 }) },
   { additionalProperties: false },
 );
+/** Why the admin needs the clear password: kept in the audit log beside the reveal. */
+export const RevealBody = Type.Object({ reason: RequiredText(500) }, { additionalProperties: false });
 export const RevealedBankPassword = Type.Object({ id: Type.Integer(), bank_name: Type.String(), bank_pass: Type.String() });
 
 export const BankMsp = Type.Object({

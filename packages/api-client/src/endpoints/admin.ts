@@ -6,8 +6,9 @@ export const listBankPasswords = async () => (await http.get<BankPassword[]>('/s
 export const createBankPassword = async (fields: { bank_name: string; bank_pass: string }) =>
   (await http.post<BankPassword>('/scrape/store/password/create/', formData(fields))).data;
 
-export const revealBankPassword = async (id: number) =>
-  (await http.post<{ id: number; bank_name: string; bank_pass: string }>(`/scrape/store/password/${id}/reveal/`)).data;
+/** The clear password; the reason is kept in the audit log beside the reveal. */
+export const revealBankPassword = async (id: number, reason: string) =>
+  (await http.post<{ id: number; bank_name: string; bank_pass: string }>(`/scrape/store/password/${id}/reveal/`, { reason })).data;
 
 export const listBankMsps = async () => (await http.get<BankMsp[]>('/scrape/bank/msp/list/')).data;
 

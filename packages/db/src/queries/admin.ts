@@ -33,14 +33,15 @@ export async function createBankPassword(db: Db, key: Buffer, userId: number, ba
   });
 }
 
-export async function revealBankPassword(db: Db, key: Buffer, userId: number, id: number) {
+/** The clear password, with an audit row holding who asked, why and from where. */
+export async function revealBankPassword(db: Db, key: Buffer, userId: number, id: number, reason: string, ip: string | null = null) {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({ id: bankPasswords.id, bank_name: bankPasswords.bankName, sealed: bankPasswords.bankPassEncrypted })
       .from(bankPasswords)
       .where(eq(bankPasswords.id, id));
     if (!row) return undefined;
-    await tx.insert(auditLog).values({ userId, action: 'reveal', entity: 'bank_password', entityId: String(id) });
+    await tx.insert(auditLog).values({ userId, action: 'reveal', entity: 'bank_password', entityId: String(id), detail: reason, ip });
     return { id: row.id, bank_name: row.bank_name, bank_pass: decryptBankPass(key, row.sealed) };
   });
 }

@@ -1,27 +1,40 @@
-// A stored password stays masked until the operator asks for it; each reveal is audit-logged by the
-// API, and the clear text is dropped again after a short while.
-import { useEffect, useState } from 'react';
-import { revealBankPassword, type BankPassword } from '@ejdesk/api-client';
-import { Button } from '@ejdesk/ui';
+// A stored password stays masked until an admin asks for it, saying why: the API keeps the reason
+// in the audit log beside the reveal. The clear text is dropped again after a short while.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { errorDetail, revealBankPassword, type BankPassword } from '@ejdesk/api-client';
+import { Button, Modal, TextField } from '@ejdesk/ui';
 import styles from './admin-lists.module.css';
 
 const visibleForMs = 30_000;
 
 export function RevealablePassword({ row }: { row: BankPassword }) {
   const [clear, setClear] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const formId = useId();
   useEffect(() => {
     if (clear === null) return;
     const timer = setTimeout(() => setClear(null), visibleForMs);
     return () => clearTimeout(timer);
   }, [clear]);
 
-  const reveal = async () => {
+  const close = () => {
+    setAsking(false);
+    setReason('');
+    setError(null);
+  };
+  const reveal = async (event: FormEvent) => {
+    event.preventDefault();
     setBusy(true);
+    setError(null);
     try {
-      setClear((await revealBankPassword(row.id)).bank_pass);
-    } catch {
-      // The shared client has already reported the error.
+      setClear((await revealBankPassword(row.id, reason)).bank_pass);
+      close();
+    } catch (failure) {
+      // Said in the dialog it belongs to: the shared client shows no message of its own.
+      setError(errorDetail(failure) ?? 'The password could not be shown: the server did not answer.');
     } finally {
       setBusy(false);
     }
@@ -33,12 +46,41 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
       <Button
         size="small"
         variant="ghost"
-        loading={busy}
-        onClick={clear === null ? reveal : () => setClear(null)}
+        onClick={clear === null ? () => setAsking(true) : () => setClear(null)}
         aria-label={`${clear === null ? 'Show' : 'Hide'} password for ${row.bank_name}`}
       >
         {clear === null ? 'Show' : 'Hide'}
       </Button>
+      <Modal
+        open={asking}
+        title={`Show the password for ${row.bank_name}`}
+        onClose={close}
+        footer={
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" form={formId} variant="primary" loading={busy} disabled={!reason.trim()}>
+              Show password
+            </Button>
+          </>
+        }
+      >
+        <form id={formId} className={styles.form} onSubmit={reveal}>
+          <TextField
+            label="Reason (kept in the audit log)"
+            name="reason"
+            autoComplete="off"
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            autoFocus
+          />
+          {error && (
+            <p className="ej-form-error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      </Modal>
     </span>
   );
 }

@@ -14,6 +14,7 @@ import {
   CreateBankMspBody,
   CreateBankPasswordBody,
   IdParams,
+  RevealBody,
   RevealedBankPassword,
 } from '../../schemas/admin.ts';
 import { requireAdmin } from '../../plugins/authenticate.ts';
@@ -43,9 +44,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/store/password/:id/reveal/',
-    { schema: { params: IdParams, response: { 200: RevealedBankPassword, ...errorResponses } } },
+    { schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } } },
     async (request, reply) => {
-      const row = await revealBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id);
+      const row = await revealBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id, request.body.reason.trim(), request.clientIp);
       if (!row) return reply.code(404).send({ detail: 'Not found.' });
       return row;
     },
