@@ -2,10 +2,12 @@
 import { Route, Routes } from 'react-router-dom';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
 import { bankMspList, passwordList } from './features/admin-lists/lists.tsx';
+import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 
 export const adminLinks = [
   { label: 'Password List', to: '/store-password-list' },
   { label: 'Bank MSP List', to: '/bank-msp-list' },
+  { label: 'Audit Log', to: '/audit-log' },
 ] as const;
 
 export default function AdminRoutes() {
@@ -13,6 +15,7 @@ export default function AdminRoutes() {
     <Routes>
       <Route path="/store-password-list" element={<AdminListPage list={passwordList} />} />
       <Route path="/bank-msp-list" element={<AdminListPage list={bankMspList} />} />
+      <Route path="/audit-log" element={<AuditLogPage />} />
     </Routes>
   );
 }

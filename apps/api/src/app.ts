@@ -14,6 +14,7 @@ import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
+import { adminApiRoutes } from './routes/admin/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
@@ -95,5 +96,6 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
+  await app.register(adminApiRoutes, { prefix: '/api/admin' });
   return app;
 }

@@ -7,3 +7,4 @@ export * from './endpoints/ej.ts';
 export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
 export { signIn, LoginError } from './sign-in.ts';
+export * from './endpoints/audit.ts';

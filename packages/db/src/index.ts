@@ -10,3 +10,4 @@ export * from './queries/data-files.ts';
 export * from './environment.ts';
 export * from './queries/ingest.ts';
 export * from './queries/preferences.ts';
+export * from './queries/audit.ts';

@@ -1,6 +1,6 @@
 // The one paginated list screen: filters, total, table, pager, with its state in the URL. Each list
 // (all-email, the email categories, the text file lists) is this component plus a small config.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useColumnChoice } from '../column-choice.ts';
@@ -47,6 +47,8 @@ export interface PaginatedListPageProps<Row> {
   isNotFound: (error: unknown) => boolean;
   /** The API's order when the URL names none (e.g. '-create_at'); columns with a sortKey sort. */
   defaultOrdering?: string;
+  /** Buttons beside the heading (an export), given the filters applied. */
+  actions?: (filters: Record<string, string>) => ReactNode;
 }
 
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
@@ -83,7 +85,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const totalPages = data ? data.total_pages || Math.ceil(data.count / state.pageSize) : 1;
 
   return (
-    <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined}>
+    <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined} actions={props.actions?.(state.filters)}>
       <Card>
         <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
           {filters.map((filter) => (
