@@ -11,3 +11,4 @@ export * from './environment.ts';
 export * from './queries/ingest.ts';
 export * from './queries/preferences.ts';
 export * from './queries/audit.ts';
+export * from './queries/accounts.ts';

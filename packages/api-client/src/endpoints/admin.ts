@@ -14,3 +14,20 @@ export const listBankMsps = async () => (await http.get<BankMsp[]>('/scrape/bank
 
 export const createBankMsp = async (fields: { msp: string; bank_name: string }) =>
   (await http.post<BankMsp>('/scrape/bank/msp/create/', formData(fields))).data;
+
+/** An account as the Users screen shows it (never its password). */
+export interface Account {
+  id: number;
+  email: string;
+  role: 'operator' | 'admin';
+  is_active: boolean;
+  last_login: string | null;
+  create_at: string;
+}
+
+export const listAccounts = async () => (await http.get<Account[]>('/admin/users/')).data;
+
+export const createAccount = async (fields: { email: string; password: string; role: string }) => (await http.post<Account>('/admin/users/', fields)).data;
+
+export const changeAccount = async (id: number, change: { role?: Account['role']; is_active?: boolean }) =>
+  (await http.patch<Account>(`/admin/users/${id}/`, change)).data;

@@ -1,6 +1,6 @@
 // One admin list screen: the table, an Add button and its modal. The modal closes and clears on
 // Cancel or on success (the list then reloads) and stays open, with the reason, on failure.
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
 import { Button, Card, DataTable, Modal, notify, Page, TextField, useColumnChoice } from '@ejdesk/ui';
@@ -11,7 +11,7 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
   const queryClient = useQueryClient();
   const rows = useQuery({ queryKey: list.queryKey, queryFn: list.list });
   const choice = useColumnChoice(list.queryKey.at(-1)!, list.columns);
-  const empty = () => Object.fromEntries(list.fields.map((f) => [f.name, ''])) as Record<Field, string>;
+  const empty = () => Object.fromEntries(list.fields.map((f) => [f.name, f.options?.[0]?.value ?? ''])) as Record<Field, string>;
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(empty);
   const create = useMutation({ mutationFn: list.create });
@@ -68,7 +68,10 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
         }
       >
         <form id={formId} className={styles.form} onSubmit={submit}>
-          {list.fields.map((field) => (
+          {list.fields.map((field) =>
+            field.options ? (
+              <ChoiceField key={field.name} label={field.label} name={field.name} options={field.options} value={values[field.name]} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
+            ) : (
             <TextField
               key={field.name}
               label={field.label}
@@ -78,7 +81,8 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
               value={values[field.name]}
               onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
             />
-          ))}
+            ),
+          )}
           {create.isError && (
             <p className="ej-form-error" role="alert">
               {errorDetail(create.error) ?? 'Could not save. Please try again.'}
@@ -87,5 +91,24 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
         </form>
       </Modal>
     </Page>
+  );
+}
+
+/** A labelled native select, styled as the text inputs. */
+function ChoiceField(props: { label: string; name: string; value: string; options: readonly { value: string; label: string }[]; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="ej-field">
+      <label className="ej-field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <select id={id} name={props.name} className="ej-input" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -1,13 +1,18 @@
-// The two admin lists differ only in data: this table of columns, endpoints and form fields.
+// The admin lists (bank passwords, bank -> MSP, users) differ only in data: this table of columns,
+// endpoints and form fields.
 import {
+  createAccount,
   createBankMsp,
   createBankPassword,
+  listAccounts,
   listBankMsps,
   listBankPasswords,
+  type Account,
   type BankMsp,
   type BankPassword,
 } from '@ejdesk/api-client';
 import { formatDateTime, type ColumnDef } from '@ejdesk/ui';
+import { AccountActions, accountsQueryKey } from './AccountActions.tsx';
 import { RevealablePassword } from './RevealablePassword.tsx';
 
 export interface AdminListConfig<Row, Field extends string> {
@@ -17,7 +22,8 @@ export interface AdminListConfig<Row, Field extends string> {
   columns: ColumnDef<Row, unknown>[];
   addLabel: string;
   modalTitle: string;
-  fields: readonly { name: Field; label: string; type?: 'text' | 'password' }[];
+  /** Text inputs, or a choice when options are given (the first is the default). */
+  fields: readonly { name: Field; label: string; type?: 'text' | 'password'; options?: readonly { value: string; label: string }[] }[];
   create: (values: Record<Field, string>) => Promise<unknown>;
   createdMessage: string;
 }
@@ -59,4 +65,34 @@ export const bankMspList: AdminListConfig<BankMsp, 'msp' | 'bank_name'> = {
   ],
   create: createBankMsp,
   createdMessage: 'Bank MSP saved',
+};
+
+export const userList: AdminListConfig<Account, 'email' | 'password' | 'role'> = {
+  title: 'Users',
+  queryKey: accountsQueryKey,
+  list: listAccounts,
+  columns: [
+    { header: 'Email', accessorKey: 'email' },
+    { header: 'Role', accessorKey: 'role', cell: (c) => (c.getValue() === 'admin' ? 'Admin' : 'Operator') },
+    { header: 'Status', accessorKey: 'is_active', cell: (c) => (c.getValue() ? 'Active' : 'Disabled') },
+    { header: 'Last Login', accessorKey: 'last_login', cell: (c) => (c.getValue() ? formatDateTime(c.getValue() as string) : 'Never'), meta: { nowrap: true } },
+    { header: 'Created At', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+    { header: 'Actions', id: 'actions', cell: ({ row }) => <AccountActions account={row.original} /> },
+  ],
+  addLabel: 'Add User',
+  modalTitle: 'Add New User',
+  fields: [
+    { name: 'email', label: 'Email' },
+    { name: 'password', label: 'Password (at least 10 characters)', type: 'password' },
+    {
+      name: 'role',
+      label: 'Role',
+      options: [
+        { value: 'operator', label: 'Operator' },
+        { value: 'admin', label: 'Admin' },
+      ],
+    },
+  ],
+  create: createAccount,
+  createdMessage: 'User created',
 };

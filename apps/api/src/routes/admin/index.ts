@@ -1,8 +1,12 @@
 // /api/admin/*: admins only (a valid token is not enough). The audit log: read and exported, never
 // changed: no route here writes to it, and the rows are added only by the actions they record.
+// The users: listed, created, given a role, disabled or enabled again (each change audited).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { auditBatches, listAudit, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
+import { auditBatches, changeAccount, createAccount, listAccounts, listAudit, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
+import { Type } from 'typebox';
+import { hashPassword } from '../../lib/passwords.ts';
+import { Account, AccountParams, ChangeAccountBody, CreateAccountBody } from '../../schemas/accounts.ts';
 import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
@@ -43,4 +47,28 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
     return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
   });
+
+  app.get('/users/', { schema: { response: { 200: Type.Array(Account), ...errorResponses } } }, async () => listAccounts(db));
+
+  app.post('/users/', { schema: { body: CreateAccountBody, response: { 201: Account, ...errorResponses } } }, async (request, reply) => {
+    const { email, password, role } = request.body;
+    const row = await createAccount(db, request.user!.id, email.trim(), await hashPassword(password), role);
+    if (!row) return reply.code(400).send({ detail: `An account for '${email.trim()}' already exists.` });
+    return reply.code(201).send(row);
+  });
+
+  app.patch(
+    '/users/:id/',
+    { schema: { params: AccountParams, body: ChangeAccountBody, response: { 200: Account, ...errorResponses } } },
+    async (request, reply) => {
+      const { role, is_active } = request.body;
+      // An admin cannot lock themselves out: another admin has to do it.
+      if (request.params.id === request.user!.id && (is_active === false || role === 'operator')) {
+        return reply.code(400).send({ detail: 'You cannot disable your own account or take away your own admin role; ask another admin.' });
+      }
+      const row = await changeAccount(db, request.user!.id, request.params.id, { role, isActive: is_active });
+      if (!row) return reply.code(404).send({ detail: 'Not found.' });
+      return row;
+    },
+  );
 };
