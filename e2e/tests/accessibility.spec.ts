@@ -8,7 +8,7 @@ test.describe.configure({ timeout: 60_000 });
 const screens = [
   '/dashboard', '/all-email', '/data-email', '/read-email', '/email-details-data/1', '/email', '/overage', '/successing',
   '/text-email-data', '/text-email-data/1', '/excel-email-data', '/store-password-list', '/bank-msp-list', '/bank-msp-list?as=operator',
-  '/audit-log', '/users',
+  '/audit-log', '/users', '/change-password',
 ];
 const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users'];
 

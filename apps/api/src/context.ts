@@ -30,6 +30,7 @@ export interface AuthenticatedUser {
   id: number;
   email: string;
   role: UserRole;
+  mustChangePassword: boolean;
 }
 
 declare module 'fastify' {

@@ -24,7 +24,7 @@ describe.each(backends)('users on %s', (backend) => {
       [admin.email, 'admin'],
       [operator.email, 'operator'],
     ]);
-    for (const row of rows) expect(Object.keys(row).sort()).toEqual(['create_at', 'email', 'id', 'is_active', 'last_login', 'role']);
+    for (const row of rows) expect(Object.keys(row).sort()).toEqual(['create_at', 'email', 'id', 'is_active', 'last_login', 'must_change_password', 'role']);
   });
 
   it('creates an account that can log in, once, audited', async () => {
@@ -89,5 +89,36 @@ describe.each(backends)('users on %s', (backend) => {
     expect((await call('POST', '', { ...newcomer, email: 'sneaky@bank.example' }, asOperator)).statusCode).toBe(403);
     expect((await call('PATCH', '2/', { role: 'admin' }, asOperator)).statusCode).toBe(403);
     expect((await call('GET', '')).json().map((r: { email: string }) => r.email)).not.toContain('sneaky@bank.example');
+  });
+
+  it('a reset password lets the user in only to choose their own, which then works alone', async () => {
+    const id = (await call('GET', '')).json().find((r: { email: string }) => r.email === operator.email).id;
+    const reset = await call('POST', `${id}/reset-password/`, { password: 'given by the admin' });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json()).toMatchObject({ must_change_password: true });
+    await expect(login(t.app, operator)).rejects.toThrow(/401/); // the old password is gone
+
+    const given = await login(t.app, { email: operator.email, password: 'given by the admin' });
+    const claims = JSON.parse(Buffer.from(given.access.split('.')[1]!, 'base64url').toString());
+    expect(claims.password_change_required).toBe(true);
+    const auth = { authorization: `JWT ${given.access}` };
+    const list = await t.app.inject({ method: 'GET', url: '/api/scrape/ejs/read/email/', headers: auth });
+    expect(list.statusCode).toBe(403);
+    expect(list.json()).toEqual({ detail: 'Choose a new password first.', code: 'password_change_required' });
+
+    const change = (body: unknown, headers: Record<string, string> = auth) => t.app.inject({ method: 'POST', url: '/api/auth/jwt/password/', headers, payload: body as string });
+    expect((await change({ old_password: 'not it', new_password: 'my very own phrase' })).json().detail).toBe('The current password is not right.');
+    expect((await change({ old_password: 'given by the admin', new_password: 'short' })).statusCode).toBe(400);
+    expect((await change({ old_password: 'given by the admin', new_password: 'given by the admin' })).statusCode).toBe(400);
+    expect((await change({ old_password: 'given by the admin', new_password: 'my very own phrase' }, {})).statusCode).toBe(401);
+    expect((await change({ old_password: 'given by the admin', new_password: 'my very own phrase' })).statusCode).toBe(204);
+
+    // The same token now works, and the new password is the one.
+    expect((await t.app.inject({ method: 'GET', url: '/api/scrape/ejs/read/email/', headers: auth })).statusCode).toBe(200);
+    expect((await login(t.app, { email: operator.email, password: 'my very own phrase' })).access).toMatch(/^ey/);
+    const rows = await t.database.db.select().from(auditLog);
+    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['reset_password', 'change_password']));
+    expect((await call('POST', '999999/reset-password/', { password: 'long enough pw' })).statusCode).toBe(404);
+    expect((await call('POST', `${id}/reset-password/`, { password: 'short' })).statusCode).toBe(400);
   });
 });

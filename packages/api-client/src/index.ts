@@ -8,3 +8,4 @@ export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
+export { changePassword, mustChangePassword } from './sign-in.ts';

@@ -59,3 +59,23 @@ export async function signIn(username: string, password: string): Promise<{ acce
   if (verified?.status !== 200 && verified?.status !== 201) throw new LoginError('Token verification failed.');
   return { access, refresh };
 }
+
+/** Whether the access token says the user must choose a new password (after an admin's reset). */
+export const mustChangePassword = (access: string) => tokenClaims(access)?.password_change_required === true;
+
+/** Sets the user's own password; throws LoginError with the server's reason otherwise. */
+export async function changePassword(access: string, oldPassword: string, newPassword: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch('/api/auth/jwt/password/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${access}` },
+      body: JSON.stringify({ old_password: oldPassword, new_password: newPassword }),
+    });
+  } catch {
+    throw new LoginError('The password could not be changed: the server did not answer.');
+  }
+  if (response.ok) return;
+  const answer: { detail?: unknown } = await response.json().catch(() => ({}));
+  throw new LoginError(typeof answer.detail === 'string' ? answer.detail.replace(/^body: /, '') : `The password could not be changed (the server answered ${response.status}).`);
+}

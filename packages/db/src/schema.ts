@@ -68,6 +68,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     role: text('role').$type<UserRole>().notNull().default('operator'),
+    /** Set by an admin's password reset: the user chooses a new one before anything else. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     createAt: createdAt(),
   },

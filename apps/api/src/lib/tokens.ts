@@ -14,10 +14,12 @@ export interface TokenClaims {
   user_id: number;
   /** On access tokens: what the console shows the user (the API checks the account on every request). */
   role?: UserRole;
+  /** On access tokens after an admin's reset: the console asks for a new password first. */
+  password_change_required?: true;
 }
 
 export interface TokenService {
-  issue(userId: number, type: TokenType, role?: UserRole): string;
+  issue(userId: number, type: TokenType, role?: UserRole, passwordChangeRequired?: boolean): string;
   /** The claims of a valid, unexpired token of any type, or null. */
   verify(token: string): TokenClaims | null;
 }
@@ -26,7 +28,7 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
   return {
-    issue(userId, type, role) {
+    issue(userId, type, role, passwordChangeRequired) {
       const iat = Math.floor(Date.now() / 1000);
       const claims: TokenClaims = {
         token_type: type,
@@ -35,6 +37,7 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
         jti: randomUUID().replaceAll('-', ''),
         user_id: userId,
         ...(role ? { role } : {}),
+        ...(passwordChangeRequired ? { password_change_required: true as const } : {}),
       };
       return sign(claims);
     },

@@ -5,7 +5,8 @@ import { findActiveUser } from '@ejdesk/db';
 const notProvided = { detail: 'Authentication credentials were not provided.' };
 const notValid = { detail: 'Given token not valid for any token type', code: 'token_not_valid' };
 
-export async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** Puts the token's active user on the request; otherwise sends the 401 and returns the reply. */
+async function signIn(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const header = request.headers.authorization;
   if (!header) return reply.code(401).send(notProvided);
   const match = /^(?:JWT|Bearer) +(\S+)$/i.exec(header);
@@ -15,7 +16,19 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply)
   const user = await findActiveUser(request.server.ctx.db, claims.user_id);
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
   request.user = user;
+  return undefined;
 }
+
+/** Every route's check: a valid token of an active user who has no password to choose first. */
+export async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+  const refused = await signIn(request, reply);
+  if (refused) return refused;
+  // After an admin's reset the user's one way on is choosing their own password (POST /api/auth/jwt/password/).
+  if (request.user!.mustChangePassword) return reply.code(403).send({ detail: 'Choose a new password first.', code: 'password_change_required' });
+}
+
+/** The password change itself: allowed while a new password is due. */
+export const authenticateForPasswordChange = signIn;
 
 /** Admin-only routes: an operator's token is valid but not enough (403, as DRF words it). */
 export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {

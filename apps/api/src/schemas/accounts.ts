@@ -8,6 +8,7 @@ export const Account = Type.Object({
   email: Type.String(),
   role: Role,
   is_active: Type.Boolean(),
+  must_change_password: Type.Boolean(),
   last_login: Type.Union([Timestamp, Type.Null()]),
   create_at: Timestamp,
 });
@@ -28,3 +29,6 @@ export const ChangeAccountBody = Type.Object(
 );
 
 export const AccountParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+
+/** A password the admin gives the user, who must choose their own at the next login. */
+export const ResetPasswordBody = Type.Object({ password: Type.String({ minLength: 10, maxLength: 1024 }) }, { additionalProperties: false });

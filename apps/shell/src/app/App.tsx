@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { configureApiClient, forgetPreference, getPreference, retryOnceUnlessNotFound, savePreference, useSession } from '@ejdesk/api-client';
 import { Card, Page, PreferenceStoreProvider, Toaster, type PreferenceStore } from '@ejdesk/ui';
+import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Layout } from '../features/layout/Layout.tsx';
@@ -65,7 +66,8 @@ export function App() {
                 </RequireAuth>
               }
             >
-              <Route path="*" element={<RemoteSwitch />} />
+              <Route path="/change-password" element={<ChangePasswordPage />} />
+            <Route path="*" element={<RemoteSwitch />} />
             </Route>
           </Routes>
         </BrowserRouter>

@@ -21,6 +21,8 @@ export interface Account {
   email: string;
   role: 'operator' | 'admin';
   is_active: boolean;
+  /** After a reset: the user chooses a new password at the next login. */
+  must_change_password: boolean;
   last_login: string | null;
   create_at: string;
 }
@@ -31,3 +33,6 @@ export const createAccount = async (fields: { email: string; password: string; r
 
 export const changeAccount = async (id: number, change: { role?: Account['role']; is_active?: boolean }) =>
   (await http.patch<Account>(`/admin/users/${id}/`, change)).data;
+
+/** Gives the user a password they must replace with their own at the next login. */
+export const resetAccountPassword = async (id: number, password: string) => (await http.post<Account>(`/admin/users/${id}/reset-password/`, { password })).data;

@@ -9,11 +9,12 @@ const accountColumns = {
   email: users.email,
   role: users.role,
   is_active: users.isActive,
+  must_change_password: users.mustChangePassword,
   last_login: users.lastLogin,
   create_at: users.createAt,
 };
 
-export type Account = { id: number; email: string; role: UserRole; is_active: boolean; last_login: Date | null; create_at: Date };
+export type Account = { id: number; email: string; role: UserRole; is_active: boolean; must_change_password: boolean; last_login: Date | null; create_at: Date };
 
 export async function listAccounts(db: Db): Promise<Account[]> {
   return db.select(accountColumns).from(users).orderBy(asc(sql`lower(${users.email})`));
@@ -37,6 +38,16 @@ export async function changeAccount(db: Db, by: number, id: number, change: { ro
     if (!row) return undefined;
     const said = [change.role && `role ${change.role}`, change.isActive !== undefined && (change.isActive ? 'enabled' : 'disabled')].filter(Boolean).join(', ');
     await tx.insert(auditLog).values({ userId: by, action: 'change', entity: 'user', entityId: row.email, detail: said });
+    return row;
+  });
+}
+
+/** A password an admin set for the user, who must choose their own at the next login (audited). */
+export async function resetAccountPassword(db: Db, by: number, id: number, passwordHash: string): Promise<Account | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(users).set({ passwordHash, mustChangePassword: true }).where(eq(users.id, id)).returning(accountColumns);
+    if (!row) return undefined;
+    await tx.insert(auditLog).values({ userId: by, action: 'reset_password', entity: 'user', entityId: row.email });
     return row;
   });
 }

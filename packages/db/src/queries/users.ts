@@ -14,7 +14,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export async function findActiveUser(db: Db, id: number) {
   const [user] = await db
-    .select({ id: users.id, email: users.email, role: users.role })
+    .select({ id: users.id, email: users.email, role: users.role, mustChangePassword: users.mustChangePassword })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
     .limit(1);
@@ -111,4 +111,18 @@ export async function audit(
   row: { userId: number | null; action: string; entity: string; entityId?: string | null; ip?: string | null; detail?: string | null },
 ): Promise<void> {
   await db.insert(auditLog).values(row);
+}
+
+/** The stored hash, to check a user's current password before they change it. */
+export async function passwordHashOf(db: Db, id: number): Promise<string | undefined> {
+  const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
+  return row?.hash;
+}
+
+/** The user's own new password: the reset's obligation ends with it (audited). */
+export async function setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, mustChangePassword: false }).where(eq(users.id, id));
+    await tx.insert(auditLog).values({ userId: id, action: 'change_password', entity: 'user', entityId: String(id) });
+  });
 }

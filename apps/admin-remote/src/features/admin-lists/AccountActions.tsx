@@ -1,8 +1,10 @@
-// A user's row on the Users screen: enable or disable the account, make it an admin or an operator.
-// Your own row has none (the API refuses locking yourself out; another admin has to).
+// A user's row on the Users screen: enable or disable the account, make it an admin or an operator,
+// reset the password (the user then chooses their own at the next login). Your own row has none
+// (the API refuses locking yourself out; another admin has to).
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { changeAccount, errorDetail, useSession, type Account } from '@ejdesk/api-client';
-import { Button, notify } from '@ejdesk/ui';
+import { changeAccount, errorDetail, resetAccountPassword, useSession, type Account } from '@ejdesk/api-client';
+import { Button, Modal, notify, TextField } from '@ejdesk/ui';
 
 export const accountsQueryKey = ['admin', 'users'] as const;
 
@@ -17,6 +19,26 @@ export function AccountActions({ account }: { account: Account }) {
     },
     onError: (error) => notify.error(`${account.email} could not be changed: ${errorDetail(error) ?? 'the server did not answer'}.`),
   });
+  const [resetting, setResetting] = useState(false);
+  const [given, setGiven] = useState('');
+  const formId = useId();
+  const reset = useMutation({
+    mutationFn: () => resetAccountPassword(account.id, given),
+    onSuccess: (row) => {
+      notify.success(`${row.email} chooses a new password at the next login.`);
+      closeReset();
+      void queryClient.invalidateQueries({ queryKey: accountsQueryKey });
+    },
+  });
+  const closeReset = () => {
+    setResetting(false);
+    setGiven('');
+    reset.reset();
+  };
+  const submitReset = (event: FormEvent) => {
+    event.preventDefault();
+    reset.mutate();
+  };
   if (account.id === me) return <span className="ej-note">You</span>;
   return (
     <span style={{ display: 'inline-flex', gap: 'var(--ej-space-2)' }}>
@@ -33,6 +55,38 @@ export function AccountActions({ account }: { account: Account }) {
       >
         {account.role === 'admin' ? 'Make operator' : 'Make admin'}
       </Button>
+      <Button size="small" variant="ghost" onClick={() => setResetting(true)} aria-label={`Reset password: ${account.email}`}>
+        Reset password
+      </Button>
+      <Modal
+        open={resetting}
+        title={`Reset the password of ${account.email}`}
+        onClose={closeReset}
+        footer={
+          <>
+            <Button onClick={closeReset}>Cancel</Button>
+            <Button type="submit" form={formId} variant="primary" loading={reset.isPending} disabled={given.length < 10}>
+              Reset password
+            </Button>
+          </>
+        }
+      >
+        <form id={formId} onSubmit={submitReset}>
+          <TextField
+            label="Password to give (at least 10 characters; they choose their own at the next login)"
+            type="password"
+            autoComplete="new-password"
+            value={given}
+            onChange={(e) => setGiven(e.target.value)}
+            autoFocus
+          />
+          {reset.isError && (
+            <p className="ej-form-error" role="alert">
+              {errorDetail(reset.error) ?? 'The password could not be reset: the server did not answer.'}
+            </p>
+          )}
+        </form>
+      </Modal>
     </span>
   );
 }

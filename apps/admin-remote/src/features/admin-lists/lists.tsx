@@ -74,7 +74,11 @@ export const userList: AdminListConfig<Account, 'email' | 'password' | 'role'> =
   columns: [
     { header: 'Email', accessorKey: 'email' },
     { header: 'Role', accessorKey: 'role', cell: (c) => (c.getValue() === 'admin' ? 'Admin' : 'Operator') },
-    { header: 'Status', accessorKey: 'is_active', cell: (c) => (c.getValue() ? 'Active' : 'Disabled') },
+    {
+      header: 'Status',
+      id: 'status',
+      accessorFn: (row) => (row.is_active ? 'Active' : 'Disabled') + (row.must_change_password ? ', new password due' : ''),
+    },
     { header: 'Last Login', accessorKey: 'last_login', cell: (c) => (c.getValue() ? formatDateTime(c.getValue() as string) : 'Never'), meta: { nowrap: true } },
     { header: 'Created At', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
     { header: 'Actions', id: 'actions', cell: ({ row }) => <AccountActions account={row.original} /> },

@@ -3,10 +3,10 @@
 // The users: listed, created, given a role, disabled or enabled again (each change audited).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { auditBatches, changeAccount, createAccount, listAccounts, listAudit, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
+import { auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
 import { Type } from 'typebox';
 import { hashPassword } from '../../lib/passwords.ts';
-import { Account, AccountParams, ChangeAccountBody, CreateAccountBody } from '../../schemas/accounts.ts';
+import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '../../schemas/accounts.ts';
 import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
@@ -67,6 +67,16 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(400).send({ detail: 'You cannot disable your own account or take away your own admin role; ask another admin.' });
       }
       const row = await changeAccount(db, request.user!.id, request.params.id, { role, isActive: is_active });
+      if (!row) return reply.code(404).send({ detail: 'Not found.' });
+      return row;
+    },
+  );
+
+  app.post(
+    '/users/:id/reset-password/',
+    { schema: { params: AccountParams, body: ResetPasswordBody, response: { 200: Account, ...errorResponses } } },
+    async (request, reply) => {
+      const row = await resetAccountPassword(db, request.user!.id, request.params.id, await hashPassword(request.body.password));
       if (!row) return reply.code(404).send({ detail: 'Not found.' });
       return row;
     },

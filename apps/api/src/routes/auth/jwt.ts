@@ -3,14 +3,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { audit, beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, isTokenRevoked, recordLogin, revokeToken } from '@ejdesk/db';
-import { AccessOnly, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
+import { audit, beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, isTokenRevoked, passwordHashOf, recordLogin, revokeToken, setOwnPassword } from '@ejdesk/db';
+import { hashPassword } from '../../lib/passwords.ts';
+import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
+import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
 
 const tokenNotValid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
 
 export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
+  app.decorateRequest('user', null);
 
   app.post(
     '/create/',
@@ -41,7 +44,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       await recordLogin(db, user.id);
       await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
-      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role) };
+      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
     },
   );
 
@@ -64,7 +67,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A deactivated account loses its session at the next refresh; a changed role shows from it.
       const user = await findActiveUser(db, claims.user_id);
       if (!user) return reply.code(401).send(tokenNotValid);
-      return { access: tokens.issue(user.id, 'access', user.role) };
+      return { access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
     },
   );
 
@@ -78,6 +81,22 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
       await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
       await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
+      return reply.code(204).send(null);
+    },
+  );
+
+  // One's own password, any role; after an admin's reset the only thing a user can do.
+  app.post(
+    '/password/',
+    { onRequest: authenticateForPasswordChange, schema: { body: ChangePasswordBody, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      const { old_password, new_password } = request.body;
+      const user = request.user!;
+      if (!(await verifyPassword(await passwordHashOf(db, user.id), old_password))) {
+        return reply.code(400).send({ detail: 'The current password is not right.' });
+      }
+      if (new_password === old_password) return reply.code(400).send({ detail: 'The new password must differ from the current one.' });
+      await setOwnPassword(db, user.id, await hashPassword(new_password));
       return reply.code(204).send(null);
     },
   );

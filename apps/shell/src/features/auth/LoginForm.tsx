@@ -4,7 +4,7 @@
 // messages show in the form (role alert / status) rather than as toasts, which would need the
 // toast library before anything else.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { LoginError, signIn } from '@ejdesk/api-client/sign-in';
+import { changePassword, LoginError, mustChangePassword, signIn } from '@ejdesk/api-client/sign-in';
 import { Button } from '@ejdesk/ui/button';
 import { TextField } from '@ejdesk/ui/field';
 import styles from './login.module.css';
@@ -26,17 +26,36 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [state, setState] = useState<{ busy: boolean; error?: string; done?: boolean }>({ busy: false });
+  // After an admin's reset: the tokens wait here until the user has chosen their own password.
+  const [pending, setPending] = useState<{ access: string; refresh: string } | null>(null);
+  const [newPassword, setNewPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+
+  const finish = (tokens: { access: string; refresh: string }) => {
+    onSignedIn(tokens.access, tokens.refresh);
+    setState({ busy: true, done: true });
+    timer.current = setTimeout(onDone, redirectDelayMs);
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setState({ busy: true });
     try {
-      const { access, refresh } = await signIn(username, password);
-      onSignedIn(access, refresh);
-      setState({ busy: true, done: true });
-      timer.current = setTimeout(onDone, redirectDelayMs);
+      if (pending) {
+        if (newPassword !== repeated) throw new LoginError('The two new passwords differ.');
+        await changePassword(pending.access, password, newPassword);
+        finish(pending);
+        return;
+      }
+      const tokens = await signIn(username, password);
+      if (mustChangePassword(tokens.access)) {
+        setPending(tokens);
+        setState({ busy: false });
+        return;
+      }
+      finish(tokens);
     } catch (error) {
       setState({ busy: false, error: error instanceof LoginError ? error.message : 'Login failed' });
     }
@@ -49,24 +68,49 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
         <h1 id="login-heading" className={styles.heading}>
           Login
         </h1>
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          placeholder="Enter your username"
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          autoFocus
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          placeholder="Enter your password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        {pending ? (
+          <>
+            <p className={styles.note}>An admin has reset your password. Choose your own to go on (at least 10 characters).</p>
+            <TextField
+              label="New password"
+              name="new-password"
+              type="password"
+              autoComplete="new-password"
+              value={newPassword}
+              onChange={(e) => setNewPassword(e.target.value)}
+              autoFocus
+            />
+            <TextField
+              label="New password again"
+              name="new-password-again"
+              type="password"
+              autoComplete="new-password"
+              value={repeated}
+              onChange={(e) => setRepeated(e.target.value)}
+            />
+          </>
+        ) : (
+          <>
+            <TextField
+              label="Username"
+              name="username"
+              autoComplete="username"
+              placeholder="Enter your username"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              autoFocus
+            />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              placeholder="Enter your password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </>
+        )}
         {/* Always in the page, so a screen reader hears the message when it appears. */}
         <div role="alert" className={state.error ? styles.error : styles.message}>
           {state.error}
@@ -75,7 +119,7 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
           {state.done ? 'Login successful' : ''}
         </div>
         <Button type="submit" variant="primary" loading={state.busy} className={styles.submit}>
-          {state.busy ? 'Logging in...' : 'Login'}
+          {state.busy ? 'Logging in...' : pending ? 'Set password and continue' : 'Login'}
         </Button>
       </form>
     </main>

@@ -44,6 +44,11 @@ export function Layout() {
               </li>
             ))}
             <li>
+              <NavLink to="/change-password" className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
+                Change Password
+              </NavLink>
+            </li>
+            <li>
               <button
                 type="button"
                 className={styles.link}
