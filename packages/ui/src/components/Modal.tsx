@@ -1,5 +1,6 @@
 // A modal on the native <dialog>: focus moves in and back, Escape closes, the page behind is inert.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Button } from './Button.tsx';
 
 export interface ModalProps {
   open: boolean;
@@ -40,5 +41,56 @@ export function Modal({ open, title, onClose, children, footer }: ModalProps) {
         </>
       )}
     </dialog>
+  );
+}
+
+export interface FormModalProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  submitLabel: string;
+  busy?: boolean;
+  /** False keeps the submit button off (a required field still empty). */
+  canSubmit?: boolean;
+  /** Why the last submit failed, said inside the dialog it belongs to. */
+  error?: string | null;
+  className?: string;
+  children: ReactNode;
+}
+
+/** A modal holding one form: Cancel and the submit button below it, the failure inside it. */
+export function FormModal({ open, title, onClose, onSubmit, submitLabel, busy = false, canSubmit = true, error, className, children }: FormModalProps) {
+  const formId = useId();
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" form={formId} variant="primary" loading={busy} disabled={!canSubmit}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        className={className}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        {error && (
+          <p className="ej-form-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Modal>
   );
 }

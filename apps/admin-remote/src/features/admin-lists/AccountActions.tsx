@@ -1,10 +1,10 @@
 // A user's row on the Users screen: enable or disable the account, make it an admin or an operator,
 // reset the password (the user then chooses their own at the next login). Your own row has none
 // (the API refuses locking yourself out; another admin has to).
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { changeAccount, errorDetail, resetAccountPassword, useSession, type Account } from '@ejdesk/api-client';
-import { Button, Modal, notify, TextField } from '@ejdesk/ui';
+import { Button, FormModal, notify, TextField } from '@ejdesk/ui';
 
 export const accountsQueryKey = ['admin', 'users'] as const;
 
@@ -21,7 +21,6 @@ export function AccountActions({ account }: { account: Account }) {
   });
   const [resetting, setResetting] = useState(false);
   const [given, setGiven] = useState('');
-  const formId = useId();
   const reset = useMutation({
     mutationFn: () => resetAccountPassword(account.id, given),
     onSuccess: (row) => {
@@ -34,10 +33,6 @@ export function AccountActions({ account }: { account: Account }) {
     setResetting(false);
     setGiven('');
     reset.reset();
-  };
-  const submitReset = (event: FormEvent) => {
-    event.preventDefault();
-    reset.mutate();
   };
   if (account.id === me) return <span className="ej-note">You</span>;
   return (
@@ -58,35 +53,25 @@ export function AccountActions({ account }: { account: Account }) {
       <Button size="small" variant="ghost" onClick={() => setResetting(true)} aria-label={`Reset password: ${account.email}`}>
         Reset password
       </Button>
-      <Modal
+      <FormModal
         open={resetting}
         title={`Reset the password of ${account.email}`}
         onClose={closeReset}
-        footer={
-          <>
-            <Button onClick={closeReset}>Cancel</Button>
-            <Button type="submit" form={formId} variant="primary" loading={reset.isPending} disabled={given.length < 10}>
-              Reset password
-            </Button>
-          </>
-        }
+        onSubmit={() => reset.mutate()}
+        submitLabel="Reset password"
+        busy={reset.isPending}
+        canSubmit={given.length >= 10}
+        error={reset.isError ? (errorDetail(reset.error) ?? 'The password could not be reset: the server did not answer.') : null}
       >
-        <form id={formId} onSubmit={submitReset}>
-          <TextField
-            label="Password to give (at least 10 characters; they choose their own at the next login)"
-            type="password"
-            autoComplete="new-password"
-            value={given}
-            onChange={(e) => setGiven(e.target.value)}
-            autoFocus
-          />
-          {reset.isError && (
-            <p className="ej-form-error" role="alert">
-              {errorDetail(reset.error) ?? 'The password could not be reset: the server did not answer.'}
-            </p>
-          )}
-        </form>
-      </Modal>
+        <TextField
+          label="Password to give (at least 10 characters; they choose their own at the next login)"
+          type="password"
+          autoComplete="new-password"
+          value={given}
+          onChange={(e) => setGiven(e.target.value)}
+          autoFocus
+        />
+      </FormModal>
     </span>
   );
 }

@@ -1,9 +1,9 @@
 // One admin list screen: the table, an Add button and its modal. The modal closes and clears on
 // Cancel or on success (the list then reloads) and stays open, with the reason, on failure.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, Modal, notify, Page, TextField, useColumnChoice } from '@ejdesk/ui';
+import { Button, Card, DataTable, FormModal, notify, Page, TextField, useColumnChoice } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
 
@@ -21,8 +21,7 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
     setValues(empty());
     create.reset();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     create.mutate(values, {
       onSuccess: () => {
         notify.success(list.createdMessage);
@@ -32,7 +31,6 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
       onError: (error) => console.error(`${list.modalTitle} failed`, error),
     });
   };
-  const formId = `${list.queryKey.join('-')}-form`;
 
   return (
     <Page
@@ -54,24 +52,20 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
           choice={choice}
         />
       </Card>
-      <Modal
+      <FormModal
         open={open}
         title={list.modalTitle}
         onClose={close}
-        footer={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" form={formId} variant="primary" loading={create.isPending}>
-              Submit
-            </Button>
-          </>
-        }
+        onSubmit={submit}
+        submitLabel="Submit"
+        busy={create.isPending}
+        error={create.isError ? (errorDetail(create.error) ?? 'Could not save. Please try again.') : null}
+        className={styles.form}
       >
-        <form id={formId} className={styles.form} onSubmit={submit}>
-          {list.fields.map((field) =>
-            field.options ? (
-              <ChoiceField key={field.name} label={field.label} name={field.name} options={field.options} value={values[field.name]} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
-            ) : (
+        {list.fields.map((field) =>
+          field.options ? (
+            <ChoiceField key={field.name} label={field.label} name={field.name} options={field.options} value={values[field.name]} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
+          ) : (
             <TextField
               key={field.name}
               label={field.label}
@@ -81,15 +75,9 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
               value={values[field.name]}
               onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
             />
-            ),
-          )}
-          {create.isError && (
-            <p className="ej-form-error" role="alert">
-              {errorDetail(create.error) ?? 'Could not save. Please try again.'}
-            </p>
-          )}
-        </form>
-      </Modal>
+          ),
+        )}
+      </FormModal>
     </Page>
   );
 }

@@ -1,8 +1,8 @@
 // A stored password stays masked until an admin asks for it, saying why: the API keeps the reason
 // in the audit log beside the reveal. The clear text is dropped again after a short while.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { errorDetail, revealBankPassword, type BankPassword } from '@ejdesk/api-client';
-import { Button, Modal, TextField } from '@ejdesk/ui';
+import { Button, FormModal, TextField } from '@ejdesk/ui';
 import styles from './admin-lists.module.css';
 
 const visibleForMs = 30_000;
@@ -13,7 +13,6 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const formId = useId();
   useEffect(() => {
     if (clear === null) return;
     const timer = setTimeout(() => setClear(null), visibleForMs);
@@ -25,8 +24,7 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
     setReason('');
     setError(null);
   };
-  const reveal = async (event: FormEvent) => {
-    event.preventDefault();
+  const reveal = async () => {
     setBusy(true);
     setError(null);
     try {
@@ -51,36 +49,19 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
       >
         {clear === null ? 'Show' : 'Hide'}
       </Button>
-      <Modal
+      <FormModal
         open={asking}
         title={`Show the password for ${row.bank_name}`}
         onClose={close}
-        footer={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" form={formId} variant="primary" loading={busy} disabled={!reason.trim()}>
-              Show password
-            </Button>
-          </>
-        }
+        onSubmit={() => void reveal()}
+        submitLabel="Show password"
+        busy={busy}
+        canSubmit={Boolean(reason.trim())}
+        error={error}
+        className={styles.form}
       >
-        <form id={formId} className={styles.form} onSubmit={reveal}>
-          <TextField
-            label="Reason (kept in the audit log)"
-            name="reason"
-            autoComplete="off"
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            autoFocus
-          />
-          {error && (
-            <p className="ej-form-error" role="alert">
-              {error}
-            </p>
-          )}
-        </form>
-      </Modal>
+        <TextField label="Reason (kept in the audit log)" name="reason" autoComplete="off" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+      </FormModal>
     </span>
   );
 }
