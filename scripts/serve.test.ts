@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -21,6 +22,15 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<
   });
 }
 
+/** A port nothing listens on now: the system picks it (random ranges of our own collided). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe('the shell server', () => {
   const api = Fastify();
   let shell: Awaited<ReturnType<typeof serveShell>>;
@@ -38,7 +48,7 @@ describe('the shell server', () => {
     mkdirSync(join(root, 'static', 'js'), { recursive: true });
     writeFileSync(join(root, 'static', 'js', 'index.9f8e.js'), 'console.log(1)');
     writeFileSync(join(root, 'static', 'js', 'index.9f8e.js.br'), brotliCompressSync('console.log(1)'));
-    const port = 3900 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     shell = await serveShell({
       root,
       port,
@@ -89,7 +99,7 @@ describe('the shell server', () => {
   it('answers 503 with a detail while the API is down', async () => {
     const root = mkdtempSync(join(tmpdir(), 'shell-'));
     writeFileSync(join(root, 'index.html'), '<!doctype html>');
-    const port = 3980 + Math.floor(Math.random() * 9);
+    const port = await freePort();
     const shellWithoutApi = await serveShell({ root, port, host: '127.0.0.1', apiUrl: 'http://127.0.0.1:1', remotes: {} });
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/health`);
@@ -107,7 +117,7 @@ describe('a remote server', () => {
     writeFileSync(join(root, 'mf-manifest.json'), '{}');
     writeFileSync(join(root, 'mf-stats.json'), '{"modules": []}');
     writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
-    const port = 3800 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     const remote = await serveRemote(root, port, '127.0.0.1');
     try {
       const page = await fetch(`http://127.0.0.1:${port}/`);
@@ -137,7 +147,7 @@ describe('precompressed static files', () => {
     expect(brotliDecompressSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.br'))).toString()).toBe(script);
     expect(gunzipSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.gz'))).toString()).toBe(script);
 
-    const port = 3700 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     const remote = await serveRemote(root, port, '127.0.0.1');
     try {
       const url = `http://127.0.0.1:${port}/static/js/app.1a2b3c.js`;

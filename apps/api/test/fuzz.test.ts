@@ -12,6 +12,7 @@ import { createSigner } from 'fast-jwt';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveShell } from '../../../scripts/serve.ts';
+import { freePort } from './support/private-postgres.ts';
 import type { RouteInfo } from '../src/context.ts';
 import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -220,7 +221,7 @@ describe.each(backends)('hostile input on %s', (backend) => {
       apiPort = (t.app.server.address() as AddressInfo).port;
       const root = mkdtempSync(join(tmpdir(), 'fuzz-shell-'));
       writeFileSync(join(root, 'index.html'), '<!doctype html>');
-      shellPort = 20_000 + Math.floor(Math.random() * 10_000);
+      shellPort = await freePort();
       shell = await serveShell({ root, port: shellPort, host: '127.0.0.1', apiUrl: `http://127.0.0.1:${apiPort}`, remotes: {}, proxySecret });
     });
     afterAll(() => shell?.close());
