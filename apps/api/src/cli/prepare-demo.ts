@@ -20,9 +20,10 @@ await database.migrate();
 if (database.backend === 'pglite') {
   const [counts] = await queryRows<{ emails: number }>(database.db, sql`select count(*)::int as emails from emails`);
   for (const account of demoAccounts) {
-    // A demo made before roles has its operator as an admin (migration 0021): the demo's roles are these.
-    const made = await createUser(database.db, account.email, await hashPassword(account.password), account.role);
-    if (!made) await database.db.update(users).set({ role: account.role }).where(sql`lower(${users.email}) = ${account.email}`);
+    // A demo made before roles has its operator as an admin (migration 0021): the demo's roles are
+    // these. The password is hashed (argon2, slow on purpose) only for an account still to make.
+    const [kept] = await database.db.update(users).set({ role: account.role }).where(sql`lower(${users.email}) = ${account.email}`).returning({ id: users.id });
+    if (!kept) await createUser(database.db, account.email, await hashPassword(account.password), account.role);
   }
   if (counts?.emails === 0) {
     const emails = Number(process.env.EJDESK_DEMO_EMAILS ?? 5000);

@@ -17,6 +17,6 @@ export interface AuditEntry {
 export const getAuditPage = async (params: QueryParams, signal?: AbortSignal) =>
   (await http.get<Paginated<AuditEntry>>('/admin/audit-log/', { params: cleanParams(params), signal })).data;
 
-/** The filtered log as CSV, written by the server (the whole set, not one page). */
-export const downloadAuditLog = async (params: QueryParams) =>
-  (await http.get<Blob>('/admin/audit-log/export/', { params: cleanParams({ ...params, page: '', page_size: '' }), responseType: 'blob' })).data;
+/** The log under the applied filters as CSV, written by the server (the whole set, not one page). */
+export const downloadAuditLog = async (filters: QueryParams) =>
+  (await http.get<Blob>('/admin/audit-log/export/', { params: cleanParams(filters), responseType: 'blob' })).data;

@@ -19,6 +19,9 @@ const actionNames: Record<string, string> = {
   logout: 'Logout',
   reveal: 'Password shown',
   create: 'Created',
+  change: 'Changed',
+  reset_password: 'Password reset',
+  change_password: 'Password changed',
 };
 
 const columns: ColumnDef<AuditEntry, unknown>[] = [

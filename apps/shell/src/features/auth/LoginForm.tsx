@@ -10,7 +10,7 @@ import { TextField } from '@ejdesk/ui/field';
 import styles from './login.module.css';
 
 /** The original client waits this long after a successful login before showing the dashboard. */
-export const redirectDelayMs = 1500;
+const redirectDelayMs = 1500;
 
 export interface LoginFormProps {
   /** Keeps the session (the tokens) once the login sequence has succeeded. */
