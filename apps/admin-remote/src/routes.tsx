@@ -1,12 +1,14 @@
 // The admin remote's one exposed module: the screens for the paths it owns.
 import { Route, Routes } from 'react-router-dom';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
-import { bankMspList, passwordList, userList } from './features/admin-lists/lists.tsx';
+import { bankMspList, ignoreRuleList, passwordList, senderMappingList, userList } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 
 export const adminLinks = [
   { label: 'Password List', to: '/store-password-list' },
   { label: 'Bank MSP List', to: '/bank-msp-list' },
+  { label: 'Sender Mappings', to: '/sender-mappings' },
+  { label: 'Ignore Rules', to: '/ignore-rules' },
   { label: 'Users', to: '/users' },
   { label: 'Audit Log', to: '/audit-log' },
 ] as const;
@@ -16,6 +18,8 @@ export default function AdminRoutes() {
     <Routes>
       <Route path="/store-password-list" element={<AdminListPage list={passwordList} />} />
       <Route path="/bank-msp-list" element={<AdminListPage list={bankMspList} />} />
+      <Route path="/sender-mappings" element={<AdminListPage list={senderMappingList} />} />
+      <Route path="/ignore-rules" element={<AdminListPage list={ignoreRuleList} />} />
       <Route path="/users" element={<AdminListPage list={userList} />} />
       <Route path="/audit-log" element={<AuditLogPage />} />
     </Routes>

@@ -63,7 +63,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="audit_log.csv"');
     const lines = response.body.trim().split('\r\n');
-    expect(lines[0]).toBe('When (UTC),Who,What,Entity,Entity ID,Reason,IP');
+    expect(lines[0]).toBe('When (UTC),Who,What,Entity,Entity ID,Detail,IP');
     // Newest first: both logins and the failed one.
     expect(lines.slice(1).map((l) => l.split(',').slice(1, 3))).toEqual([
       [admin.email, 'login'],

@@ -1,5 +1,6 @@
-// The rules file of `pnpm ingest --rules FILE`, checked before anything is replaced.
-import { ignoreRuleFields, type RulesFile } from '@ejdesk/db';
+// The rules file of `pnpm ingest --rules FILE`, checked before anything is replaced, entry by entry
+// with the same checks as the admin lists (packages/db's rules.ts).
+import { checkIgnoreRule, checkSenderMapping, RuleProblem, type RulesFile } from '@ejdesk/db';
 
 export function parseRulesFile(text: string): RulesFile {
   const data = JSON.parse(text) as unknown;
@@ -9,23 +10,21 @@ export function parseRulesFile(text: string): RulesFile {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) fail('expected an object with "senders" and/or "ignore"');
   const { senders, ignore } = data as Record<string, unknown>;
   const out: RulesFile = {};
+  const each = <T>(list: unknown[], name: string, check: (entry: Record<string, unknown>, where: string) => T): T[] =>
+    list.map((entry, i) => {
+      try {
+        return check((entry ?? {}) as Record<string, unknown>, `${name}[${i}].`);
+      } catch (err) {
+        return fail(err instanceof RuleProblem ? err.message : String(err));
+      }
+    });
   if (senders !== undefined) {
     if (!Array.isArray(senders)) fail('"senders" must be a list');
-    out.senders = (senders as unknown[]).map((s, i) => {
-      const { sender, organisation } = (s ?? {}) as Record<string, unknown>;
-      if (typeof sender !== 'string' || !/^[^@\s]*@[^@\s]+$/.test(sender)) fail(`senders[${i}].sender must be an address or @domain`);
-      if (typeof organisation !== 'string' || !organisation.trim()) fail(`senders[${i}].organisation must name a bank or MSP`);
-      return { sender: (sender as string).toLowerCase(), organisation: (organisation as string).trim() };
-    });
+    out.senders = each(senders as unknown[], 'senders', checkSenderMapping);
   }
   if (ignore !== undefined) {
     if (!Array.isArray(ignore)) fail('"ignore" must be a list');
-    out.ignore = (ignore as unknown[]).map((r, i) => {
-      const { field, pattern } = (r ?? {}) as Record<string, unknown>;
-      if (!ignoreRuleFields.includes(field as never)) fail(`ignore[${i}].field must be one of ${ignoreRuleFields.join(', ')}`);
-      if (typeof pattern !== 'string' || !pattern.trim()) fail(`ignore[${i}].pattern must be a non-empty text`);
-      return { field: field as (typeof ignoreRuleFields)[number], pattern: (pattern as string).trim() };
-    });
+    out.ignore = each(ignore as unknown[], 'ignore', checkIgnoreRule);
   }
   return out;
 }

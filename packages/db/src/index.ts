@@ -12,3 +12,4 @@ export * from './queries/ingest.ts';
 export * from './queries/preferences.ts';
 export * from './queries/audit.ts';
 export * from './queries/accounts.ts';
+export * from './queries/rules.ts';

@@ -127,6 +127,8 @@ export const emails = pgTable(
     // A list filtered by the month of receipt (the dashboard's month) counts that month when the
     // counters cannot (a sender filter as well).
     index('emails_received_idx').on(t.receivedAt, t.id),
+    // The recent processing failures (the Mail flow screen): few rows, newest first.
+    index('emails_failures_idx').on(t.updateAt, t.id).where(sql`${t.processingError} is not null and ${t.category} = 'ej_not_found'`),
     index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],
 );
@@ -464,6 +466,8 @@ export const emailSources = pgTable(
   },
   (t) => [
     index('email_sources_pending_idx').on(t.emailId).where(sql`${t.processedAt} is null`),
+    // What was processed in the last hour and day (the Mail flow screen).
+    index('email_sources_processed_idx').on(t.processedAt).where(sql`${t.processedAt} is not null`),
     // A subject's messages in order: the claim skips a message while an earlier one is pending.
     index('email_sources_subject_idx').on(t.normalizedSubject, t.emailId),
   ],
@@ -479,6 +483,21 @@ export const ingestCheckpoints = pgTable('ingest_checkpoints', {
 });
 
 /**
+ * What each ingester watching a mailbox last said of it (the Mail flow screen and the stalled
+ * banner read it): connected or not and why, and when a sync last finished.
+ */
+export const mailboxStatus = pgTable('mailbox_status', {
+  /** As ingest_checkpoints.source: `imap://user@host:port/mailbox`. */
+  source: text('source').primaryKey(),
+  /** connecting | connected | disconnected | stopped */
+  state: text('state').notNull(),
+  lastError: text('last_error'),
+  /** When a sync round last finished: the mailbox was read up to its newest message. */
+  lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+  updateAt: updatedAt(),
+});
+
+/**
  * Which bank or MSP mails from which address: `sender` is a full address or `@domain`, and
  * `organisation` a bank_name or msp of the Bank MSP list. Mail from no known sender is ignored.
  */
@@ -489,6 +508,7 @@ export const mailSenders = pgTable(
     sender: text('sender').notNull(),
     organisation: text('organisation').notNull(),
     createAt: createdAt(),
+    updateAt: updatedAt(),
   },
   (t) => [uniqueIndex('mail_senders_sender_key').on(sql`lower(${t.sender})`)],
 );
@@ -504,6 +524,7 @@ export const ignoreRules = pgTable(
     field: text('field').notNull(),
     pattern: text('pattern').notNull(),
     createAt: createdAt(),
+    updateAt: updatedAt(),
   },
   (t) => [
     check('ignore_rules_field_check', sql`${t.field} in (${inList(ignoreRuleFields)})`),

@@ -17,7 +17,7 @@ own('files', 'file data', [
   'text-email-data', 'missing-data', 'missing-txn-data', 'between-successful-data',
   'excel-email-data', 'pdf-email-data', 'other-email-data',
 ]);
-own('admin', 'admin lists', ['store-password-list', 'bank-msp-list', 'users', 'audit-log'], 'admin');
+own('admin', 'admin lists', ['store-password-list', 'bank-msp-list', 'sender-mappings', 'ignore-rules', 'users', 'audit-log'], 'admin');
 
 export const sideNavigation: readonly { label: string; to: string; role?: RequiredRole }[] = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -32,6 +32,8 @@ export const sideNavigation: readonly { label: string; to: string; role?: Requir
   { label: 'Other Format Email Data', to: '/other-email-data' },
   { label: 'Password List', to: '/store-password-list', role: 'admin' },
   { label: 'Bank MSP List', to: '/bank-msp-list', role: 'admin' },
+  { label: 'Sender Mappings', to: '/sender-mappings', role: 'admin' },
+  { label: 'Ignore Rules', to: '/ignore-rules', role: 'admin' },
   { label: 'Users', to: '/users', role: 'admin' },
   { label: 'Audit Log', to: '/audit-log', role: 'admin' },
 ];

@@ -36,3 +36,32 @@ export const changeAccount = async (id: number, change: { role?: Account['role']
 
 /** Gives the user a password they must replace with their own at the next login. */
 export const resetAccountPassword = async (id: number, password: string) => (await http.post<Account>(`/admin/users/${id}/reset-password/`, { password })).data;
+
+/** Which bank or MSP mails from an address or a whole @domain (the ingester's sender mapping). */
+export interface SenderMapping {
+  id: number;
+  sender: string;
+  organisation: string;
+  create_at: string;
+  update_at: string;
+}
+/** Mail whose sender or subject contains the pattern (any case) is ignored. */
+export interface IgnoreRule {
+  id: number;
+  field: 'sender' | 'subject';
+  pattern: string;
+  create_at: string;
+  update_at: string;
+}
+type SenderMappingFields = { sender: string; organisation: string };
+type IgnoreRuleFields = { field: string; pattern: string };
+
+export const listSenderMappings = async () => (await http.get<SenderMapping[]>('/admin/sender-mappings/')).data;
+export const createSenderMapping = async (fields: SenderMappingFields) => (await http.post<SenderMapping>('/admin/sender-mappings/', fields)).data;
+export const changeSenderMapping = async (id: number, fields: SenderMappingFields) => (await http.put<SenderMapping>(`/admin/sender-mappings/${id}/`, fields)).data;
+export const deleteSenderMapping = async (id: number) => void (await http.delete(`/admin/sender-mappings/${id}/`));
+
+export const listIgnoreRules = async () => (await http.get<IgnoreRule[]>('/admin/ignore-rules/')).data;
+export const createIgnoreRule = async (fields: IgnoreRuleFields) => (await http.post<IgnoreRule>('/admin/ignore-rules/', fields)).data;
+export const changeIgnoreRule = async (id: number, fields: IgnoreRuleFields) => (await http.put<IgnoreRule>(`/admin/ignore-rules/${id}/`, fields)).data;
+export const deleteIgnoreRule = async (id: number) => void (await http.delete(`/admin/ignore-rules/${id}/`));

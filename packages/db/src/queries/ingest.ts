@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
 import { queryRows, type Db } from '../client.ts';
 import {
+  auditLog,
   bankMsps,
   bankPasswords,
   emails,
@@ -243,9 +244,11 @@ export interface RulesFile {
   ignore?: { field: IgnoreRuleField; pattern: string }[];
 }
 
-/** Replace the sender mapping and ignore rules (`pnpm ingest --rules FILE`). */
+/** Replace the sender mapping and ignore rules (`pnpm ingest --rules FILE`), audited as one change. */
 export async function replaceIngestRules(db: Db, rules: RulesFile): Promise<void> {
   await db.transaction(async (tx) => {
+    const replaced = [rules.senders && `${rules.senders.length} sender mappings`, rules.ignore && `${rules.ignore.length} ignore rules`].filter(Boolean);
+    await tx.insert(auditLog).values({ userId: null, action: 'replace', entity: 'ingest_rules', detail: `rules file: ${replaced.join(', ') || 'nothing'}` });
     if (rules.senders) {
       await tx.delete(mailSenders);
       if (rules.senders.length) await tx.insert(mailSenders).values(rules.senders);

@@ -1,35 +1,75 @@
-// One admin list screen: the table, an Add button and its modal. The modal closes and clears on
-// Cancel or on success (the list then reloads) and stays open, with the reason, on failure.
-import { useId, useState } from 'react';
+// One admin list screen: the table, an Add button and its modal, and (for lists that allow it) Edit
+// and Delete on each row. The form modal closes and clears on Cancel or on success (the list then
+// reloads) and stays open, with the reason, on failure; Delete asks first.
+import { useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, FormModal, notify, Page, TextField, useColumnChoice } from '@ejdesk/ui';
+import { Button, Card, DataTable, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
 
-export function AdminListPage<Row, Field extends string>({ list }: { list: AdminListConfig<Row, Field> }) {
+export function AdminListPage<Row extends { id: number }, Field extends string>({ list }: { list: AdminListConfig<Row, Field> }) {
   const queryClient = useQueryClient();
   const rows = useQuery({ queryKey: list.queryKey, queryFn: list.list });
-  const choice = useColumnChoice(list.queryKey.at(-1)!, list.columns);
   const empty = () => Object.fromEntries(list.fields.map((f) => [f.name, f.options?.[0]?.value ?? ''])) as Record<Field, string>;
   const [open, setOpen] = useState(false);
+  /** The row the form changes; null while it adds one. */
+  const [editing, setEditing] = useState<Row | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
   const [values, setValues] = useState(empty);
-  const create = useMutation({ mutationFn: list.create });
+  const save = useMutation({ mutationFn: (v: Record<Field, string>) => (editing && list.edit ? list.edit.change(editing.id, v) : list.create(v)) });
+  const remove = useMutation({ mutationFn: (row: Row) => list.edit!.remove(row.id) });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: list.queryKey });
+
+  const columns = useMemo((): ColumnDef<Row, unknown>[] => {
+    const edit = list.edit;
+    if (!edit) return list.columns;
+    const actions: ColumnDef<Row, unknown> = {
+      header: 'Actions',
+      id: 'actions',
+      cell: ({ row }) => (
+        <span className={styles.actions}>
+          <Button
+            size="small"
+            // The name starts with the button's own word (WCAG 2.5.3), then whose row it is.
+            aria-label={`Edit: ${edit.describe(row.original)}`}
+            onClick={() => {
+              setEditing(row.original);
+              setValues(Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<Field, string>);
+              setOpen(true);
+            }}
+          >
+            Edit
+          </Button>
+          <Button size="small" variant="ghost" aria-label={`Delete: ${edit.describe(row.original)}`} onClick={() => setDeleting(row.original)}>
+            Delete
+          </Button>
+        </span>
+      ),
+    };
+    return [...list.columns, actions];
+  }, [list]);
+  const choice = useColumnChoice(list.queryKey.at(-1)!, columns);
 
   const close = () => {
     setOpen(false);
+    setEditing(null);
     setValues(empty());
-    create.reset();
+    save.reset();
   };
   const submit = () => {
-    create.mutate(values, {
+    save.mutate(values, {
       onSuccess: () => {
-        notify.success(list.createdMessage);
+        notify.success(editing ? list.edit!.changedMessage : list.createdMessage);
         close();
-        void queryClient.invalidateQueries({ queryKey: list.queryKey });
+        reload();
       },
       onError: (error) => console.error(`${list.modalTitle} failed`, error),
     });
+  };
+  const closeDelete = () => {
+    setDeleting(null);
+    remove.reset();
   };
 
   return (
@@ -44,7 +84,7 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
       <Card>
         <DataTable
           caption={list.title}
-          columns={list.columns}
+          columns={columns}
           rows={rows.data}
           loading={rows.isFetching}
           error={rows.isError ? loadFailure(list.title.toLowerCase(), rows.error) : null}
@@ -54,12 +94,12 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
       </Card>
       <FormModal
         open={open}
-        title={list.modalTitle}
+        title={editing && list.edit ? list.edit.modalTitle : list.modalTitle}
         onClose={close}
         onSubmit={submit}
-        submitLabel="Submit"
-        busy={create.isPending}
-        error={create.isError ? (errorDetail(create.error) ?? 'Could not save. Please try again.') : null}
+        submitLabel={editing ? 'Save' : 'Submit'}
+        busy={save.isPending}
+        error={save.isError ? (errorDetail(save.error) ?? 'Could not save. Please try again.') : null}
         className={styles.form}
       >
         {list.fields.map((field) =>
@@ -78,6 +118,27 @@ export function AdminListPage<Row, Field extends string>({ list }: { list: Admin
           ),
         )}
       </FormModal>
+      {list.edit && (
+        <FormModal
+          open={deleting !== null}
+          title={list.edit.deleteTitle}
+          onClose={closeDelete}
+          onSubmit={() =>
+            remove.mutate(deleting!, {
+              onSuccess: () => {
+                notify.success(list.edit!.deletedMessage);
+                closeDelete();
+                reload();
+              },
+            })
+          }
+          submitLabel="Delete"
+          busy={remove.isPending}
+          error={remove.isError ? (errorDetail(remove.error) ?? 'Could not delete. Please try again.') : null}
+        >
+          <p>{deleting ? `Delete ${list.edit.describe(deleting)}? Mail processed after this no longer follows it.` : null}</p>
+        </FormModal>
+      )}
     </Page>
   );
 }

@@ -1,6 +1,16 @@
-// The admin lists (bank passwords, bank -> MSP, users) differ only in data: this table of columns,
-// endpoints and form fields.
+// The admin lists (bank passwords, bank -> MSP, users, sender mappings, ignore rules) differ only in
+// data: this table of columns, endpoints and form fields.
 import {
+  changeIgnoreRule,
+  changeSenderMapping,
+  createIgnoreRule,
+  createSenderMapping,
+  deleteIgnoreRule,
+  deleteSenderMapping,
+  listIgnoreRules,
+  listSenderMappings,
+  type IgnoreRule,
+  type SenderMapping,
   createAccount,
   createBankMsp,
   createBankPassword,
@@ -26,6 +36,17 @@ export interface AdminListConfig<Row, Field extends string> {
   fields: readonly { name: Field; label: string; type?: 'text' | 'password'; options?: readonly { value: string; label: string }[] }[];
   create: (values: Record<Field, string>) => Promise<unknown>;
   createdMessage: string;
+  /** Lists whose rows can be changed and deleted (the form's fields are the row's own). */
+  edit?: {
+    change: (id: number, values: Record<Field, string>) => Promise<unknown>;
+    remove: (id: number) => Promise<unknown>;
+    /** The row in a few words, for the buttons' names and the delete question. */
+    describe: (row: Row) => string;
+    modalTitle: string;
+    deleteTitle: string;
+    changedMessage: string;
+    deletedMessage: string;
+  };
 }
 
 const timestamps = <Row extends { create_at: string; update_at: string }>(): ColumnDef<Row, unknown>[] => [
@@ -99,4 +120,63 @@ export const userList: AdminListConfig<Account, 'email' | 'password' | 'role'> =
   ],
   create: createAccount,
   createdMessage: 'User created',
+};
+
+export const senderMappingList: AdminListConfig<SenderMapping, 'sender' | 'organisation'> = {
+  title: 'Sender Mappings',
+  queryKey: ['admin', 'sender-mappings'],
+  list: listSenderMappings,
+  columns: [{ header: 'Sender', accessorKey: 'sender' }, { header: 'Bank or MSP', accessorKey: 'organisation' }, ...timestamps<SenderMapping>()],
+  addLabel: 'Add Sender Mapping',
+  modalTitle: 'Add New Sender Mapping',
+  fields: [
+    { name: 'sender', label: 'Sender (name@bank.example, or @bank.example for the whole domain)' },
+    { name: 'organisation', label: 'Bank or MSP (as in the Bank MSP list)' },
+  ],
+  create: createSenderMapping,
+  createdMessage: 'Sender mapping saved',
+  edit: {
+    change: changeSenderMapping,
+    remove: deleteSenderMapping,
+    describe: (row) => `${row.sender} to ${row.organisation}`,
+    modalTitle: 'Edit Sender Mapping',
+    deleteTitle: 'Delete Sender Mapping',
+    changedMessage: 'Sender mapping changed',
+    deletedMessage: 'Sender mapping deleted',
+  },
+};
+
+export const ignoreRuleList: AdminListConfig<IgnoreRule, 'field' | 'pattern'> = {
+  title: 'Ignore Rules',
+  queryKey: ['admin', 'ignore-rules'],
+  list: listIgnoreRules,
+  columns: [
+    { header: 'Ignore Mail Whose', accessorKey: 'field', cell: (c) => (c.getValue() === 'sender' ? 'Sender' : 'Subject') },
+    { header: 'Contains', accessorKey: 'pattern' },
+    ...timestamps<IgnoreRule>(),
+  ],
+  addLabel: 'Add Ignore Rule',
+  modalTitle: 'Add New Ignore Rule',
+  fields: [
+    {
+      name: 'field',
+      label: 'Ignore mail whose',
+      options: [
+        { value: 'subject', label: 'Subject' },
+        { value: 'sender', label: 'Sender' },
+      ],
+    },
+    { name: 'pattern', label: 'Contains (any case)' },
+  ],
+  create: createIgnoreRule,
+  createdMessage: 'Ignore rule saved',
+  edit: {
+    change: changeIgnoreRule,
+    remove: deleteIgnoreRule,
+    describe: (row) => `${row.field} contains "${row.pattern}"`,
+    modalTitle: 'Edit Ignore Rule',
+    deleteTitle: 'Delete Ignore Rule',
+    changedMessage: 'Ignore rule changed',
+    deletedMessage: 'Ignore rule deleted',
+  },
 };

@@ -20,6 +20,9 @@ const actionNames: Record<string, string> = {
   reveal: 'Password shown',
   create: 'Created',
   change: 'Changed',
+  delete: 'Deleted',
+  replace: 'Replaced by a rules file',
+  reprocess: 'Reprocess requested',
   reset_password: 'Password reset',
   change_password: 'Password changed',
 };
@@ -29,7 +32,7 @@ const columns: ColumnDef<AuditEntry, unknown>[] = [
   { header: 'Who', accessorKey: 'user_email', cell: (c) => (c.getValue() as string | null) ?? '—' },
   { header: 'What', accessorKey: 'action', cell: (c) => actionNames[c.getValue() as string] ?? (c.getValue() as string) },
   { header: 'Record', id: 'record', accessorFn: (row) => `${row.entity.replace('_', ' ')}${row.entity_id ? ` ${row.entity_id}` : ''}` },
-  { header: 'Reason', accessorKey: 'detail', cell: (c) => (c.getValue() as string | null) ?? '' },
+  { header: 'Detail', accessorKey: 'detail', cell: (c) => (c.getValue() as string | null) ?? '' },
   { header: 'IP', accessorKey: 'ip', cell: (c) => (c.getValue() as string | null) ?? '', meta: { nowrap: true } },
 ];
 

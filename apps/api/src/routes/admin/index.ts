@@ -13,6 +13,7 @@ import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
 import { AuditExportQuery, AuditQuery, AuditRow } from '../../schemas/audit.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { Paginated } from '../../schemas/lists.ts';
+import { ruleRoutes } from './rules.ts';
 
 const auditColumns: ExportColumn<Row>[] = [
   { header: 'When (UTC)', value: (r) => r.at.toISOString().replace('T', ' ').slice(0, 19) },
@@ -20,7 +21,7 @@ const auditColumns: ExportColumn<Row>[] = [
   { header: 'What', value: 'action' },
   { header: 'Entity', value: 'entity' },
   { header: 'Entity ID', value: 'entity_id' },
-  { header: 'Reason', value: 'detail' },
+  { header: 'Detail', value: 'detail' },
   { header: 'IP', value: 'ip' },
 ];
 
@@ -47,6 +48,8 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
     return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
   });
+
+  await app.register(ruleRoutes);
 
   app.get('/users/', { schema: { response: { 200: Type.Array(Account), ...errorResponses } } }, async () => listAccounts(db));
 
