@@ -58,9 +58,9 @@ if (!process.env.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent
 
 // 3. The API, then the static servers.
 const shellOrigin = `http://${publicHost}:${shellPort}`;
-// With IMAP_* set, the mail ingester watches that mailbox inside the API process (the embedded
-// database can be opened by one process only).
-const ingest = process.env.IMAP_HOST ? { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') } : {};
+// The mail ingester runs inside the API process (the embedded database can be opened by one process
+// only): it watches the mailbox in IMAP_* when set, and processes an admin's Reprocess at once.
+const ingest = { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') };
 // The shell's proxy proves itself to the API with this secret; only then is its X-Forwarded-For believed.
 const proxySecret = randomBytes(24).toString('hex');
 // Where operators (and the supervision test) find the running API's process id.

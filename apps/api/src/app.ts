@@ -15,6 +15,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { adminApiRoutes } from './routes/admin/index.ts';
+import { mailFlowRoutes } from './routes/mail-flow/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
@@ -60,6 +61,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     status: { migrated },
     exports: { inFlight: 0 },
     routes: [],
+    ingest: {},
   };
   app.decorate('ctx', ctx);
   app.addHook('onRoute', (route) => {
@@ -97,5 +99,6 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
   await app.register(adminApiRoutes, { prefix: '/api/admin' });
+  await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
   return app;
 }

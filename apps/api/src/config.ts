@@ -31,6 +31,8 @@ export interface ApiConfig {
   proxySecret: string | undefined;
   /** Bearer token for GET /api/metrics; without one, metrics answer only on the API's own port. */
   metricsToken: string | undefined;
+  /** Ingestion has stalled when no mailbox synced, or a queued message waited, longer than this (s). */
+  stallAfterSeconds: number;
 }
 
 const int = (value: string | undefined, fallback: number): number => {
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     exportConcurrency: int(env.EXPORT_CONCURRENCY, 2),
     proxySecret: env.EJDESK_PROXY_SECRET || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    stallAfterSeconds: int(env.INGEST_STALLED_AFTER_SECONDS, 15 * 60),
   };
 }

@@ -18,6 +18,8 @@ export interface AppContext {
   exports: { inFlight: number };
   /** Every route with its schema, as registered (for the contract tests and the fuzz test). */
   routes: RouteInfo[];
+  /** The mail ingester hosted in this process (`pnpm start`), once it runs: processes the queue now. */
+  ingest: { processQueued?: (() => Promise<void>) | undefined };
 }
 
 export interface RouteInfo {

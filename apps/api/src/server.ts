@@ -29,7 +29,9 @@ const app = await buildApp({
   },
 });
 
-type HostedWorker = { start(host: { db: typeof database.db; bankPassKey: Buffer }): Promise<() => Promise<void>> };
+type HostedWorker = {
+  start(host: { db: typeof database.db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }>;
+};
 let stopWorker = async () => undefined as void;
 let closing = false;
 
@@ -77,5 +79,7 @@ for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 10_000)) {
 
 if (process.env.EJDESK_HOSTED_WORKER && !closing) {
   const worker = (await import(pathToFileURL(process.env.EJDESK_HOSTED_WORKER).href)) as HostedWorker;
-  stopWorker = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+  const hosted = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+  stopWorker = hosted.stop;
+  app.ctx.ingest.processQueued = hosted.processQueued;
 }

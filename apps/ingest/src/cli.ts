@@ -7,7 +7,7 @@ import { bankPassKeyFrom, dataDirFrom, openConfiguredDatabase, replaceIngestRule
 import { createLogger, reasonOf } from './log.ts';
 import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
-import { imapSettingsFromEnv } from './sources/imap.ts';
+import { imapSettingsFromEnv, pollMsFrom } from './sources/imap.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
 
 /**
@@ -92,7 +92,7 @@ try {
   };
   let summary;
   const started = performance.now();
-  if (settings && args.watch) await watchImap(settings, options);
+  if (settings && args.watch) await watchImap(settings, { ...options, pollMs: pollMsFrom(process.env) });
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
   else if (args.reprocess) {

@@ -1,26 +1,33 @@
 // The ingester hosted inside another process on the same database handle: `pnpm start` runs it in
-// the API process when IMAP_* is set, since the embedded database can be opened by one process only.
+// the API process, since the embedded database can be opened by one process only. It watches the
+// mailbox in IMAP_* when that is set, and processes the queue when asked (an admin's Reprocess).
 // (The API loads this module by path, from EJDESK_HOSTED_WORKER, so it does not depend on it.)
 import { loadIngestRules, type Db } from '@ejdesk/db';
 import { createLogger } from './log.ts';
-import { watchImap } from './run.ts';
-import { imapSettingsFromEnv, mailboxName } from './sources/imap.ts';
+import { processStored, watchImap, type RunOptions } from './run.ts';
+import { imapSettingsFromEnv, mailboxName, pollMsFrom } from './sources/imap.ts';
 
-export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<() => Promise<void>> {
+export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }> {
   const settings = imapSettingsFromEnv();
-  if (!settings) return async () => undefined;
   const log = createLogger();
   const controller = new AbortController();
-  log.info(`watching ${mailboxName(settings)} beside the API`);
-  const watching = watchImap(settings, {
+  const options: RunOptions = {
     db: host.db,
     loadRules: () => loadIngestRules(host.db, host.bankPassKey),
     log,
     lanes: 1,
     signal: controller.signal,
-  });
-  return async () => {
-    controller.abort();
-    await watching;
+  };
+  if (settings) log.info(`watching ${mailboxName(settings)} beside the API`);
+  const watching = settings ? watchImap(settings, { ...options, pollMs: pollMsFrom(process.env) }) : Promise.resolve();
+  return {
+    async stop() {
+      controller.abort();
+      await watching;
+    },
+    async processQueued() {
+      const summary = await processStored(options);
+      if (summary.processed) log.info(summary.toText());
+    },
   };
 }

@@ -1,6 +1,6 @@
 // A run of the ingester: store what the source has that is new, and meanwhile process the queue
 // with a few concurrent lanes (one on the embedded database, whose connection is single).
-import { storeMessage, type Db, type IngestRules, type NewMessage } from '@ejdesk/db';
+import { reportMailbox, storeMessage, type Db, type IngestRules, type MailboxState, type NewMessage } from '@ejdesk/db';
 import type { ImapFlow } from 'imapflow';
 import { reasonOf, type Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
@@ -124,9 +124,19 @@ async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: 
   }
 }
 
+/**
+ * What this ingester says of its mailbox on the Mail flow screen. A report that cannot be written
+ * (the database is away) is logged and dropped: it must never stop the ingester.
+ */
+const reporter = (settings: ImapSettings, options: RunOptions) => (state: MailboxState, report: { error?: string; synced?: boolean } = {}) =>
+  reportMailbox(options.db, mailboxName(settings), { state, ...report }).catch((err: unknown) =>
+    options.log.warn(`${mailboxName(settings)}: its state could not be recorded (${reasonOf(err)})`),
+  );
+
 /** One sync of an IMAP mailbox, processing as messages arrive; then exit. */
 export async function ingestFromImap(settings: ImapSettings, given: RunOptions): Promise<Summary> {
   const options = withBudget(given);
+  const report = reporter(settings, options);
   const summary = new Summary();
   const client = connectImap(settings);
   client.on('error', (err: unknown) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
@@ -134,14 +144,17 @@ export async function ingestFromImap(settings: ImapSettings, given: RunOptions):
     await client.connect();
   } catch (err) {
     summary.hardFailures.push(`connecting to ${mailboxName(settings)}: ${reasonOf(err)}`);
+    await report('disconnected', { error: reasonOf(err) });
     return summary;
   }
   const syncing = syncUntilDone(client, settings, options, summary);
   const processing = processQueue(options, summary, syncing);
   try {
     await syncing;
+    await report('stopped', { synced: true });
   } catch (err) {
     summary.hardFailures.push(`syncing ${mailboxName(settings)}: ${reasonOf(err)}`);
+    await report('disconnected', { error: reasonOf(err) });
   }
   await processing;
   await client.logout().catch(() => client.close());
@@ -163,8 +176,10 @@ export interface WatchOptions extends RunOptions {
 export async function watchImap(settings: ImapSettings, given: WatchOptions): Promise<void> {
   const options = withBudget(given);
   const { log, signal } = options;
+  const report = reporter(settings, options);
   let backoff = 1000;
   while (!signal?.aborted) {
+    await report('connecting');
     const client = connectImap(settings);
     // Word from the server may come while a round runs (mail appended during a sync): it is kept,
     // and the next wait returns at once instead of sleeping until the poll interval.
@@ -193,18 +208,22 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
       await client.connect();
       await client.mailboxOpen(settings.mailbox);
       log.info(`watching ${mailboxName(settings)}`);
+      await report('connected');
       backoff = 1000;
       while (!signal?.aborted && client.usable) {
         news = false;
         const summary = new Summary();
         const syncing = syncUntilDone(client, settings, options, summary);
         await Promise.all([syncing, processQueue(options, summary, syncing)]);
+        await report('connected', { synced: true });
         options.onRound?.(summary);
         if (summary.seen) log.info(summary.toText());
         await waitForMail(options.pollMs ?? 5 * 60_000);
       }
+      if (!signal?.aborted) await report('disconnected', { error: 'the server closed the connection' });
     } catch (err) {
       log.warn(`${mailboxName(settings)}: ${reasonOf(err)}; reconnecting in ${backoff / 1000} s`);
+      await report('disconnected', { error: reasonOf(err) });
     } finally {
       client.close();
     }
@@ -212,4 +231,5 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
     await sleep(backoff, signal);
     backoff = Math.min(backoff * 2, 60_000);
   }
+  await report('stopped');
 }

@@ -13,3 +13,4 @@ export * from './queries/preferences.ts';
 export * from './queries/audit.ts';
 export * from './queries/accounts.ts';
 export * from './queries/rules.ts';
+export * from './queries/mail-flow.ts';

@@ -28,6 +28,12 @@ export function imapSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ImapS
   return { host: env.IMAP_HOST, port, user: env.IMAP_USER, password: env.IMAP_PASSWORD ?? '', tls, mailbox: env.IMAP_MAILBOX || 'INBOX' };
 }
 
+/** INGEST_POLL_SECONDS: sync at least this often without word from the server (default 5 minutes). */
+export function pollMsFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const seconds = Number(env.INGEST_POLL_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /** The checkpoint's key and the mailbox's name in logs: never the password. */
 export const mailboxName = (s: ImapSettings) => `imap://${encodeURIComponent(s.user)}@${s.host}:${s.port}/${s.mailbox}`;
 

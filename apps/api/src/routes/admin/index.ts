@@ -3,7 +3,7 @@
 // The users: listed, created, given a role, disabled or enabled again (each change audited).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
+import { emailProcessing, requeueEmail, auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
 import { Type } from 'typebox';
 import { hashPassword } from '../../lib/passwords.ts';
 import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '../../schemas/accounts.ts';
@@ -11,8 +11,10 @@ import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
 import { AuditExportQuery, AuditQuery, AuditRow } from '../../schemas/audit.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { Detail, errorResponses } from '../../schemas/common.ts';
 import { Paginated } from '../../schemas/lists.ts';
+import { IdParams } from '../../schemas/admin.ts';
+import { Reprocessed } from '../../schemas/mail-flow.ts';
 import { ruleRoutes } from './rules.ts';
 
 const auditColumns: ExportColumn<Row>[] = [
@@ -50,6 +52,31 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   await app.register(ruleRoutes);
+
+  // Reprocess one email: back on the queue (its rows and files removed, audited), then processed at
+  // once by the ingester hosted in this process; without one, it waits for a running ingester.
+  app.post(
+    '/emails/:id/reprocess/',
+    { schema: { params: IdParams, response: { 200: Reprocessed, 202: Reprocessed, 409: Detail, ...errorResponses } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!(await requeueEmail(db, request.user!.id, id, request.clientIp))) {
+        const known = await emailProcessing(db, id);
+        if (!known) return reply.code(404).send({ detail: 'Not found.' });
+        return reply.code(409).send({ detail: 'This email has no stored message to process again (it was not read from a mailbox or a mail file).' });
+      }
+      const processQueued = app.ctx.ingest.processQueued;
+      if (processQueued) await processQueued();
+      const now = (await emailProcessing(db, id))!;
+      const processed = !!processQueued;
+      return reply.code(processed ? 200 : 202).send({
+        id,
+        processed,
+        ...now,
+        detail: processed ? `Processed again: ${now.category}.` : 'Queued: the mail ingester processes it on its next round.',
+      });
+    },
+  );
 
   app.get('/users/', { schema: { response: { 200: Type.Array(Account), ...errorResponses } } }, async () => listAccounts(db));
 

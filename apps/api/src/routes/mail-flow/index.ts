@@ -1,0 +1,18 @@
+// /api/mail-flow/: whether the mail is flowing (any signed-in user): each mailbox's state, the
+// queue, what was processed lately, the recent failures, and whether ingestion has stalled (the
+// shell's banner). Reprocessing an email is an admin's: /api/admin/emails/{id}/reprocess/.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { mailFlow, mailStall } from '@ejdesk/db';
+import { authenticate } from '../../plugins/authenticate.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { MailFlow, Stall } from '../../schemas/mail-flow.ts';
+
+export const mailFlowRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app.ctx;
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', authenticate);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
+
+  app.get('/', { schema: { response: { 200: MailFlow, ...errorResponses } } }, async () => mailFlow(db, config.stallAfterSeconds));
+  app.get('/stalled/', { schema: { response: { 200: Stall, ...errorResponses } } }, async () => mailStall(db, config.stallAfterSeconds));
+};

@@ -1,0 +1,152 @@
+// Whether the mail is flowing (issue 15): what each watched mailbox last reported, its checkpoint,
+// the queue, what was processed lately and the recent failures; whether ingestion has stalled; and
+// one email put back on the queue (Reprocess).
+import { eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../client.ts';
+import { auditLog, emailSources, emails } from '../schema.ts';
+
+export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
+
+/** What an ingester says of its mailbox: its state, why it is not connected, and a finished sync. */
+export async function reportMailbox(db: Db, source: string, report: { state: MailboxState; error?: string | null; synced?: boolean }): Promise<void> {
+  const synced = report.synced ? sql`now()` : sql`null`;
+  await db.execute(sql`insert into mailbox_status (source, state, last_error, last_sync_at, update_at)
+    values (${source}, ${report.state}, ${report.error ?? null}::text, ${synced}, now())
+    on conflict (source) do update set state = excluded.state, last_error = excluded.last_error,
+      last_sync_at = coalesce(excluded.last_sync_at, mailbox_status.last_sync_at), update_at = now()`);
+}
+
+export interface MailboxFlow {
+  source: string;
+  state: string;
+  last_error: string | null;
+  last_sync_at: Date | null;
+  update_at: Date;
+  uid_validity: number | null;
+  last_uid: number | null;
+  checkpoint_at: Date | null;
+  waiting: number;
+  processed_last_hour: number;
+  processed_last_day: number;
+}
+
+export interface MailFailure {
+  email_id: number;
+  email_from: string;
+  subject: string;
+  reason: string;
+  at: Date;
+  source: string | null;
+}
+
+export interface MailFlow {
+  mailboxes: MailboxFlow[];
+  /** The whole queue, whatever the source (.eml imports and reprocessing too). */
+  queue: { waiting: number; oldest_waiting_at: Date | null; processed_last_hour: number; processed_last_day: number };
+  failures: MailFailure[];
+  stalled: Stall;
+}
+
+export interface Stall {
+  stalled: boolean;
+  /** Why, in the operators' words; empty when the mail flows. */
+  reasons: string[];
+  stall_after_seconds: number;
+}
+
+const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`);
+
+/**
+ * Stalled: no mailbox has finished a sync for longer than stallAfter (only when any mailbox is
+ * watched at all), or the oldest queued message has waited that long.
+ */
+export async function mailStall(db: Db, stallAfterSeconds: number): Promise<Stall> {
+  const [row] = await queryRows<{ mailboxes: number; synced_lately: number; oldest: string | Date | null }>(
+    db,
+    sql`select (select count(*) from mailbox_status)::int as mailboxes,
+               (select count(*) from mailbox_status where last_sync_at > now() - make_interval(secs => ${stallAfterSeconds}))::int as synced_lately,
+               (select q.create_at from email_sources q where q.processed_at is null order by q.email_id limit 1) as oldest`,
+  );
+  const reasons: string[] = [];
+  if (row!.mailboxes > 0 && row!.synced_lately === 0) reasons.push(`No mailbox has synced for more than ${minutes(stallAfterSeconds)}.`);
+  if (row!.oldest && Date.now() - new Date(row!.oldest).getTime() > stallAfterSeconds * 1000) {
+    reasons.push(`Mail has waited more than ${minutes(stallAfterSeconds)} to be processed.`);
+  }
+  return { stalled: reasons.length > 0, reasons, stall_after_seconds: stallAfterSeconds };
+}
+
+export async function mailFlow(db: Db, stallAfterSeconds: number, failureLimit = 20): Promise<MailFlow> {
+  // Per source: messages are stored with origin `<source>#uid=N`; the counts read the queue's and
+  // the processed_at index (the last day only).
+  const counts = await queryRows<{ source: string; waiting: number; last_hour: number; last_day: number }>(
+    db,
+    sql`select split_part(origin, '#', 1) as source,
+               count(*) filter (where processed_at is null)::int as waiting,
+               count(*) filter (where processed_at > now() - interval '1 hour')::int as last_hour,
+               count(*) filter (where processed_at > now() - interval '1 day')::int as last_day
+        from email_sources
+        where processed_at is null or processed_at > now() - interval '1 day'
+        group by 1`,
+  );
+  const boxes = await queryRows<Omit<MailboxFlow, 'waiting' | 'processed_last_hour' | 'processed_last_day'>>(
+    db,
+    sql`select m.source, m.state, m.last_error, m.last_sync_at, m.update_at,
+               c.uid_validity::float8 as uid_validity, c.last_uid::float8 as last_uid, c.update_at as checkpoint_at
+        from mailbox_status m left join ingest_checkpoints c on c.source = m.source
+        order by m.source`,
+  );
+  const [oldest] = await queryRows<{ at: string | Date }>(db, sql`select create_at as at from email_sources where processed_at is null order by email_id limit 1`);
+  const failures = await queryRows<MailFailure>(
+    db,
+    sql`select e.id::float8 as email_id, e.email_from, e.subject, e.processing_error as reason, e.update_at as at, split_part(s.origin, '#', 1) as source
+        from emails e left join email_sources s on s.email_id = e.id
+        where e.processing_error is not null and e.category = 'ej_not_found'
+        order by e.update_at desc, e.id desc
+        limit ${failureLimit}`,
+  );
+  const of = (source: string) => counts.find((c) => c.source === source);
+  const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((n, c) => n + pick(c), 0);
+  return {
+    mailboxes: boxes.map((b) => ({
+      ...b,
+      last_sync_at: b.last_sync_at && new Date(b.last_sync_at),
+      update_at: new Date(b.update_at),
+      checkpoint_at: b.checkpoint_at && new Date(b.checkpoint_at),
+      waiting: of(b.source)?.waiting ?? 0,
+      processed_last_hour: of(b.source)?.last_hour ?? 0,
+      processed_last_day: of(b.source)?.last_day ?? 0,
+    })),
+    queue: {
+      waiting: sum((c) => c.waiting),
+      oldest_waiting_at: oldest ? new Date(oldest.at) : null,
+      processed_last_hour: sum((c) => c.last_hour),
+      processed_last_day: sum((c) => c.last_day),
+    },
+    failures: failures.map((f) => ({ ...f, email_id: Number(f.email_id), at: new Date(f.at) })),
+    stalled: await mailStall(db, stallAfterSeconds),
+  };
+}
+
+/**
+ * Put one stored email back on the queue, removing what processing made of it (its files, rows
+ * and fingerprints), audited as a reprocess request. False when there is no raw message to
+ * process again (seeded rows, or an unknown id).
+ */
+export async function requeueEmail(db: Db, userId: number, emailId: number, ip: string | null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const taken = await tx.update(emailSources).set({ processedAt: null }).where(eq(emailSources.emailId, emailId)).returning({ id: emailSources.emailId });
+    if (taken.length === 0) return false;
+    await tx.execute(sql`delete from ej_records where email_id = ${emailId}`);
+    await tx.execute(sql`delete from data_files where email_id = ${emailId}`);
+    await tx.execute(sql`delete from subject_fingerprints where email_id = ${emailId}`);
+    await tx.update(emails).set({ isRead: false, category: 'ej_not_found', jsonLoadData: [], processingError: null, updateAt: sql`now()` }).where(eq(emails.id, emailId));
+    await tx.insert(auditLog).values({ userId, action: 'reprocess', entity: 'email', entityId: String(emailId), ip });
+    return true;
+  });
+}
+
+/** An email's category and processing failure now, or undefined when there is no such email. */
+export async function emailProcessing(db: Db, emailId: number): Promise<{ category: string; processing_error: string | null } | undefined> {
+  const [row] = await db.select({ category: emails.category, processing_error: emails.processingError }).from(emails).where(eq(emails.id, emailId));
+  return row;
+}
