@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext, RouteInfo } from './context.ts';
+import { createLiveHub } from './lib/live.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { sameSecret, type Secrets } from './lib/secrets.ts';
 import { bodyLimit, registerBodies } from './plugins/bodies.ts';
@@ -15,6 +16,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { adminApiRoutes } from './routes/admin/index.ts';
+import { eventRoutes } from './routes/events/index.ts';
 import { mailFlowRoutes } from './routes/mail-flow/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
@@ -62,6 +64,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     exports: { inFlight: 0 },
     routes: [],
     ingest: {},
+    live: createLiveHub(database, { stallAfterSeconds: config.stallAfterSeconds }),
   };
   app.decorate('ctx', ctx);
   app.addHook('onRoute', (route) => {
@@ -100,5 +103,8 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
   await app.register(adminApiRoutes, { prefix: '/api/admin' });
   await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
+  await app.register(eventRoutes, { prefix: '/api/events' });
+  // The event streams end first when the API shuts down (close() would otherwise wait for them).
+  app.addHook('preClose', async () => ctx.live.close());
   return app;
 }

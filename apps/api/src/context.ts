@@ -2,6 +2,7 @@
 import type { Database, Db, UserRole } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { Secrets } from './lib/secrets.ts';
+import type { LiveHub } from './lib/live.ts';
 import type { TokenService } from './lib/tokens.ts';
 import type { ApiMetrics } from './plugins/metrics.ts';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   exports: { inFlight: number };
   /** Every route with its schema, as registered (for the contract tests and the fuzz test). */
   routes: RouteInfo[];
+  /** The live events' fan-out (one LISTEN for this instance). */
+  live: LiveHub;
   /** The mail ingester hosted in this process (`pnpm start`), once it runs: processes the queue now. */
   ingest: { processQueued?: (() => Promise<void>) | undefined };
 }

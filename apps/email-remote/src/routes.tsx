@@ -6,9 +6,11 @@ import { EmailDetailsPage } from './features/email-details/EmailDetailsPage.tsx'
 import { EmailListPage } from './features/email-lists/EmailListPage.tsx';
 import { allEmailList, categoryListConfigs } from './features/email-lists/lists.ts';
 import { JsonDataPage } from './features/json-data/JsonDataPage.tsx';
+import { MailFlowPage } from './features/mail-flow/MailFlowPage.tsx';
 
 export const emailLinks = [
   { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Mail Flow', to: '/mail-flow' },
   { label: 'All Email', to: '/all-email' },
   { label: 'Email Data', to: '/data-email' },
   ...categoryListConfigs.map((list) => ({ label: list.title, to: list.path })),
@@ -33,6 +35,7 @@ export default function EmailRoutes() {
         <Route key={list.path} path={list.path} element={<EmailListPage key={list.path} list={list} />} />
       ))}
       <Route path="/email-details-data/:id" element={<EmailDetailsPage />} />
+      <Route path="/mail-flow" element={<MailFlowPage />} />
     </Routes>
   );
 }

@@ -40,7 +40,7 @@ http.interceptors.request.use((config) => {
 let refreshing: Promise<string | null> | null = null;
 
 /** One refresh at a time, however many requests failed together. */
-function refreshAccessToken(): Promise<string | null> {
+export function refreshAccessToken(): Promise<string | null> {
   const { refresh } = sessionStore.getState();
   if (!refresh) return Promise.resolve(null);
   refreshing ??= http

@@ -9,3 +9,5 @@ export * from './endpoints/preferences.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';
+export * from './endpoints/mail-flow.ts';
+export * from './events.ts';

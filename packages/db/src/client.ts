@@ -27,8 +27,17 @@ export interface Database {
   isCurrent(): Promise<boolean>;
   /** Connections of a real server's pool (the embedded database has one, never waiting). */
   poolStats(): PoolStats;
+  /**
+   * LISTEN on a channel until the returned function is called. On a real server the listening
+   * connection is its own and is made again after a failure (1 s doubling to 30 s); `onNotify`
+   * is then called once with null, since notifications sent meanwhile were missed.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void, onError?: (error: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+/** Tell listeners on the channel, when the caller's transaction commits (one per payload and transaction). */
+export const notifySql = (channel: string, payload = '') => sql`select pg_notify(${channel}, ${payload})`;
 
 export interface DatabaseOptions {
   /** postgres:// URL of a real server; when absent the embedded PGlite at dataDir is used. */
@@ -117,6 +126,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       },
       isCurrent: () => migrationsApplied(db as unknown as Db),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      listen: (channel, onNotify, onError) => listenPg(options.url!, channel, onNotify, onError),
       close: () => pool.end(),
     };
   }
@@ -137,7 +147,47 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     migrate: () => migrateThenAnalyze((text) => client.query(text), () => migratePglite(db, { migrationsFolder })),
     isCurrent: () => migrationsApplied(db as unknown as Db),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
+      return unlisten;
+    },
     close: () => client.close(),
+  };
+}
+
+/** A LISTEN connection of its own, made again after any failure until stopped. */
+async function listenPg(url: string, channel: string, onNotify: (payload: string | null) => void, onError?: (error: Error) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const connect = async (delay: number, again: boolean): Promise<void> => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed || stopped) return;
+      failed = true;
+      onError?.(error);
+      void next.end().catch(() => undefined);
+      retry = setTimeout(() => void connect(Math.min(delay * 2, 30_000), true), delay);
+    };
+    next.on('error', fail);
+    next.on('end', () => fail(new Error('the listening connection ended')));
+    next.on('notification', (message) => message.channel === channel && onNotify(message.payload ?? ''));
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      client = next;
+      if (again) onNotify(null);
+    } catch (error) {
+      fail(error as Error);
+    }
+  };
+  await connect(1_000, false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }
 

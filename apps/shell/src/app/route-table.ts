@@ -10,7 +10,7 @@ function own(remote: string, section: string, segments: string[], role?: Require
 }
 own('email', 'email monitoring', [
   'dashboard', 'all-email', 'data-email', 'ej-not-found', 'same-subject', 'same-subject-processing',
-  'email-ignored', 'read-email', 'unread-email', 'get-all-email-data', 'email-details-data',
+  'email-ignored', 'read-email', 'unread-email', 'get-all-email-data', 'email-details-data', 'mail-flow',
 ]);
 own('ej', 'EJ data', ['email', 'overage', 'successing']);
 own('files', 'file data', [
@@ -21,6 +21,7 @@ own('admin', 'admin lists', ['store-password-list', 'bank-msp-list', 'sender-map
 
 export const sideNavigation: readonly { label: string; to: string; role?: RequiredRole }[] = [
   { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Mail Flow', to: '/mail-flow' },
   { label: 'Email', to: '/email' },
   { label: 'All Email', to: '/all-email' },
   { label: 'Missing Data', to: '/missing-data' },

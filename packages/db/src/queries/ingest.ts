@@ -3,7 +3,13 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
-import { queryRows, type Db } from '../client.ts';
+import { notifySql, queryRows, type Db } from '../client.ts';
+
+/**
+ * The channel on which the ingester says mail was stored, processed or its mailbox changed state;
+ * the API's live events listen on it (several API instances each listen).
+ */
+export const mailChannel = 'ejdesk_mail';
 import {
   auditLog,
   bankMsps,
@@ -50,10 +56,12 @@ export async function storeMessage(tx: Tx, message: NewMessage): Promise<boolean
                   ${message.receivedAt.toISOString()}::timestamptz)
           on conflict (message_id) do nothing
           returning id)
-        insert into email_sources (email_id, raw, size, origin, normalized_subject, fetch_error)
-        select id, ${message.raw}::bytea, ${message.size}::int, ${message.origin}::text, ${message.normalizedSubject}::text, ${message.fetchError ?? null}::text
-        from e
-        returning email_id`,
+        , s as (
+          insert into email_sources (email_id, raw, size, origin, normalized_subject, fetch_error)
+          select id, ${message.raw}::bytea, ${message.size}::int, ${message.origin}::text, ${message.normalizedSubject}::text, ${message.fetchError ?? null}::text
+          from e
+          returning email_id)
+        select email_id, pg_notify(${mailChannel}, '') from s`,
   );
   return rows.length > 0;
 }
@@ -386,6 +394,7 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
     }
   }
   if (emailUpdate) await tx.execute(sql`with ${emailUpdate} select 1`);
+  await tx.execute(notifySql(mailChannel));
 }
 
 /**
@@ -419,5 +428,6 @@ export async function markProcessingFailed(db: Db, emailId: number, reason: stri
       .update(emails)
       .set({ category: 'ej_not_found', isRead: true, processingError: reason, updateAt: sql`now()` })
       .where(eq(emails.id, emailId));
+    await tx.execute(notifySql(mailChannel));
   });
 }

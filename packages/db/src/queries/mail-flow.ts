@@ -2,7 +2,8 @@
 // the queue, what was processed lately and the recent failures; whether ingestion has stalled; and
 // one email put back on the queue (Reprocess).
 import { eq, sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../client.ts';
+import { notifySql, queryRows, type Db } from '../client.ts';
+import { mailChannel } from './ingest.ts';
 import { auditLog, emailSources, emails } from '../schema.ts';
 
 export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
@@ -10,10 +11,13 @@ export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stoppe
 /** What an ingester says of its mailbox: its state, why it is not connected, and a finished sync. */
 export async function reportMailbox(db: Db, source: string, report: { state: MailboxState; error?: string | null; synced?: boolean }): Promise<void> {
   const synced = report.synced ? sql`now()` : sql`null`;
-  await db.execute(sql`insert into mailbox_status (source, state, last_error, last_sync_at, update_at)
-    values (${source}, ${report.state}, ${report.error ?? null}::text, ${synced}, now())
-    on conflict (source) do update set state = excluded.state, last_error = excluded.last_error,
-      last_sync_at = coalesce(excluded.last_sync_at, mailbox_status.last_sync_at), update_at = now()`);
+  await db.execute(sql`with reported as (
+      insert into mailbox_status (source, state, last_error, last_sync_at, update_at)
+      values (${source}, ${report.state}, ${report.error ?? null}::text, ${synced}, now())
+      on conflict (source) do update set state = excluded.state, last_error = excluded.last_error,
+        last_sync_at = coalesce(excluded.last_sync_at, mailbox_status.last_sync_at), update_at = now()
+      returning 1)
+    select pg_notify(${mailChannel}, '') from reported`);
 }
 
 export interface MailboxFlow {
@@ -141,6 +145,7 @@ export async function requeueEmail(db: Db, userId: number, emailId: number, ip: 
     await tx.execute(sql`delete from subject_fingerprints where email_id = ${emailId}`);
     await tx.update(emails).set({ isRead: false, category: 'ej_not_found', jsonLoadData: [], processingError: null, updateAt: sql`now()` }).where(eq(emails.id, emailId));
     await tx.insert(auditLog).values({ userId, action: 'reprocess', entity: 'email', entityId: String(emailId), ip });
+    await tx.execute(notifySql(mailChannel));
     return true;
   });
 }

@@ -49,6 +49,8 @@ export interface PaginatedListPageProps<Row> {
   defaultOrdering?: string;
   /** Buttons beside the heading (an export), given the filters applied. */
   actions?: (filters: Record<string, string>) => ReactNode;
+  /** Refreshed when new mail is processed (the shell's live events refetch `meta.live` queries). */
+  live?: boolean;
 }
 
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
@@ -60,6 +62,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   const choice = useColumnChoice(props.table, columns);
   const query = useQuery({
     queryKey: [props.queryKey, params],
+    meta: { live: props.live === true },
     queryFn: async ({ signal }) => {
       try {
         return await load(params, signal);

@@ -46,6 +46,8 @@ function useCounts(month: string) {
   return useQuery({
     queryKey: ['dashboard-counts', apiMonth],
     enabled: apiMonth !== null,
+    // New mail counts at once: the shell's live events refetch it (no polling here).
+    meta: { live: true },
     placeholderData: keepPreviousData,
     queryFn: async () => {
       try {

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
-import { getEmailDetails, isNotFound, loadFailure, type EmailDetails } from '@ejdesk/api-client';
+import { errorDetail, getEmailDetails, isNotFound, loadFailure, reprocessEmail, useSession, type EmailDetails } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles, type ExportColumn } from '@ejdesk/export';
 import { Button, Card, ErrorState, formatDateTime, LoadingState, Page } from '@ejdesk/ui';
 import { SafeEmailHtml } from './SafeEmailHtml.tsx';
@@ -19,8 +19,48 @@ const fields: (ExportColumn<EmailDetails> & { kind?: 'text' | 'html' | 'date' })
   { header: 'Last Updated', value: 'update_at', kind: 'date' },
 ];
 
+/** The category in the dashboard's words. */
+const categoryNames: Record<string, string> = {
+  processed: 'processed',
+  ej_not_found: 'EJ not found',
+  ignored: 'ignored',
+  same_subject: 'same subject line',
+  same_subject_processing: 'processed along with the subject line',
+};
+
+/**
+ * An admin's Reprocess: the email is extracted again from its stored message under today's rules;
+ * the result (its category, and why when it failed or was ignored) shows beside the button.
+ */
+function ReprocessButton({ id }: { id: string }) {
+  const queryClient = useQueryClient();
+  const reprocess = useMutation({
+    mutationFn: () => reprocessEmail(id),
+    // Everything may have changed: the lists, the counts, this email.
+    onSuccess: () => void queryClient.invalidateQueries(),
+  });
+  const result = reprocess.data;
+  return (
+    <>
+      <Button onClick={() => reprocess.mutate()} loading={reprocess.isPending}>
+        Reprocess
+      </Button>
+      <span className={styles.reprocessed} role="status">
+        {result
+          ? result.processed
+            ? `Processed again: ${categoryNames[result.category] ?? result.category}.${result.processing_error ? ` ${result.processing_error}` : ''}`
+            : result.detail
+          : reprocess.isError
+            ? `Not reprocessed: ${errorDetail(reprocess.error) ?? 'the server did not answer'}.`
+            : ''}
+      </span>
+    </>
+  );
+}
+
 export function EmailDetailsPage() {
   const { id = '' } = useParams();
+  const isAdmin = useSession((s) => s.role === 'admin');
   const query = useQuery({
     queryKey: ['email-details', id],
     queryFn: () => getEmailDetails(id),
@@ -35,6 +75,7 @@ export function EmailDetailsPage() {
       title="Email Details"
       actions={
         <>
+          {isAdmin && <ReprocessButton id={id} />}
           <Button onClick={() => downloadCsv(csv, [email], fields)}>Export to CSV</Button>
           <Button onClick={() => void downloadXlsx(xlsx, sheet, [email], fields)}>Export to Excel</Button>
         </>

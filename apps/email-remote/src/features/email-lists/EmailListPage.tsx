@@ -46,6 +46,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       describeFailure={(error) => loadFailure('list', error)}
       isNotFound={isNotFound}
       defaultOrdering="-create_at"
+      live
     />
   );
 }

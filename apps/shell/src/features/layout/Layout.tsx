@@ -1,13 +1,33 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { logOut, useSession } from '@ejdesk/api-client';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { logOut, useSession, watchLiveEvents, type MailStall } from '@ejdesk/api-client';
 import { sideNavigation } from '../../app/route-table.ts';
 import styles from './layout.module.css';
+
+/**
+ * The live events, one stream per tab while signed in: each mail event refetches the queries the
+ * screens marked live (dashboard counts, the lists' Total Records, Mail Flow); the stall feeds the
+ * banner every user sees.
+ */
+function useLiveEvents(): MailStall | null {
+  const queryClient = useQueryClient();
+  const signedIn = useSession((s) => s.isAuthenticated);
+  const [stall, setStall] = useState<MailStall | null>(null);
+  useEffect(() => {
+    if (!signedIn) return;
+    return watchLiveEvents({
+      onMail: () => void queryClient.invalidateQueries({ predicate: (query) => query.meta?.live === true }),
+      onStall: setStall,
+    });
+  }, [queryClient, signedIn]);
+  return signedIn ? stall : null;
+}
 
 export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const stall = useLiveEvents();
   const role = useSession((s) => s.role);
   // The entries the user's role opens (the API refuses the rest anyway).
   const entries = sideNavigation.filter((item) => !item.role || item.role === role);
@@ -66,6 +86,11 @@ export function Layout() {
         </nav>
       </aside>
       <main id="main" className={styles.main} tabIndex={-1}>
+        {stall?.stalled && (
+          <div className={styles.stalled} role="alert">
+            <strong>Mail is not flowing.</strong> {stall.reasons.join(' ')} <Link to="/mail-flow">Open Mail Flow</Link>
+          </div>
+        )}
         <Outlet />
       </main>
     </div>

@@ -1,0 +1,94 @@
+// Live events (issue 15): one LISTEN per API instance on the ingester's channel, fanned out to
+// every open event stream, so the dashboard counts, the category lists' Total Records and the Mail
+// Flow refresh within a few seconds of new mail, in every tab, with no polling per tab. Bursts
+// (a sync of a hundred messages) become one event per second at most. While anyone listens, the
+// stall is checked here every few seconds (one query per instance, not per tab) and sent when it
+// changes.
+import { mailChannel, mailStall, type Database, type Stall } from '@ejdesk/db';
+
+export interface LiveEvent {
+  type: 'mail' | 'stall';
+  data: unknown;
+}
+type Subscriber = (event: LiveEvent) => void;
+
+export interface LiveHub {
+  /** `end` is called when the hub closes (the API shuts down): the stream must end then. */
+  subscribe(subscriber: Subscriber, end: () => void): () => void;
+  /** The stall as last checked (checked now when nobody listened before). */
+  currentStall(): Promise<Stall>;
+  subscribers(): number;
+  close(): Promise<void>;
+}
+
+export function createLiveHub(database: Database, options: { stallAfterSeconds: number; coalesceMs?: number; log?: (message: string) => void }): LiveHub {
+  const subscribers = new Map<Subscriber, () => void>();
+  const coalesceMs = options.coalesceMs ?? 1000;
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  let lastStall: Stall | undefined;
+  let stallTimer: ReturnType<typeof setInterval> | undefined;
+  let unlisten: Promise<() => Promise<void>> | undefined;
+  let closed = false;
+
+  const send = (event: LiveEvent) => {
+    for (const subscriber of subscribers.keys()) subscriber(event);
+  };
+  const checkStall = async (): Promise<Stall> => {
+    const stall = await mailStall(database.db, options.stallAfterSeconds);
+    const changed = !lastStall || JSON.stringify(stall) !== JSON.stringify(lastStall);
+    lastStall = stall;
+    if (changed) send({ type: 'stall', data: stall });
+    return stall;
+  };
+  const safeCheck = () => void checkStall().catch((err: unknown) => options.log?.(`stall check failed: ${(err as Error).message}`));
+  const mailArrived = () => {
+    if (pending || closed) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      send({ type: 'mail', data: { at: new Date().toISOString() } });
+      safeCheck();
+    }, coalesceMs);
+  };
+
+  const start = () => {
+    unlisten = database.listen(mailChannel, mailArrived, (err) => options.log?.(`live events: ${err.message}; listening again`));
+    unlisten.catch((err: unknown) => options.log?.(`live events could not listen: ${(err as Error).message}`));
+    const every = Math.min(15, Math.max(1, Math.floor(options.stallAfterSeconds / 4))) * 1000;
+    stallTimer = setInterval(safeCheck, every);
+  };
+  const stop = async () => {
+    clearInterval(stallTimer);
+    clearTimeout(pending);
+    pending = undefined;
+    const listening = unlisten;
+    unlisten = undefined;
+    lastStall = undefined;
+    await (await listening?.catch(() => undefined))?.();
+  };
+
+  return {
+    subscribe(subscriber, end) {
+      if (closed) {
+        end();
+        return () => undefined;
+      }
+      if (subscribers.size === 0) start();
+      subscribers.set(subscriber, end);
+      return () => {
+        subscribers.delete(subscriber);
+        if (subscribers.size === 0) void stop();
+      };
+    },
+    async currentStall() {
+      return lastStall ?? checkStall();
+    },
+    subscribers: () => subscribers.size,
+    async close() {
+      closed = true;
+      const ends = [...subscribers.values()];
+      subscribers.clear();
+      for (const end of ends) end();
+      await stop();
+    },
+  };
+}

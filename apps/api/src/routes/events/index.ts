@@ -1,0 +1,40 @@
+// GET /api/events/: server-sent events for the signed-in user. `stall` first (and whenever it
+// changes), then `mail` whenever the ingester stored or processed mail (at most one a second). A
+// comment every 20 s keeps proxies from closing a quiet stream. Authenticated by the header like
+// every route (the client reads the stream with fetch, so no token ever travels in a URL).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { LiveEvent } from '../../lib/live.ts';
+import { authenticate } from '../../plugins/authenticate.ts';
+
+const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+
+export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { live } = app.ctx;
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', authenticate);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
+
+  app.get('/', async (request, reply) => {
+    const stall = await live.currentStall();
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
+    const unsubscribe = live.subscribe(
+      (event) => res.write(frame(event)),
+      () => res.end(),
+    );
+    const heartbeat = setInterval(() => res.write(': still here\n\n'), 20_000);
+    const end = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    };
+    request.raw.on('close', end);
+    res.on('error', end);
+  });
+};

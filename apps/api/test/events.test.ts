@@ -1,0 +1,137 @@
+// Live events (issue 15) over real HTTP on both backends: the stall first, a `mail` event within
+// seconds of the ingester's notification (bursts coalesced), a stall event when the mail stops
+// flowing, a LISTEN connection killed by the server is made again, and shutdown ends the streams.
+import { sql } from 'drizzle-orm';
+import { reportMailbox, storeMessage } from '@ejdesk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+
+interface Received {
+  type: string;
+  data: unknown;
+}
+
+/** An event stream read with fetch as the console reads it; next(type) waits for that event. */
+async function openStream(base: string, authorization: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${base}/api/events/`, { headers: { authorization }, signal: controller.signal });
+  const events: Received[] = [];
+  let ended = false;
+  let wake = () => undefined as void;
+  const reading = (async () => {
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const type = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (type && data) events.push({ type, data: JSON.parse(data) });
+          wake();
+        }
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+    wake();
+  })();
+  return {
+    response,
+    events,
+    async next(type: string, timeoutMs = 10_000): Promise<Received> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const at = events.findIndex((e) => e.type === type);
+        if (at >= 0) return events.splice(at, 1)[0]!;
+        if (ended) throw new Error(`the stream ended before a ${type} event`);
+        if (Date.now() > deadline) throw new Error(`no ${type} event within ${timeoutMs} ms: ${JSON.stringify(events)}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    ended: () => reading.then(() => ended),
+    close: () => controller.abort(),
+  };
+}
+
+describe.each(backends)('live events on %s', (backend) => {
+  let t: TestApp;
+  let base: string;
+  let authorization: string;
+  beforeAll(async () => {
+    t = await createTestApp(backend, { stallAfterSeconds: 2 });
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    authorization = `JWT ${(await login(t.app)).access}`;
+  });
+  afterAll(() => t.close());
+
+  it('refuses a request without a valid token with a 401 detail', async () => {
+    const response = await fetch(`${base}/api/events/`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ detail: expect.any(String) });
+    const forged = await fetch(`${base}/api/events/`, { headers: { authorization: 'JWT nope' } });
+    expect(forged.status).toBe(401);
+  });
+
+  it('sends the stall first, then one mail event for a burst of stored mail, and the stall when mail stops', async () => {
+    const stream = await openStream(base, authorization);
+    expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect((await stream.next('stall')).data).toEqual({ stalled: false, reasons: [], stall_after_seconds: 2 });
+
+    const source = 'imap://ops@mail.example:993/INBOX';
+    await reportMailbox(t.database.db, source, { state: 'connected', synced: true });
+    await t.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 5; i++) {
+        const raw = Buffer.from(`Subject: live ${i}\r\n\r\nbody`);
+        await storeMessage(tx as never, { messageId: `<live-${i}@test>`, emailFrom: 'a@b.example', emailTo: '', subject: `live ${i}`, normalizedSubject: `live ${i}`, receivedAt: new Date(), raw, size: raw.length, origin: `${source}#uid=${i + 1}` });
+      }
+    });
+    await stream.next('mail');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(stream.events.filter((e) => e.type === 'mail')).toEqual([]);
+
+    // Nothing syncs, and the stored mail waits unprocessed: the stall arrives unasked.
+    const stall = await stream.next('stall', 15_000);
+    expect(stall.data).toMatchObject({ stalled: true, reasons: expect.arrayContaining(['No mailbox has synced for more than 2 seconds.']) });
+    await t.database.db.execute(sql`update email_sources set processed_at = now()`);
+    await reportMailbox(t.database.db, source, { state: 'connected', synced: true });
+    expect((await stream.next('stall', 15_000)).data).toMatchObject({ stalled: false });
+    stream.close();
+  }, 60_000);
+
+  it.runIf(backend === 'postgres')('listens again after the server kills its LISTEN connection', async () => {
+    const stream = await openStream(base, authorization);
+    await stream.next('stall');
+    // The hub's LISTEN connection, once it is made (it is made when the first stream opens).
+    let killed: unknown[] = [];
+    for (let i = 0; i < 50 && killed.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      killed = ((await t.database.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %' and datname = current_database()`)) as unknown as { rows: unknown[] }).rows;
+    }
+    expect(killed).toHaveLength(1);
+    // Made again within a few seconds; the events missed meanwhile become one mail event.
+    await stream.next('mail', 10_000);
+    await reportMailbox(t.database.db, 'imap://ops@mail.example:993/INBOX', { state: 'connected', synced: true });
+    await stream.next('mail', 10_000);
+    stream.close();
+  }, 30_000);
+
+  it('ends open streams when the API shuts down', async () => {
+    const own = await createTestApp(backend);
+    const ownBase = await own.app.listen({ host: '127.0.0.1', port: 0 });
+    const stream = await openStream(ownBase, `JWT ${(await login(own.app)).access}`);
+    await stream.next('stall');
+    const closing = own.close();
+    expect(await stream.ended()).toBe(true);
+    await closing;
+  }, 30_000);
+});
