@@ -2,6 +2,7 @@
 // their own and a fresh embedded database, so a running demo is never touched.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { mailbox } from './support/mailbox.ts';
 
 export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
 export const baseURL = `http://localhost:${ports.shell}`;
@@ -26,23 +27,41 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  webServer: {
-    command: `rm -rf '${dataDir}' && pnpm --dir .. start`,
-    url: `${baseURL}/remotes.json`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      EJDESK_DATA_DIR: dataDir,
-      EJDESK_DEMO_EMAILS: '1500',
-      EJDESK_DEMO_EJ: '3000',
-      SHELL_PORT: String(ports.shell),
-      EMAIL_REMOTE_PORT: String(ports.email),
-      EJ_REMOTE_PORT: String(ports.ej),
-      FILES_REMOTE_PORT: String(ports.files),
-      ADMIN_REMOTE_PORT: String(ports.admin),
-      API_PORT: String(ports.api),
-      DATABASE_URL: '',
+  // The mailbox first (started in order): the API watches it from its start.
+  webServer: [
+    {
+      command: 'node --import tsx support/mailbox-server.ts',
+      url: `http://127.0.0.1:${mailbox.controlPort}/health`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 3_000 },
     },
-  },
+    {
+      command: `rm -rf '${dataDir}' && pnpm --dir .. start`,
+      url: `${baseURL}/remotes.json`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      env: {
+        EJDESK_DATA_DIR: dataDir,
+        EJDESK_DEMO_EMAILS: '1500',
+        EJDESK_DEMO_EJ: '3000',
+        SHELL_PORT: String(ports.shell),
+        EMAIL_REMOTE_PORT: String(ports.email),
+        EJ_REMOTE_PORT: String(ports.ej),
+        FILES_REMOTE_PORT: String(ports.files),
+        ADMIN_REMOTE_PORT: String(ports.admin),
+        API_PORT: String(ports.api),
+        DATABASE_URL: '',
+        IMAP_HOST: '127.0.0.1',
+        IMAP_PORT: String(mailbox.imapPort),
+        IMAP_USER: mailbox.user,
+        IMAP_PASSWORD: mailbox.password,
+        IMAP_TLS: 'false',
+        // A sync every 2 s even without IDLE's word, and a stall after 10 s (the mail-flow spec).
+        INGEST_POLL_SECONDS: '2',
+        INGEST_STALLED_AFTER_SECONDS: '10',
+      },
+    },
+  ],
 });

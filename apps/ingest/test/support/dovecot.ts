@@ -16,6 +16,9 @@ export interface Dovecot {
   dir: string;
   /** Append messages to the user's INBOX over IMAP. */
   append(messages: Buffer[], mailbox?: string): Promise<void>;
+  /** Stop the server but keep its mail, as an outage would; resume() starts it again on the same port. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,11 +45,11 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`dovecot did not listen on ${port}:\n${log()}`);
 }
 
-export async function startDovecot(): Promise<Dovecot> {
+export async function startDovecot(options: { port?: number; password?: string } = {}): Promise<Dovecot> {
   const dir = mkdtempSync(join(tmpdir(), 'ejdesk-dovecot-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const user = 'ejdesk';
-  const password = `imap-${Math.random().toString(36).slice(2)}`;
+  const password = options.password ?? `imap-${Math.random().toString(36).slice(2)}`;
   const asRoot = process.getuid?.() === 0;
   // Dovecot's auth process runs as its own user and must reach the passwd file.
   chmodSync(dir, 0o755);
@@ -86,11 +89,21 @@ service imap-login {
 }
 ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
   );
-  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  await waitForPort(port, child, () => output);
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    await waitForPort(port, child, () => output);
+  };
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  await launch();
 
   return {
     host: '127.0.0.1',
@@ -107,9 +120,10 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
         await client.logout();
       }
     },
+    halt,
+    resume: launch,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
