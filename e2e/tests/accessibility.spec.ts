@@ -8,9 +8,9 @@ test.describe.configure({ timeout: 60_000 });
 const screens = [
   '/dashboard', '/all-email', '/data-email', '/read-email', '/email-details-data/1', '/email', '/overage', '/successing',
   '/text-email-data', '/text-email-data/1', '/excel-email-data', '/store-password-list', '/bank-msp-list', '/bank-msp-list?as=operator',
-  '/audit-log', '/users', '/change-password',
+  '/audit-log', '/users', '/change-password', '/mail-flow', '/sender-mappings', '/ignore-rules',
 ];
-const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users'];
+const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules'];
 
 test('the login screen has no accessibility violations', async ({ page }) => {
   await page.goto('/login');

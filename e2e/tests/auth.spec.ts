@@ -2,7 +2,7 @@ import { demo, expect, signIn, test } from './fixtures.ts';
 
 // An operator's side nav: every screen of SPEC.md but the two admin lists (issue 15's roles).
 const navigation = [
-  'Dashboard', 'Email', 'All Email', 'Missing Data', 'Missing TXN Data', 'Between Successful Data', 'Text Email Data',
+  'Dashboard', 'Mail Flow', 'Email', 'All Email', 'Missing Data', 'Missing TXN Data', 'Between Successful Data', 'Text Email Data',
   'Excel Email Data', 'PDF Email Data', 'Other Format Email Data', 'Change Password',
 ];
 

@@ -2,7 +2,7 @@
 // them; an admin's has both. The session survives a refusal (a 403 is not a logout).
 import { demo, expect, test } from './fixtures.ts';
 
-const adminEntries = ['Password List', 'Bank MSP List', 'Users', 'Audit Log'];
+const adminEntries = ['Password List', 'Bank MSP List', 'Sender Mappings', 'Ignore Rules', 'Users', 'Audit Log'];
 
 test('an operator sees no admin entries; a forced admin URL says so, and its API answers 403', async ({ signedIn: page }) => {
   await page.goto('/dashboard');
@@ -21,6 +21,9 @@ test('an operator sees no admin entries; a forced admin URL says so, and its API
     ['GET', '/api/scrape/bank/msp/list/'],
     ['POST', '/api/scrape/store/password/1/reveal/'],
     ['POST', '/api/scrape/bank/msp/create/'],
+    ['GET', '/api/admin/sender-mappings/'],
+    ['POST', '/api/admin/ignore-rules/'],
+    ['POST', '/api/admin/emails/1/reprocess/'],
   ] as const) {
     const response = await page.request.fetch(path, { method, headers: { authorization: `JWT ${token}` }, ...(method === 'POST' ? { data: { msp: 'M', bank_name: 'B' } } : {}) });
     expect(response.status(), path).toBe(403);

@@ -143,6 +143,19 @@ describe.each(backends)('mail flow on %s', (backend) => {
     const audit = await get('/api/admin/audit-log/?action=reprocess');
     expect(audit.results).toEqual([expect.objectContaining({ action: 'reprocess', entity: 'email', entity_id: String(after!.id), user_email: admin.email })]);
 
+    // With no ingester in the API process, it waits on the queue for one: 202, then processed.
+    const hosted = t.app.ctx.ingest.processQueued;
+    t.app.ctx.ingest.processQueued = undefined;
+    const queued = await call('POST', `/api/admin/emails/${after!.id}/reprocess/`);
+    t.app.ctx.ingest.processQueued = hosted;
+    expect(queued.statusCode).toBe(202);
+    expect(queued.json()).toMatchObject({ processed: false, detail: expect.stringMatching(/^Queued/) });
+    expect((await get('/api/mail-flow/')).queue.waiting).toBe(1);
+    await processStored(options);
+    expect((await get('/api/mail-flow/')).queue.waiting).toBe(0);
+    const [again] = await t.database.db.select({ category: emails.category }).from(emails).where(eq(emails.id, after!.id));
+    expect(again!.category).toBe('ignored');
+
     expect((await call('POST', '/api/admin/emails/999999/reprocess/')).statusCode).toBe(404);
     expect((await call('POST', '/api/admin/emails/abc/reprocess/')).json().detail).toMatch(/path 'id'/);
     // An email with no stored message (as the demo's seeded ones) cannot be processed again.

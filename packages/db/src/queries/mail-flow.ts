@@ -150,8 +150,12 @@ export async function requeueEmail(db: Db, userId: number, emailId: number, ip: 
   });
 }
 
-/** An email's category and processing failure now, or undefined when there is no such email. */
-export async function emailProcessing(db: Db, emailId: number): Promise<{ category: string; processing_error: string | null } | undefined> {
-  const [row] = await db.select({ category: emails.category, processing_error: emails.processingError }).from(emails).where(eq(emails.id, emailId));
+/** An email's category and processing failure now, and whether it waits on the queue; undefined for no such email. */
+export async function emailProcessing(db: Db, emailId: number): Promise<{ category: string; processing_error: string | null; waiting: boolean } | undefined> {
+  const [row] = await queryRows<{ category: string; processing_error: string | null; waiting: boolean }>(
+    db,
+    sql`select e.category, e.processing_error, (s.email_id is not null and s.processed_at is null) as waiting
+        from emails e left join email_sources s on s.email_id = e.id where e.id = ${emailId}`,
+  );
   return row;
 }

@@ -2,6 +2,7 @@
 // changed: no route here writes to it, and the rows are added only by the actions they record.
 // The users: listed, created, given a role, disabled or enabled again (each change audited).
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emailProcessing, requeueEmail, auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
 import { Type } from 'typebox';
@@ -65,15 +66,20 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!known) return reply.code(404).send({ detail: 'Not found.' });
         return reply.code(409).send({ detail: 'This email has no stored message to process again (it was not read from a mailbox or a mail file).' });
       }
+      // The hosted ingester works through the queue; a long backlog answers 202 after 30 s (the
+      // email is then processed in its turn, and Mail Flow shows it).
       const processQueued = app.ctx.ingest.processQueued;
-      if (processQueued) await processQueued();
-      const now = (await emailProcessing(db, id))!;
-      const processed = !!processQueued;
+      if (processQueued) {
+        const done = new AbortController();
+        await Promise.race([processQueued().finally(() => done.abort()), sleep(30_000, undefined, { signal: done.signal }).catch(() => undefined)]);
+      }
+      const { waiting, ...now } = (await emailProcessing(db, id))!;
+      const processed = !waiting;
       return reply.code(processed ? 200 : 202).send({
         id,
         processed,
         ...now,
-        detail: processed ? `Processed again: ${now.category}.` : 'Queued: the mail ingester processes it on its next round.',
+        detail: processed ? `Processed again: ${now.category}.` : 'Queued: the mail ingester processes it in its turn.',
       });
     },
   );
