@@ -47,7 +47,7 @@ const failureColumns: ColumnDef<MailFailure, unknown>[] = [
   {
     header: 'Subject',
     accessorKey: 'subject',
-    cell: ({ row }) => <Link to={`/email-details-data/${row.original.email_id}`}>{row.original.subject || `Email ${row.original.email_id}`}</Link>,
+    cell: ({ row }) => <Link className="ej-link" to={`/email-details-data/${row.original.email_id}`}>{row.original.subject || `Email ${row.original.email_id}`}</Link>,
   },
   { header: 'Reason', accessorKey: 'reason', cell: (c) => <span className={styles.reason}>{c.getValue() as string}</span> },
 ];
