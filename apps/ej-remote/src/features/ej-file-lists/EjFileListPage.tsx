@@ -19,7 +19,7 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
   return (
     <Page title={title} actions={<ExportButtons kind={kind} count={query.data?.length} />}>
       <p className="ej-note" aria-live="polite">
-        {query.data ? `${query.data.length.toLocaleString()} records` : 'Loading...'}
+        {query.data ? `${query.data.length.toLocaleString()} record${query.data.length === 1 ? '' : 's'}` : 'Loading...'}
       </p>
       <Card>
         <VirtualTable

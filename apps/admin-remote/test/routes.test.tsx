@@ -1,0 +1,125 @@
+// The admin remote on its own: each of its screens against a faked API (the real client, the
+// network answered by fakeApi), as its team would check a change without the shell or a server.
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { answer, fakeApi, type FakeRoutes } from '@ejdesk/api-client/testing';
+import { renderScreen } from '@ejdesk/ui/testing';
+import AdminRoutes from '../src/routes.tsx';
+
+const at = '2026-11-20T09:30:00Z';
+const page = <T,>(results: T[]) => ({ count: results.length, total_pages: 1, next: null, previous: null, results });
+const api: FakeRoutes = {
+  '/scrape/store/password/list/': [{ id: 1, bank_name: 'Harbor Bank', bank_pass: '••••••••', create_at: at, update_at: at }],
+  '/scrape/bank/msp/list/': [{ id: 1, msp: 'Atlas ATM Services', bank_name: 'Harbor Bank', create_at: at, update_at: at }],
+  '/admin/sender-mappings/': [{ id: 4, sender: '@harborbank.example', organisation: 'Harbor Bank', create_at: at, update_at: at }],
+  '/admin/ignore-rules/': [{ id: 7, field: 'subject', pattern: 'Out of Office', create_at: at, update_at: at }],
+  '/admin/users/': [{ id: 2, email: 'ops@bank.example', role: 'operator', is_active: true, must_change_password: false, last_login: null, create_at: at }],
+  '/admin/audit-log/': page([{ id: 9, at, user_email: 'admin@example.com', action: 'reveal', entity: 'bank_password', entity_id: '1', detail: 'March statement', ip: '10.0.0.5' }]),
+};
+
+let network: ReturnType<typeof fakeApi> | undefined;
+// The screens log the failures they show; the tests check what is shown.
+beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanup();
+  network?.restore();
+});
+
+describe.each([
+  ['/store-password-list', 'Password List', 'Harbor Bank', '/scrape/store/password/list/'],
+  ['/bank-msp-list', 'Bank MSP List', 'Atlas ATM Services', '/scrape/bank/msp/list/'],
+  ['/sender-mappings', 'Sender Mappings', '@harborbank.example', '/admin/sender-mappings/'],
+  ['/ignore-rules', 'Ignore Rules', 'Out of Office', '/admin/ignore-rules/'],
+  ['/users', 'Users', 'ops@bank.example', '/admin/users/'],
+  ['/audit-log', 'Audit Log', 'March statement', '/admin/audit-log/'],
+])('%s', (path, title, text, endpoint) => {
+  it(`shows ${title} with the rows the API sends`, async () => {
+    network = fakeApi(api);
+    renderScreen(AdminRoutes, path);
+    expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(document.title).toBe(`${title} — EJ Desk`);
+  });
+
+  it('says so when the list cannot be loaded, and loads again on Retry', async () => {
+    let fail = true;
+    network = fakeApi({
+      ...api,
+      [endpoint]: () => {
+        if (fail) throw answer(503, { detail: 'The database is unavailable; try again.' });
+        return api[endpoint];
+      },
+    });
+    renderScreen(AdminRoutes, path);
+    expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(text)).toBeTruthy();
+  });
+});
+
+describe('editable lists', () => {
+  it('adds an ignore rule with the chosen field, and shows the refusal inside the form', async () => {
+    let rules = [...(api['/admin/ignore-rules/'] as object[])];
+    network = fakeApi({
+      ...api,
+      '/admin/ignore-rules/': () => rules,
+      'POST /admin/ignore-rules/': (request) => {
+        const body = request.body as { field: string; pattern: string };
+        if (body.pattern === 'Out of Office') throw answer(400, { detail: 'An ignore rule for the subject "Out of Office" already exists.' });
+        const row = { id: 8, ...body, create_at: at, update_at: at };
+        rules = [row, ...rules];
+        return row;
+      },
+    });
+    renderScreen(AdminRoutes, '/ignore-rules');
+    await screen.findByText('Out of Office');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Ignore Rule' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Ignore mail whose'), 'sender');
+    await userEvent.type(within(dialog).getByLabelText('Contains (any case)'), 'Out of Office');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await within(dialog).findByText(/already exists/)).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('Contains (any case)'));
+    await userEvent.type(within(dialog).getByLabelText('Contains (any case)'), 'mailer-daemon@');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('mailer-daemon@')).toBeTruthy();
+    const posts = network.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.body)).toEqual([{ field: 'sender', pattern: 'Out of Office' }, { field: 'sender', pattern: 'mailer-daemon@' }]);
+  });
+
+  it('edits a sender mapping in place and deletes one only after asking', async () => {
+    let mappings = [...(api['/admin/sender-mappings/'] as { id: number; sender: string; organisation: string }[])];
+    network = fakeApi({
+      ...api,
+      '/admin/sender-mappings/': () => mappings,
+      'PUT /admin/sender-mappings/4/': (request) => {
+        mappings = mappings.map((m) => (m.id === 4 ? { ...m, ...(request.body as object) } : m));
+        return mappings[0];
+      },
+      'DELETE /admin/sender-mappings/4/': () => {
+        mappings = [];
+        return null;
+      },
+    });
+    renderScreen(AdminRoutes, '/sender-mappings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit: @harborbank.example to Harbor Bank' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Sender Mapping' });
+    const organisation = within(dialog).getByLabelText('Bank or MSP (as in the Bank MSP list)') as HTMLInputElement;
+    expect(organisation.value).toBe('Harbor Bank');
+    await userEvent.clear(organisation);
+    await userEvent.type(organisation, 'Atlas ATM Services');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Atlas ATM Services')).toBeTruthy();
+    expect(network.requests.find((r) => r.method === 'PUT')?.body).toEqual({ sender: '@harborbank.example', organisation: 'Atlas ATM Services' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete: @harborbank.example to Atlas ATM Services' }));
+    const ask = screen.getByRole('dialog', { name: 'Delete Sender Mapping' });
+    expect(network.requests.some((r) => r.method === 'DELETE')).toBe(false);
+    await userEvent.click(within(ask).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('@harborbank.example')).toBeNull());
+    expect(network.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,49 @@
+// The files remote on its own: each kind's list and detail screen against a faked API (the real
+// client, the network answered by fakeApi), from the same table of kinds the routes are made from.
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '@ejdesk/api-client/testing';
+import { renderScreen } from '@ejdesk/ui/testing';
+import { fileKinds } from '../src/features/kinds.ts';
+import FilesRoutes from '../src/routes.tsx';
+
+const at = '2026-11-20T09:30:00Z';
+const file = (id: number, name: string) => ({ id, name, subject_name: `Results ${name}`, create_at: at, update_at: at });
+
+let network: ReturnType<typeof fakeApi> | undefined;
+beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => {
+  cleanup();
+  network?.restore();
+  vi.restoreAllMocks();
+});
+
+describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path, kind) => {
+  const files = [file(11, `${kind.rowsKey}_harbor.txt`), file(12, `${kind.rowsKey}_apex.txt`)];
+
+  it(`lists the ${kind.title} files from ${kind.paginated ? 'pages' : 'one list'}`, async () => {
+    network = fakeApi(
+      kind.paginated
+        ? { [`${kind.api}/pagination/`]: { count: 2, total_pages: 1, next: null, previous: null, results: files } }
+        : { [`${kind.api}/`]: files },
+    );
+    renderScreen(FilesRoutes, kind.path);
+    expect(screen.getByRole('heading', { level: 1, name: kind.title })).toBeTruthy();
+    expect(await screen.findByText(files[0]!.name)).toBeTruthy();
+    expect(screen.getByText(files[1]!.name)).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: new RegExp(kind.nameHeader) })).toBeTruthy();
+    expect(network.requests[0]?.path).toBe(kind.paginated ? `${kind.api}/pagination/` : `${kind.api}/`);
+  });
+
+  it("shows a file's rows under their labelled columns, and says so when the file is gone", async () => {
+    const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91' };
+    network = fakeApi({ [`${kind.api}/11/`]: { ...files[0], [kind.rowsKey]: [row] } });
+    renderScreen(FilesRoutes, `${kind.path}/11`);
+    expect(await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` })).toBeTruthy();
+    expect(screen.getByText('HRB00001')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: new RegExp(kind.responseKey) })).toBeTruthy();
+    cleanup();
+    renderScreen(FilesRoutes, `${kind.path}/99`);
+    expect((await screen.findByRole('alert')).textContent).toContain('File 99 was not found');
+  });
+});
