@@ -28,6 +28,28 @@ export const sharedSingletons = {
 export const remoteNames = ['email', 'ej', 'files', 'admin'] as const;
 export type RemoteName = (typeof remoteNames)[number];
 
+/**
+ * What a remote owns: the first path segments of its screens, its side-nav entries (the shell
+ * draws the nav from every remote's, by order), and the role its screens need beyond signing in.
+ * Each remote declares its own (src/descriptor.ts); its build writes it, with its version, as
+ * ejdesk-remote.json beside mf-manifest.json, and remotes.json carries it to the shell, so a remote
+ * adds or renames a screen with no shell release.
+ */
+export interface RemoteDescriptor {
+  name: RemoteName;
+  /** The section in the operators' words ('admin lists'): named when a role may not open it. */
+  section: string;
+  role?: 'admin';
+  paths: string[];
+  nav: { label: string; path: string; order: number }[];
+}
+/** One remote as remotes.json names it. */
+export interface RegistryEntry extends RemoteDescriptor {
+  manifest: string;
+  version: string;
+}
+export const descriptorFile = 'ejdesk-remote.json';
+
 /** Default ports: the shell on 3000, the remotes on 3001-3004, the API on 8000. */
 export const defaultPorts: Record<RemoteName | 'shell', number> = { shell: 3000, email: 3001, ej: 3002, files: 3003, admin: 3004 };
 
@@ -71,8 +93,39 @@ function base(port: number, title: string): RsbuildConfig {
   };
 }
 
-/** A remote: built and served on its own, exposing one module, ./routes. */
-export function defineRemote(name: RemoteName) {
+/** Writes the remote's descriptor, with its version, beside mf-manifest.json (and serves it in dev). */
+function pluginDescriptor(descriptor: RemoteDescriptor): RsbuildPlugin {
+  const described = async (root: string) => {
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+    return JSON.stringify({ ...descriptor, version: process.env.REMOTE_VERSION || version }, null, 2);
+  };
+  return {
+    name: 'ejdesk:descriptor',
+    setup(api) {
+      api.onAfterBuild(async () => writeFile(join(api.context.distPath, descriptorFile), await described(api.context.rootPath)));
+      api.modifyRsbuildConfig((config) => {
+        const setup = config.server?.setup;
+        config.server = {
+          ...config.server,
+          setup: (context) => {
+            context.server.middlewares.use(`/${descriptorFile}`, (_request, response) => {
+              void described(api.context.rootPath).then((json) => {
+                response.setHeader('content-type', 'application/json');
+                response.setHeader('access-control-allow-origin', '*');
+                response.end(json);
+              });
+            });
+            return typeof setup === 'function' ? setup(context) : undefined;
+          },
+        };
+      });
+    },
+  };
+}
+
+/** A remote: built and served on its own, exposing one module, ./routes, and its descriptor. */
+export function defineRemote(descriptor: RemoteDescriptor) {
+  const { name } = descriptor;
   const port = Number(process.env[`${name.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[name]);
   const config = base(port, `EJ Desk — ${name} (standalone)`);
   return defineConfig({
@@ -82,6 +135,7 @@ export function defineRemote(name: RemoteName) {
     output: { assetPrefix: 'auto' },
     plugins: [
       ...(config.plugins ?? []),
+      pluginDescriptor(descriptor),
       pluginModuleFederation({
         name,
         exposes: { './routes': './src/routes.tsx' },
@@ -93,11 +147,21 @@ export function defineRemote(name: RemoteName) {
   });
 }
 
-/** remotes.json for `pnpm dev`: each remote's dev server on its default port. */
-const devRemotes = () =>
-  Object.fromEntries(
-    remoteNames.map((n) => [n, `http://localhost:${process.env[`${n.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[n]}/mf-manifest.json`]),
+/** remotes.json for `pnpm dev`: each remote's dev server on its default port, with the descriptor it serves. */
+async function devRegistry(): Promise<{ remotes: RegistryEntry[] }> {
+  const entries = await Promise.all(
+    remoteNames.map(async (n) => {
+      const origin = `http://localhost:${process.env[`${n.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[n]}`;
+      try {
+        const descriptor = (await (await fetch(`${origin}/${descriptorFile}`)).json()) as RemoteDescriptor & { version: string };
+        return { ...descriptor, manifest: `${origin}/mf-manifest.json` };
+      } catch {
+        return null; // not started yet: its screens appear on the next load
+      }
+    }),
   );
+  return { remotes: entries.filter((e): e is RegistryEntry => e !== null) };
+}
 
 /** The shell: a host with no remotes at build time; remotes.json names them at run time. */
 export function defineShell() {
@@ -110,8 +174,10 @@ export function defineShell() {
       historyApiFallback: true,
       setup: ({ server }) => {
         server.middlewares.use('/remotes.json', (_request, response) => {
-          response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify(devRemotes()));
+          void devRegistry().then((registry) => {
+            response.setHeader('content-type', 'application/json');
+            response.end(JSON.stringify(registry));
+          });
         });
       },
     },

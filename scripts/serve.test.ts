@@ -7,6 +7,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPrecompress } from '../rsbuild.shared.ts';
+import type { RegistryEntry } from '../rsbuild.shared.ts';
 import { serveRemote, serveShell } from './serve.ts';
 
 /** One GET with its raw (still encoded) bytes, as a browser receives them. */
@@ -34,6 +35,11 @@ async function freePort(): Promise<number> {
 describe('the shell server', () => {
   const api = Fastify();
   let shell: Awaited<ReturnType<typeof serveShell>>;
+  const admin: RegistryEntry = {
+    name: 'admin', section: 'admin lists', role: 'admin', paths: ['store-password-list'], version: '0.1.0',
+    nav: [{ label: 'Password List', path: '/store-password-list', order: 110 }], manifest: 'http://localhost:3004/mf-manifest.json',
+  };
+  let registry: RegistryEntry[] = [admin];
   let base: string;
 
   beforeAll(async () => {
@@ -54,7 +60,7 @@ describe('the shell server', () => {
       port,
       host: '127.0.0.1',
       apiUrl: `http://127.0.0.1:${(api.server.address() as { port: number }).port}`,
-      remotes: { admin: 'http://localhost:3004/mf-manifest.json' },
+      remotes: () => registry,
       proxySecret: 'proxy-secret',
     });
     base = `http://127.0.0.1:${port}`;
@@ -84,7 +90,7 @@ describe('the shell server', () => {
   });
 
   it('serves remotes.json and the app for client-side routes, with a CSP naming the remote origins', async () => {
-    expect(await (await fetch(`${base}/remotes.json`)).json()).toEqual({ admin: 'http://localhost:3004/mf-manifest.json' });
+    expect(await (await fetch(`${base}/remotes.json`)).json()).toEqual({ remotes: registry });
     const page = await fetch(`${base}/store-password-list`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
@@ -96,11 +102,25 @@ describe('the shell server', () => {
     expect([script.headers['content-encoding'], brotliDecompressSync(script.body).toString()]).toEqual(['br', 'console.log(1)']);
   });
 
+  it('reads the remotes on every request: a moved remote or a new screen counts with no restart', async () => {
+    registry = [{ ...admin, manifest: 'http://cdn.bank.example:8443/admin/2/mf-manifest.json', nav: [...admin.nav, { label: 'Reports', path: '/reports', order: 170 }] }];
+    try {
+      const answer = await fetch(`${base}/remotes.json`);
+      expect(answer.headers.get('cache-control')).toBe('no-cache');
+      expect((await answer.json()).remotes[0].nav.map((n: { label: string }) => n.label)).toEqual(['Password List', 'Reports']);
+      const csp = (await fetch(`${base}/users`)).headers.get('content-security-policy')!;
+      expect(csp).toContain("script-src 'self' http://cdn.bank.example:8443");
+      expect(csp).not.toContain('localhost:3004');
+    } finally {
+      registry = [admin];
+    }
+  });
+
   it('answers 503 with a detail while the API is down', async () => {
     const root = mkdtempSync(join(tmpdir(), 'shell-'));
     writeFileSync(join(root, 'index.html'), '<!doctype html>');
     const port = await freePort();
-    const shellWithoutApi = await serveShell({ root, port, host: '127.0.0.1', apiUrl: 'http://127.0.0.1:1', remotes: {} });
+    const shellWithoutApi = await serveShell({ root, port, host: '127.0.0.1', apiUrl: 'http://127.0.0.1:1', remotes: () => [] });
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(response.status).toBe(503);

@@ -9,14 +9,19 @@ import httpProxy from '@fastify/http-proxy';
 import { permissionsPolicy } from '../apps/api/src/lib/permissions-policy.ts';
 import { bodyLimit } from '../apps/api/src/plugins/bodies.ts';
 import { answerClientError } from '../apps/api/src/plugins/client-errors.ts';
+import type { RegistryEntry } from '../rsbuild.shared.ts';
 
 export interface ShellServerOptions {
   root: string;
   port: number;
   host: string;
   apiUrl: string;
-  /** name -> mf-manifest.json URL, served as /remotes.json. */
-  remotes: Record<string, string>;
+  /**
+   * The remotes as remotes.json names them, read on every request (no-cache), so a remote's new
+   * build, screen or address counts at the next page load with no restart of this server; the
+   * CSP is derived from the same list per request.
+   */
+  remotes: () => RegistryEntry[] | Promise<RegistryEntry[]>;
   /** Sent to the API in X-EJDesk-Proxy: the API believes this proxy's X-Forwarded-For only. */
   proxySecret?: string | undefined;
   /** Largest request body forwarded (the API's own limit); larger ones are refused here with 413. */
@@ -44,23 +49,25 @@ function cacheHeaders(path: string): string {
 
 export async function serveShell(options: ShellServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, clientErrorHandler: answerClientError });
-  const remoteOrigins = [...new Set(Object.values(options.remotes).map((url) => new URL(url).origin))].join(' ');
-  const csp = [
-    "default-src 'self'",
-    `script-src 'self' ${remoteOrigins}`,
-    // The browser's XLSX writer (write-excel-file, through fflate) compresses in a worker it makes
-    // from a blob: URL of this origin's own code.
-    "worker-src 'self' blob:",
-    `connect-src 'self' ${remoteOrigins}`,
-    // React style attributes and the toast library's injected styles.
-    `style-src 'self' 'unsafe-inline' ${remoteOrigins}`,
-    `img-src 'self' data:`,
-    `font-src 'self' ${remoteOrigins}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const cspFor = (remotes: RegistryEntry[]) => {
+    const remoteOrigins = [...new Set(remotes.map((r) => new URL(r.manifest).origin))].join(' ');
+    return [
+      "default-src 'self'",
+      `script-src 'self' ${remoteOrigins}`,
+      // The browser's XLSX writer (write-excel-file, through fflate) compresses in a worker it makes
+      // from a blob: URL of this origin's own code.
+      "worker-src 'self' blob:",
+      `connect-src 'self' ${remoteOrigins}`,
+      // React style attributes and the toast library's injected styles.
+      `style-src 'self' 'unsafe-inline' ${remoteOrigins}`,
+      `img-src 'self' data:`,
+      `font-src 'self' ${remoteOrigins}`,
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+  };
 
   const maxBodyBytes = options.maxBodyBytes ?? bodyLimit;
   app.addHook('onRequest', async (request, reply) => {
@@ -75,7 +82,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   app.addHook('onSend', async (request, reply) => {
     reply.header('permissions-policy', permissionsPolicy);
     if (request.url.startsWith('/api/')) return;
-    reply.header('content-security-policy', csp);
+    reply.header('content-security-policy', cspFor(await options.remotes()));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
@@ -100,7 +107,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
       }),
     },
   });
-  app.get('/remotes.json', async (_request, reply) => reply.header('cache-control', 'no-cache').send(options.remotes));
+  app.get('/remotes.json', async (_request, reply) => reply.header('cache-control', 'no-cache').send({ remotes: await options.remotes() }));
   await app.register(fastifyStatic, {
     root: options.root,
     wildcard: false,

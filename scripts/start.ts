@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { defaultPorts, remoteNames } from '../rsbuild.shared.ts';
+import { readFile } from 'node:fs/promises';
+import { defaultPorts, descriptorFile, remoteNames, type RegistryEntry } from '../rsbuild.shared.ts';
 import { serveRemote, serveShell } from './serve.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -113,7 +114,21 @@ for (let i = 0; ; i++) {
 
 const servers: FastifyInstance[] = [];
 for (const name of remoteNames) servers.push(await serveRemote(join(root, `apps/${name}-remote/dist`), remotePorts[name]!, host));
-const remotes = Object.fromEntries(remoteNames.map((n) => [n, `http://${publicHost}:${remotePorts[n]}/mf-manifest.json`]));
+// remotes.json: each remote's descriptor as its build wrote it, read per request, so a rebuilt
+// remote's new screens show at the next page load.
+const remotes = async (): Promise<RegistryEntry[]> => {
+  const entries = await Promise.all(
+    remoteNames.map(async (n) => {
+      try {
+        const descriptor = JSON.parse(await readFile(join(root, `apps/${n}-remote/dist`, descriptorFile), 'utf8')) as RegistryEntry;
+        return { ...descriptor, manifest: `http://${publicHost}:${remotePorts[n]}/mf-manifest.json` };
+      } catch {
+        return null; // no build of it: its screens are not offered
+      }
+    }),
+  );
+  return entries.filter((e): e is RegistryEntry => e !== null);
+};
 servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes, proxySecret }));
 
 console.log(`\nEJ Desk is running at ${shellOrigin}`);

@@ -1,3 +1,4 @@
 import { defineRemote } from '../../rsbuild.shared.ts';
+import descriptor from './src/descriptor.ts';
 
-export default defineRemote('ej');
+export default defineRemote(descriptor);

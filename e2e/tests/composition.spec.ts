@@ -18,8 +18,8 @@ test('each remote loads from its own origin', async ({ signedInAdmin: page }) =>
 
 test('a remote whose manifest URL is dead shows a contained panel while the rest works', async ({ signedInAdmin: page }) => {
   await page.route('**/remotes.json', async (route) => {
-    const remotes = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...remotes, admin: 'http://localhost:3999/mf-manifest.json' } });
+    const { remotes } = (await (await route.fetch()).json()) as { remotes: { name: string; manifest: string }[] };
+    await route.fulfill({ json: { remotes: remotes.map((r) => (r.name === 'admin' ? { ...r, manifest: 'http://localhost:3999/mf-manifest.json' } : r)) } });
   });
   await page.goto('/store-password-list');
   const panel = page.getByRole('alert').filter({ hasText: 'This section is unavailable' });
@@ -42,4 +42,23 @@ test('Retry loads a remote that was down when first visited', async ({ signedInA
   await panel.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { name: 'Password List' })).toBeVisible();
   await expect(panel).toBeHidden();
+});
+
+test('the side nav and the routes come from remotes.json: what a remote declares shows, with no shell change', async ({ signedIn: page }) => {
+  const served = await (await page.request.get('/remotes.json')).json();
+  expect(served.remotes.map((r: { name: string; version: string }) => r.name).sort()).toEqual(['admin', 'ej', 'email', 'files']);
+  // As a new build of the EJ remote would declare it: Overage gets a side-nav entry after Email.
+  await page.route('**/remotes.json', async (route) => {
+    const { remotes } = (await (await route.fetch()).json()) as { remotes: { name: string; nav: { label: string; path: string; order: number }[] }[] };
+    await route.fulfill({ json: { remotes: remotes.map((r) => (r.name === 'ej' ? { ...r, nav: [...r.nav, { label: 'Overage', path: '/overage', order: 35 }] } : r)) } });
+  });
+  await page.goto('/dashboard');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const labels = await nav.getByRole('link').allInnerTexts();
+  expect(labels.slice(0, 5)).toEqual(['Dashboard', 'Mail Flow', 'Email', 'Overage', 'All Email']);
+  await nav.getByRole('link', { name: 'Overage' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overage' })).toBeVisible();
+  // Signed in, '/' opens the first screen of the side nav.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

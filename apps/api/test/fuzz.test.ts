@@ -222,7 +222,7 @@ describe.each(backends)('hostile input on %s', (backend) => {
       const root = mkdtempSync(join(tmpdir(), 'fuzz-shell-'));
       writeFileSync(join(root, 'index.html'), '<!doctype html>');
       shellPort = await freePort();
-      shell = await serveShell({ root, port: shellPort, host: '127.0.0.1', apiUrl: `http://127.0.0.1:${apiPort}`, remotes: {}, proxySecret });
+      shell = await serveShell({ root, port: shellPort, host: '127.0.0.1', apiUrl: `http://127.0.0.1:${apiPort}`, remotes: () => [], proxySecret });
     });
     afterAll(() => shell?.close());
 

@@ -8,7 +8,7 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Layout } from '../features/layout/Layout.tsx';
 import { RemoteOutlet } from '../features/remotes/RemoteOutlet.tsx';
-import { remoteOfSegment } from './route-table.ts';
+import { navigationFor, ownerOf, registryFailure } from '../features/remotes/remote-registry.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: retryOnceUnlessNotFound, refetchOnWindowFocus: false, staleTime: 15_000 } },
@@ -29,14 +29,33 @@ function ApiClientBridge() {
   return null;
 }
 
-/** Picks the remote that owns the first path segment; unknown paths go to /login. */
+/** Picks the remote that owns the first path segment (remotes.json says which); unknown paths go to /login (SPEC.md). */
 function RemoteSwitch() {
   const { pathname } = useLocation();
   const role = useSession((s) => s.role);
-  const owner = remoteOfSegment[pathname.split('/')[1] ?? ''];
-  if (!owner) return <Navigate to="/login" replace />;
+  const owner = ownerOf(pathname);
+  if (!owner) return registryFailure() ? <NoRegistry /> : <Navigate to="/login" replace />;
   if (owner.role && owner.role !== role) return <NotAllowed section={owner.section} />;
-  return <RemoteOutlet remote={owner.remote} section={owner.section} />;
+  return <RemoteOutlet remote={owner.name} section={owner.section} />;
+}
+
+/** '/' signed in (the end of a login): the first screen of the side nav the user may open; signed out, /login. */
+function Home() {
+  const role = useSession((s) => s.role);
+  const first = navigationFor(role)[0];
+  if (!first) return registryFailure() ? <NoRegistry /> : <Navigate to="/change-password" replace />;
+  return <Navigate to={first.to} replace />;
+}
+
+/** remotes.json could not be read: the shell works, no section can load until a reload. */
+function NoRegistry() {
+  return (
+    <Page title="Unavailable">
+      <div className="ej-state ej-state--error" role="alert">
+        The console could not read which sections exist ({registryFailure()}). Reload the page to try again.
+      </div>
+    </Page>
+  );
 }
 
 /** A page the user's role does not open (a typed or old link): said plainly, the session kept. */
@@ -57,7 +76,14 @@ export function App() {
         <BrowserRouter>
           <ApiClientBridge />
           <Routes>
-            <Route path="/" element={<Navigate to="/login" replace />} />
+            <Route
+              path="/"
+              element={
+                <RequireAuth>
+                  <Home />
+                </RequireAuth>
+              }
+            />
             <Route path="/login" element={<LoginPage />} />
             <Route
               element={

@@ -8,6 +8,6 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as { from?: Location } | null)?.from;
-  const target = from && from.pathname !== '/login' ? `${from.pathname}${from.search}` : '/dashboard';
+  const target = from && from.pathname !== '/login' ? `${from.pathname}${from.search}` : '/';
   return <LoginForm onSignedIn={startSession} onDone={() => navigate(target, { replace: true })} />;
 }

@@ -9,8 +9,9 @@ import { LoginForm } from './LoginForm.tsx';
 
 export function showLoginScreen(): void {
   const { pathname, search } = window.location;
-  // '/' and /login lead to the dashboard (SPEC.md); any other page is where the operator goes back to.
-  const target = pathname === '/' || pathname === '/login' ? '/dashboard' : `${pathname}${search}`;
+  // '/' and /login lead home (the first screen of the side nav: the dashboard, SPEC.md); any other
+  // page is where the operator goes back to.
+  const target = pathname === '/' || pathname === '/login' ? '/' : `${pathname}${search}`;
   if (pathname !== '/login') history.replaceState(null, '', '/login');
   const root = createRoot(document.getElementById('root')!);
   let consoleApp: Promise<{ startApp: () => void }> | undefined;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logOut, useSession, watchLiveEvents, type MailStall } from '@ejdesk/api-client';
-import { sideNavigation } from '../../app/route-table.ts';
+import { navigationFor } from '../remotes/remote-registry.ts';
 import styles from './layout.module.css';
 
 /**
@@ -30,7 +30,7 @@ export function Layout() {
   const stall = useLiveEvents();
   const role = useSession((s) => s.role);
   // The entries the user's role opens (the API refuses the rest anyway).
-  const entries = sideNavigation.filter((item) => !item.role || item.role === role);
+  const entries = navigationFor(role);
   const { pathname } = useLocation();
   // Below 1,100 px the side nav folds into a menu button (layout.module.css); it closes again on
   // navigation (it is open only on the path it was opened on) and on Escape.

@@ -1,22 +1,50 @@
-// Runtime composition: remotes.json (name -> manifest URL) is fetched at startup and registered with
-// the Module Federation runtime; each remote's ./routes module is loaded the first time one of its
-// paths is visited. Changing a URL in remotes.json switches a remote's version without a rebuild.
+// Runtime composition: remotes.json is fetched at startup. Each entry names a remote's manifest
+// URL and what its own build declared (RemoteDescriptor): the paths it owns, its side-nav entries
+// and the role its screens need. The shell registers the manifests with the Module Federation
+// runtime and draws its routes and side nav from the entries, so it holds no remote's paths: a
+// remote adds a screen, or moves to a new address, with no shell release.
 import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { RegistryEntry } from '../../../../../rsbuild.shared.ts';
 
-export type RemoteManifests = Record<string, string>;
+let entries: RegistryEntry[] = [];
+let failure: string | null = null;
 
-let manifests: RemoteManifests = {};
+/** Why remotes.json could not be read at startup, or null. */
+export const registryFailure = () => failure;
 
 export async function registerRemotesFrom(url: string): Promise<void> {
   try {
     const response = await fetch(url, { cache: 'no-store' });
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    manifests = (await response.json()) as RemoteManifests;
-    registerRemotes(Object.entries(manifests).map(([name, entry]) => ({ name, entry })));
+    const document = (await response.json()) as { remotes?: RegistryEntry[] };
+    if (!Array.isArray(document.remotes)) throw new Error(`${url}: no "remotes" list`);
+    entries = document.remotes;
+    registerRemotes(entries.map((entry) => ({ name: entry.name, entry: entry.manifest })));
   } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
     console.error('Could not read the remotes configuration', error);
   }
+}
+
+/** The remote that owns a path (by its first segment), if any. */
+export function ownerOf(pathname: string): RegistryEntry | undefined {
+  const segment = pathname.split('/')[1] ?? '';
+  return entries.find((entry) => entry.paths.includes(segment));
+}
+
+export interface NavEntry {
+  label: string;
+  to: string;
+}
+
+/** Every remote's side-nav entries the role may open, in their declared order. */
+export function navigationFor(role: string | null): NavEntry[] {
+  return entries
+    .filter((entry) => !entry.role || entry.role === role)
+    .flatMap((entry) => entry.nav)
+    .sort((a, b) => a.order - b.order)
+    .map((item) => ({ label: item.label, to: item.path }));
 }
 
 export interface RemoteRoutesModule {
@@ -25,14 +53,14 @@ export interface RemoteRoutesModule {
 
 /** Loads a remote's routes; after a failure, forgets the cached manifest so Retry really retries. */
 export async function loadRemoteRoutes(name: string): Promise<ComponentType> {
-  const entry = manifests[name];
+  const entry = entries.find((e) => e.name === name);
   if (!entry) throw new Error(`The remote '${name}' is not configured in remotes.json.`);
   try {
     const module = await loadRemote<RemoteRoutesModule>(`${name}/routes`);
     if (!module?.default) throw new Error(`The remote '${name}' did not provide its routes.`);
     return module.default;
   } catch (error) {
-    registerRemotes([{ name, entry }], { force: true });
+    registerRemotes([{ name, entry: entry.manifest }], { force: true });
     throw error;
   }
 }

@@ -1,0 +1,18 @@
+// What this remote owns and puts in the side nav (see RemoteDescriptor): the shell reads it from
+// remotes.json; this remote's build writes it beside mf-manifest.json.
+import type { RemoteDescriptor } from '../../../rsbuild.shared.ts';
+
+export default {
+  name: 'admin',
+  section: 'admin lists',
+  role: 'admin',
+  paths: ['store-password-list', 'bank-msp-list', 'sender-mappings', 'ignore-rules', 'users', 'audit-log'],
+  nav: [
+    { label: 'Password List', path: '/store-password-list', order: 110 },
+    { label: 'Bank MSP List', path: '/bank-msp-list', order: 120 },
+    { label: 'Sender Mappings', path: '/sender-mappings', order: 130 },
+    { label: 'Ignore Rules', path: '/ignore-rules', order: 140 },
+    { label: 'Users', path: '/users', order: 150 },
+    { label: 'Audit Log', path: '/audit-log', order: 160 },
+  ],
+} satisfies RemoteDescriptor;
