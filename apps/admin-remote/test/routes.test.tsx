@@ -1,10 +1,10 @@
 // The admin remote on its own: each of its screens against a faked API (the real client, the
 // network answered by fakeApi), as its team would check a change without the shell or a server.
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, fakeApi, type FakeRoutes } from '@ejdesk/api-client/testing';
-import { renderScreen } from '@ejdesk/ui/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answer, fakeApi, restoreFakeApi, type FakeRoutes } from '@ejdesk/api-client/testing';
+import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import AdminRoutes from '../src/routes.tsx';
 
 const at = '2026-11-20T09:30:00Z';
@@ -18,14 +18,9 @@ const api: FakeRoutes = {
   '/admin/audit-log/': page([{ id: 9, at, user_email: 'admin@example.com', action: 'reveal', entity: 'bank_password', entity_id: '1', detail: 'March statement', ip: '10.0.0.5' }]),
 };
 
-let network: ReturnType<typeof fakeApi> | undefined;
-// The screens log the failures they show; the tests check what is shown.
-beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
-afterEach(() => {
-  vi.restoreAllMocks();
-  cleanup();
-  network?.restore();
-});
+let network: ReturnType<typeof fakeApi>;
+screenTestHooks();
+afterEach(restoreFakeApi);
 
 describe.each([
   ['/store-password-list', 'Password List', 'Harbor Bank', '/scrape/store/password/list/'],

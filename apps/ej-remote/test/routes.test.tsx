@@ -1,11 +1,11 @@
 // The EJ remote on its own: its three screens against a faked API (the real client, the network
 // answered by fakeApi): the dispute table with its filters and total, the overage and succeeding
 // lists loaded whole.
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, fakeApi, type EjRecord } from '@ejdesk/api-client/testing';
-import { renderScreen } from '@ejdesk/ui/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answer, fakeApi, restoreFakeApi, type EjRecord } from '@ejdesk/api-client/testing';
+import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import EjRoutes from '../src/routes.tsx';
 
 const record = (id: number, atm: string, amount: string, file_name?: string): EjRecord => ({
@@ -16,13 +16,9 @@ const record = (id: number, atm: string, amount: string, file_name?: string): Ej
 });
 const disputes = [record(2, 'HRB00002', '700.00'), record(1, 'HRB00001', '600.00')];
 
-let network: ReturnType<typeof fakeApi> | undefined;
-beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
-afterEach(() => {
-  cleanup();
-  network?.restore();
-  vi.restoreAllMocks();
-});
+let network: ReturnType<typeof fakeApi>;
+screenTestHooks();
+afterEach(restoreFakeApi);
 
 describe('/email, the EJ error table', () => {
   it('shows the records, the total, and sends a filter to the API', async () => {

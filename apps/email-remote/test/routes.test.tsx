@@ -1,11 +1,11 @@
 // The email remote on its own: each of its screens against a faked API (the real client, the
 // network answered by fakeApi), the lists from the same table the routes are made from.
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '@ejdesk/api-client';
-import { fakeApi, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
-import { renderScreen } from '@ejdesk/ui/testing';
+import { fakeApi, restoreFakeApi, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
+import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { allEmailList, categoryListConfigs } from '../src/features/email-lists/lists.ts';
 import EmailRoutes from '../src/routes.tsx';
 
@@ -20,14 +20,10 @@ const details = {
   email_body_html: '<p>Please check.</p>', num_of_email: 1, date_time_of_email: at, create_at: at, update_at: at,
 };
 
-let network: ReturnType<typeof fakeApi> | undefined;
-beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
-afterEach(() => {
-  cleanup();
-  network?.restore();
-  vi.restoreAllMocks();
-  act(() => sessionStore.setState({ role: null }));
-});
+let network: ReturnType<typeof fakeApi>;
+screenTestHooks();
+afterEach(restoreFakeApi);
+afterEach(() => act(() => sessionStore.setState({ role: null })));
 
 describe.each([allEmailList, ...categoryListConfigs].map((list) => [list.path, list] as const))('%s', (path, list) => {
   it(`lists ${list.title} with the total, each row linking to its data`, async () => {

@@ -1,22 +1,18 @@
 // The files remote on its own: each kind's list and detail screen against a faked API (the real
 // client, the network answered by fakeApi), from the same table of kinds the routes are made from.
 import { cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi } from '@ejdesk/api-client/testing';
-import { renderScreen } from '@ejdesk/ui/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeApi, restoreFakeApi } from '@ejdesk/api-client/testing';
+import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { fileKinds } from '../src/features/kinds.ts';
 import FilesRoutes from '../src/routes.tsx';
 
 const at = '2026-11-20T09:30:00Z';
 const file = (id: number, name: string) => ({ id, name, subject_name: `Results ${name}`, create_at: at, update_at: at });
 
-let network: ReturnType<typeof fakeApi> | undefined;
-beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
-afterEach(() => {
-  cleanup();
-  network?.restore();
-  vi.restoreAllMocks();
-});
+let network: ReturnType<typeof fakeApi>;
+screenTestHooks();
+afterEach(restoreFakeApi);
 
 describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path, kind) => {
   const files = [file(11, `${kind.rowsKey}_harbor.txt`), file(12, `${kind.rowsKey}_apex.txt`)];

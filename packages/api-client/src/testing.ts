@@ -30,7 +30,16 @@ export const answer = (status: number, body: unknown) => new Answer(status, body
 export type FakeAnswer = ((request: FakeRequest) => unknown) | object | string | number | boolean | null;
 export type FakeRoutes = Record<string, FakeAnswer>;
 
+let active: { restore(): void } | undefined;
+
+/** Puts the real network back (a test file's afterEach). */
+export function restoreFakeApi(): void {
+  active?.restore();
+  active = undefined;
+}
+
 export function fakeApi(routes: FakeRoutes): { requests: FakeRequest[]; restore(): void } {
+  restoreFakeApi();
   const requests: FakeRequest[] = [];
   const previous = http.defaults.adapter;
   const respond = (config: InternalAxiosRequestConfig, status: number, data: unknown) => {
@@ -54,7 +63,8 @@ export function fakeApi(routes: FakeRoutes): { requests: FakeRequest[]; restore(
     }
   };
   http.defaults.adapter = adapter;
-  return { requests, restore: () => void (http.defaults.adapter = previous) };
+  active = { restore: () => void (http.defaults.adapter = previous) };
+  return { requests, restore: restoreFakeApi };
 }
 
 function safeJson(text: string): unknown {
