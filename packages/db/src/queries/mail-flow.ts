@@ -8,16 +8,22 @@ import { auditLog, emailSources, emails } from '../schema.ts';
 
 export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
 
-/** What an ingester says of its mailbox: its state, why it is not connected, and a finished sync. */
+/**
+ * What an ingester says of its mailbox: its state, why it is not connected, and a finished sync.
+ * Listeners are told only when the state or its reason changes: a watcher reports every poll, and
+ * a sync that found nothing is no news for the screens (mail it stored notifies by itself).
+ */
 export async function reportMailbox(db: Db, source: string, report: { state: MailboxState; error?: string | null; synced?: boolean }): Promise<void> {
   const synced = report.synced ? sql`now()` : sql`null`;
-  await db.execute(sql`with reported as (
+  await db.execute(sql`with before as (select state, last_error from mailbox_status where source = ${source}),
+    reported as (
       insert into mailbox_status (source, state, last_error, last_sync_at, update_at)
       values (${source}, ${report.state}, ${report.error ?? null}::text, ${synced}, now())
       on conflict (source) do update set state = excluded.state, last_error = excluded.last_error,
         last_sync_at = coalesce(excluded.last_sync_at, mailbox_status.last_sync_at), update_at = now()
-      returning 1)
-    select pg_notify(${mailChannel}, '') from reported`);
+      returning state, last_error)
+    select pg_notify(${mailChannel}, '') from reported
+    where not exists (select 1 from before where before.state = reported.state and before.last_error is not distinct from reported.last_error)`);
 }
 
 export interface MailboxFlow {
