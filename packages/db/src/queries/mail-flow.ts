@@ -68,22 +68,25 @@ const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minu
 
 /**
  * Stalled: no mailbox has finished a sync for longer than stallAfter (only when any mailbox is
- * watched at all), or the oldest queued message has waited that long.
+ * watched at all), or the oldest queued message has waited that long. One query, judged by the
+ * database's clock; the oldest waiting message comes along for the Mail Flow answer.
  */
-export async function mailStall(db: Db, stallAfterSeconds: number): Promise<Stall> {
-  const [row] = await queryRows<{ mailboxes: number; synced_lately: number; oldest: string | Date | null }>(
+async function stallFacts(db: Db, stallAfterSeconds: number): Promise<{ stall: Stall; oldest: Date | null }> {
+  const [row] = await queryRows<{ mailboxes: number; synced_lately: number; oldest: string | Date | null; waited_too_long: boolean }>(
     db,
-    sql`select (select count(*) from mailbox_status)::int as mailboxes,
+    sql`with oldest as (select q.create_at from email_sources q where q.processed_at is null order by q.email_id limit 1)
+        select (select count(*) from mailbox_status)::int as mailboxes,
                (select count(*) from mailbox_status where last_sync_at > now() - make_interval(secs => ${stallAfterSeconds}))::int as synced_lately,
-               (select q.create_at from email_sources q where q.processed_at is null order by q.email_id limit 1) as oldest`,
+               (select create_at from oldest) as oldest,
+               coalesce((select create_at < now() - make_interval(secs => ${stallAfterSeconds}) from oldest), false) as waited_too_long`,
   );
   const reasons: string[] = [];
   if (row!.mailboxes > 0 && row!.synced_lately === 0) reasons.push(`No mailbox has synced for more than ${minutes(stallAfterSeconds)}.`);
-  if (row!.oldest && Date.now() - new Date(row!.oldest).getTime() > stallAfterSeconds * 1000) {
-    reasons.push(`Mail has waited more than ${minutes(stallAfterSeconds)} to be processed.`);
-  }
-  return { stalled: reasons.length > 0, reasons, stall_after_seconds: stallAfterSeconds };
+  if (row!.waited_too_long) reasons.push(`Mail has waited more than ${minutes(stallAfterSeconds)} to be processed.`);
+  return { stall: { stalled: reasons.length > 0, reasons, stall_after_seconds: stallAfterSeconds }, oldest: row!.oldest ? new Date(row!.oldest) : null };
 }
+
+export const mailStall = async (db: Db, stallAfterSeconds: number): Promise<Stall> => (await stallFacts(db, stallAfterSeconds)).stall;
 
 export async function mailFlow(db: Db, stallAfterSeconds: number, failureLimit = 20): Promise<MailFlow> {
   // Per source: messages are stored with origin `<source>#uid=N`; the counts read the queue's and
@@ -105,7 +108,7 @@ export async function mailFlow(db: Db, stallAfterSeconds: number, failureLimit =
         from mailbox_status m left join ingest_checkpoints c on c.source = m.source
         order by m.source`,
   );
-  const [oldest] = await queryRows<{ at: string | Date }>(db, sql`select create_at as at from email_sources where processed_at is null order by email_id limit 1`);
+  const facts = await stallFacts(db, stallAfterSeconds);
   const failures = await queryRows<MailFailure>(
     db,
     sql`select e.id::float8 as email_id, e.email_from, e.subject, e.processing_error as reason, e.update_at as at, split_part(s.origin, '#', 1) as source
@@ -128,12 +131,12 @@ export async function mailFlow(db: Db, stallAfterSeconds: number, failureLimit =
     })),
     queue: {
       waiting: sum((c) => c.waiting),
-      oldest_waiting_at: oldest ? new Date(oldest.at) : null,
+      oldest_waiting_at: facts.oldest,
       processed_last_hour: sum((c) => c.last_hour),
       processed_last_day: sum((c) => c.last_day),
     },
     failures: failures.map((f) => ({ ...f, email_id: Number(f.email_id), at: new Date(f.at) })),
-    stalled: await mailStall(db, stallAfterSeconds),
+    stalled: facts.stall,
   };
 }
 
