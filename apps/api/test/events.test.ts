@@ -108,7 +108,9 @@ describe.each(backends)('live events on %s', (backend) => {
     await t.database.db.execute(sql`update email_sources set processed_at = now()`);
     await reportMailbox(t.database.db, source, { state: 'connected', synced: true });
     expect((await stream.next('stall', 15_000)).data).toMatchObject({ stalled: false });
+    // A client that leaves is let go: no stream is kept for it, and with nobody left the instance stops listening.
     stream.close();
+    await expect.poll(() => t.app.ctx.live.subscribers(), { timeout: 5000 }).toBe(0);
   }, 60_000);
 
   it.runIf(backend === 'postgres')('listens again after the server kills its LISTEN connection', async () => {
