@@ -54,6 +54,8 @@ test('the side nav and the routes come from remotes.json: what a remote declares
   });
   await page.goto('/dashboard');
   const nav = page.getByRole('navigation', { name: 'Main' });
+  // The nav is drawn once the console has read remotes.json: wait for it before reading it.
+  await expect(nav.getByRole('link', { name: 'Overage' })).toBeVisible();
   const labels = await nav.getByRole('link').allInnerTexts();
   expect(labels.slice(0, 5)).toEqual(['Dashboard', 'Mail Flow', 'Email', 'Overage', 'All Email']);
   await nav.getByRole('link', { name: 'Overage' }).click();
