@@ -1,6 +1,6 @@
 // List state in the URL (page, page size, filters), so the back button and shared links work.
 // Any filter change returns the list to page 1.
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { pageSizes } from './components/Pager.tsx';
 
@@ -38,15 +38,26 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
     [key, filterNames],
   );
 
+  // react-router hands a functional update the URL of the last render, not of the last update: two
+  // filters committed before the list re-renders (two search boxes typed in quick succession) would
+  // each start from the old URL and the later would undo the earlier. So updates not yet rendered
+  // are kept here and the next one starts from the newest; a navigation we did not make drops them.
+  const issued = useRef<string[]>([]);
+  useLayoutEffect(() => {
+    const at = issued.current.indexOf(key);
+    issued.current = at === -1 ? [] : issued.current.slice(at + 1);
+  }, [key]);
+
   const update = useCallback(
     (changes: Record<string, string | number | null>, replace = false) =>
       setParams(
         (current) => {
-          const next = new URLSearchParams(current);
+          const next = new URLSearchParams(issued.current.at(-1) ?? current);
           for (const [name, value] of Object.entries(changes)) {
             if (value === null || value === '' || (name === 'page' && value === 1)) next.delete(name);
             else next.set(name, String(value));
           }
+          issued.current.push(next.toString());
           return next;
         },
         { replace },
