@@ -8,6 +8,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type RsbuildConfig, type RsbuildPlugin } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { apiContractVersion } from './packages/contract/src/index.ts';
 
 /** Workspace packages are shared with their real version: 'workspace:*' is not a valid range. */
 const workspaceVersion = '0.1.0';
@@ -42,6 +43,8 @@ export interface RemoteDescriptor {
   role?: 'admin';
   paths: string[];
   nav: { label: string; path: string; order: number }[];
+  /** The API contract version the build was made against (written by the build). */
+  contract?: number;
 }
 /** One remote as remotes.json names it. */
 export interface RegistryEntry extends RemoteDescriptor {
@@ -97,7 +100,7 @@ function base(port: number, title: string): RsbuildConfig {
 function pluginDescriptor(descriptor: RemoteDescriptor): RsbuildPlugin {
   const described = async (root: string) => {
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
-    return JSON.stringify({ ...descriptor, version: process.env.REMOTE_VERSION || version }, null, 2);
+    return JSON.stringify({ ...descriptor, contract: apiContractVersion, version: process.env.REMOTE_VERSION || version }, null, 2);
   };
   return {
     name: 'ejdesk:descriptor',

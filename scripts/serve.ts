@@ -1,7 +1,7 @@
 // Static serving for `pnpm start` and the end-to-end tests, shaped like production: the shell's
 // server owns the app's origin and forwards /api to the API (as an ingress would); each remote is a
 // folder of static files on its own origin (as a CDN would serve it).
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -144,8 +144,13 @@ const remotePageCsp = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * A remote's static server. Under `pnpm start` and `pnpm remote serve`, root holds one folder per
+ * published version (`/1.4.0/mf-manifest.json`): every release stays loadable, so a page opened on
+ * the previous one keeps working after a deploy.
+ */
 export async function serveRemote(root: string, port: number, host: string): Promise<FastifyInstance> {
-  if (!existsSync(join(root, 'mf-manifest.json'))) throw new Error(`${root} has no mf-manifest.json: build it first`);
+  mkdirSync(root, { recursive: true });
   const app = Fastify({ logger: false });
   // The build's stats name every module and its source path: for the build, not the public.
   app.addHook('onRequest', async (request, reply) => {

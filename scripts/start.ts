@@ -1,26 +1,23 @@
 // `pnpm start`: build what is stale, migrate (and on the embedded database seed the demo data and
-// operator), start the API, the shell and the four remotes, then print the URL and the demo login.
-// Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT (3001-3004), API_PORT (8000).
+// operator), start the API and each remote's static server as supervised processes of their own,
+// publish the remotes' new local builds to the registry, start the shell, then print the URL and
+// the demo login. Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT (3001-3004),
+// API_PORT (8000).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { readFile } from 'node:fs/promises';
-import { defaultPorts, descriptorFile, remoteNames, type RegistryEntry } from '../rsbuild.shared.ts';
-import { serveRemote, serveShell } from './serve.ts';
+import { descriptorFile, remoteNames, type RegistryEntry, type RemoteName } from '../rsbuild.shared.ts';
+import { apiPort, apiUrl, dataDir, deployTokenFile, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './remote-config.ts';
+import type { FederationManifest } from './remote-release.ts';
+import { deploy } from './remote.ts';
+import { serveShell } from './serve.ts';
 
-const root = resolve(import.meta.dirname, '..');
 // Child processes run in their own folders: hand them an absolute data folder.
-if (process.env.EJDESK_DATA_DIR) process.env.EJDESK_DATA_DIR = resolve(process.env.EJDESK_DATA_DIR);
-const host = process.env.HOST ?? '127.0.0.1';
-const publicHost = process.env.PUBLIC_HOST ?? 'localhost';
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const apiPort = port('API_PORT', 8000);
-const shellPort = port('SHELL_PORT', defaultPorts.shell);
-const remotePorts = Object.fromEntries(remoteNames.map((n) => [n, port(`${n.toUpperCase()}_REMOTE_PORT`, defaultPorts[n])]));
+process.env.EJDESK_DATA_DIR = dataDir();
 const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
-const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
+const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/contract/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -57,81 +54,128 @@ for (const app of apps) {
 // A real server (DATABASE_URL) is migrated by the API itself, which waits for it if it is down.
 if (!process.env.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
 
-// 3. The API, then the static servers.
-const shellOrigin = `http://${publicHost}:${shellPort}`;
+// 3. The API, then each remote's static server, each a supervised process.
+const origin = shellOrigin();
 // The mail ingester runs inside the API process (the embedded database can be opened by one process
 // only): it watches the mailbox in IMAP_* when set, and processes an admin's Reprocess at once.
 const ingest = { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') };
 // The shell's proxy proves itself to the API with this secret; only then is its X-Forwarded-For believed.
 const proxySecret = randomBytes(24).toString('hex');
-// Where operators (and the supervision test) find the running API's process id.
-const pidFile = join(resolve(process.env.EJDESK_DATA_DIR || join(root, '.data')), 'api.pid');
+// `pnpm remote deploy` proves itself to the API with this token (kept in the data folder, owner only).
+const deployToken = process.env.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('hex');
+mkdirSync(dirname(deployTokenFile()), { recursive: true });
+writeFileSync(deployTokenFile(), `${deployToken}\n`, { mode: 0o600 });
 let stopping = false;
-let api: ChildProcess;
+const children = new Map<string, ChildProcess>();
+
+interface Supervised {
+  name: string;
+  cwd: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
 
 /**
- * The API runs supervised: if it dies, it is started again (1 s, doubling to 30 s while it keeps
- * dying quickly) and the shell and the remotes keep serving meanwhile (the shell answers /api
- * with 503 until it is back).
+ * Runs a process and starts it again when it dies (1 s, doubling to 30 s while it keeps dying
+ * quickly); the others keep serving meanwhile. One stopped on purpose (`pnpm remote stop`, which
+ * leaves a mark) stays stopped until the mark goes (`pnpm remote start`). Its pid is kept in the
+ * data folder's run/ for operators and the tests.
  */
-function startApi(backoff = 1_000): void {
+function supervise(child: Supervised, backoff = 1_000): void {
   const startedAt = Date.now();
-  api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: join(root, 'apps/api'),
-    stdio: 'inherit',
-    env: {
-      LOG_LEVEL: 'warn',
-      CORS_ORIGINS: shellOrigin,
-      ...process.env,
-      ...ingest,
-      EJDESK_PROXY_SECRET: proxySecret,
-      API_PORT: String(apiPort),
-      API_HOST: '127.0.0.1',
-    },
-  });
-  mkdirSync(dirname(pidFile), { recursive: true });
-  writeFileSync(pidFile, `${api.pid}\n`);
-  api.on('exit', (code, signal) => {
+  const process_ = spawn(process.execPath, child.args, { cwd: child.cwd, stdio: 'inherit', env: child.env });
+  children.set(child.name, process_);
+  mkdirSync(dirname(pidFile(child.name)), { recursive: true });
+  writeFileSync(pidFile(child.name), `${process_.pid}\n`);
+  process_.on('exit', (code, signal) => {
     if (stopping) return;
+    if (existsSync(stoppedMark(child.name))) {
+      console.error(`${new Date().toISOString()} ${child.name} stopped on request; \`pnpm remote start\` brings it back.`);
+      const waiting = setInterval(() => {
+        if (stopping) return clearInterval(waiting);
+        if (existsSync(stoppedMark(child.name))) return;
+        clearInterval(waiting);
+        supervise(child);
+      }, 300);
+      return;
+    }
     const delay = Date.now() - startedAt > 60_000 ? 1_000 : backoff;
-    console.error(`${new Date().toISOString()} The API stopped (${signal ?? `exit ${code}`}); restarting it in ${delay / 1000} s.`);
-    setTimeout(() => !stopping && startApi(Math.min(delay * 2, 30_000)), delay);
+    console.error(`${new Date().toISOString()} ${child.name} stopped (${signal ?? `exit ${code}`}); restarting it in ${delay / 1000} s.`);
+    setTimeout(() => !stopping && supervise(child, Math.min(delay * 2, 30_000)), delay);
   });
 }
-startApi();
-// Whatever ends this process, the API must not outlive it.
-process.on('exit', () => api.kill('SIGTERM'));
-const apiUrl = `http://127.0.0.1:${apiPort}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${apiUrl}/api/health/`)).ok) break;
-  } catch {
-    // not listening yet
-  }
-  if (i > 300) throw new Error('The API did not start within 30 seconds');
-  await new Promise((r) => setTimeout(r, 100));
+// Whatever ends this process, its children must not outlive it.
+process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+
+// A mark left by an earlier run's `pnpm remote stop` does not outlive that run.
+for (const name of remoteNames) rmSync(stoppedMark(`${name}-remote`), { force: true });
+supervise({
+  name: 'api',
+  cwd: join(root, 'apps/api'),
+  args: ['--import', 'tsx', 'src/server.ts'],
+  env: {
+    LOG_LEVEL: 'warn',
+    CORS_ORIGINS: origin,
+    ...process.env,
+    ...ingest,
+    EJDESK_PROXY_SECRET: proxySecret,
+    REMOTE_DEPLOY_TOKEN: deployToken,
+    API_PORT: String(apiPort()),
+    API_HOST: '127.0.0.1',
+  },
+});
+for (const name of remoteNames) {
+  supervise({ name: `${name}-remote`, cwd: root, args: ['--import', 'tsx', 'scripts/remote.ts', 'serve', name], env: process.env });
 }
 
-const servers: FastifyInstance[] = [];
-for (const name of remoteNames) servers.push(await serveRemote(join(root, `apps/${name}-remote/dist`), remotePorts[name]!, host));
-// remotes.json: each remote's descriptor as its build wrote it, read per request, so a rebuilt
-// remote's new screens show at the next page load.
-const remotes = async (): Promise<RegistryEntry[]> => {
-  const entries = await Promise.all(
-    remoteNames.map(async (n) => {
-      try {
-        const descriptor = JSON.parse(await readFile(join(root, `apps/${n}-remote/dist`, descriptorFile), 'utf8')) as RegistryEntry;
-        return { ...descriptor, manifest: `http://${publicHost}:${remotePorts[n]}/mf-manifest.json` };
-      } catch {
-        return null; // no build of it: its screens are not offered
-      }
-    }),
-  );
-  return entries.filter((e): e is RegistryEntry => e !== null);
-};
-servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort, host, apiUrl, remotes, proxySecret }));
+async function waitFor(url: string, what: string) {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300) throw new Error(`${what} did not start within 30 seconds`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+await waitFor(`${apiUrl()}/api/health/`, 'The API');
+await Promise.all(remoteNames.map((n) => waitFor(`${remoteOrigin(n)}/`, `The ${n} remote`)));
 
-console.log(`\nEJ Desk is running at ${shellOrigin}`);
+// 4. A remote's local build that is new (its content is in no published release) is published and
+// made current, as `pnpm remote deploy` would; one deployed since from elsewhere stays current.
+const shellManifest = JSON.parse(readFileSync(join(root, 'apps/shell/dist/mf-manifest.json'), 'utf8')) as FederationManifest;
+for (const name of remoteNames) {
+  const dist = join(root, `apps/${name}-remote/dist`);
+  const built = JSON.parse(readFileSync(join(dist, descriptorFile), 'utf8')) as { version: string };
+  const content = createHash('sha256');
+  for (const file of ['mf-manifest.json', 'remoteEntry.js', descriptorFile]) content.update(readFileSync(join(dist, file)));
+  const version = `${built.version}+${content.digest('hex').slice(0, 8)}`;
+  if (existsSync(join(releasesDir(name as RemoteName), version))) continue;
+  try {
+    await deploy({ name, dist, version, by: 'pnpm start', shell: shellManifest });
+    console.log(`Published the ${name} remote's new build as ${version}.`);
+  } catch (err) {
+    console.error(`The ${name} remote's new build was not published: ${(err as Error).message}`);
+  }
+}
+
+// 5. The shell. remotes.json is the registry, read from the API on every request (every shell
+// server behind a load balancer reads the same); while the API is away, the last one read serves.
+let lastRegistry: RegistryEntry[] = [];
+const remotes = async (): Promise<RegistryEntry[]> => {
+  try {
+    const response = await fetch(`${apiUrl()}/api/registry/`, { signal: AbortSignal.timeout(3_000) });
+    if (response.ok) lastRegistry = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
+  } catch {
+    // the API is restarting: the last registry read stands
+  }
+  return lastRegistry;
+};
+const servers: FastifyInstance[] = [];
+servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort(), host: host(), apiUrl: apiUrl(), remotes, proxySecret }));
+
+console.log(`\nEJ Desk is running at ${origin}`);
 if (!process.env.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
 if (process.env.IMAP_HOST) console.log(`Ingesting mail from ${process.env.IMAP_HOST} (IMAP_MAILBOX ${process.env.IMAP_MAILBOX || 'INBOX'}), watching for new mail`);
 console.log('Press Ctrl+C to stop.\n');
@@ -140,9 +184,17 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   await Promise.allSettled(servers.map((s) => s.close()));
-  if (api.exitCode !== null || api.signalCode !== null) process.exit(0);
-  api.once('exit', () => process.exit(0));
-  api.kill('SIGTERM');
+  const running = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
+  await Promise.all(
+    running.map(
+      (c) =>
+        new Promise<void>((done) => {
+          c.once('exit', () => done());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+  process.exit(0);
 }
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

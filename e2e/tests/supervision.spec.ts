@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { demo, expect, test } from './fixtures.ts';
 
-const pidFile = resolve(import.meta.dirname, '../.artifacts/data/api.pid');
+const pidFile = resolve(import.meta.dirname, '../.artifacts/data/run/api.pid');
 
 test('a killed API is restarted while the shell keeps serving', async ({ page, request }) => {
   test.setTimeout(90_000);

@@ -12,6 +12,7 @@ import { bodyLimit, registerBodies } from './plugins/bodies.ts';
 import { answerClientError } from './plugins/client-errors.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
+import { registryRoutes } from './routes/registry/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
@@ -104,6 +105,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(adminApiRoutes, { prefix: '/api/admin' });
   await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
   await app.register(eventRoutes, { prefix: '/api/events' });
+  await app.register(registryRoutes, { prefix: '/api/registry' });
   // The event streams end first when the API shuts down (close() would otherwise wait for them).
   app.addHook('preClose', async () => ctx.live.close());
   return app;

@@ -33,6 +33,11 @@ export interface ApiConfig {
   metricsToken: string | undefined;
   /** Ingestion has stalled when no mailbox synced, or a queued message waited, longer than this (s). */
   stallAfterSeconds: number;
+  /**
+   * Bearer token of `pnpm remote deploy/rollback` (the remote registry's writes); without one,
+   * the registry can be read but not changed.
+   */
+  deployToken: string | undefined;
 }
 
 const int = (value: string | undefined, fallback: number): number => {
@@ -63,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     proxySecret: env.EJDESK_PROXY_SECRET || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     stallAfterSeconds: int(env.INGEST_STALLED_AFTER_SECONDS, 15 * 60),
+    deployToken: env.REMOTE_DEPLOY_TOKEN || undefined,
   };
 }

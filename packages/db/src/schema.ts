@@ -547,3 +547,32 @@ export const subjectFingerprints = pgTable(
   },
   (t) => [primaryKey({ columns: [t.normalizedSubject, t.fingerprint] }), index('subject_fingerprints_email_idx').on(t.emailId)],
 );
+
+/**
+ * The remote registry (issue 14): every release of a remote that `pnpm remote deploy` accepted.
+ * A release is immutable (one row per name and version) and stays loadable at its manifest URL, so
+ * a page opened on it keeps working after the next deploy; remote_current says which one the shell
+ * loads now. Every shell server reads these through the API, so they all agree.
+ */
+export const remoteReleases = pgTable(
+  'remote_releases',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    version: text('version').notNull(),
+    manifest: text('manifest').notNull(),
+    /** What the build declared (ejdesk-remote.json): section, role, paths, nav, contract. */
+    descriptor: jsonb('descriptor').notNull(),
+    deployedBy: text('deployed_by').notNull(),
+    deployedAt: timestamp('deployed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('remote_releases_version_key').on(t.name, t.version)],
+);
+
+export const remoteCurrent = pgTable('remote_current', {
+  name: text('name').primaryKey(),
+  releaseId: bigint('release_id', { mode: 'number' })
+    .notNull()
+    .references(() => remoteReleases.id),
+  updateAt: updatedAt(),
+});

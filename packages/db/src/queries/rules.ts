@@ -42,7 +42,7 @@ export function checkIgnoreRule(value: { field?: unknown; pattern?: unknown }, w
 }
 
 /** A unique index refused the write (node-postgres and PGlite both carry SQLSTATE 23505). */
-const isUniqueViolation = (err: unknown): boolean => {
+export const isUniqueViolation = (err: unknown): boolean => {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
   return false;
 };

@@ -1,0 +1,134 @@
+// The remote registry (issue 14): the shell's remotes.json read from one place, deploy and rollback
+// switching it in one transaction with the audit log saying who, a version deployed once, raced
+// deploys leaving one current release, and the writes closed to anyone without the deployers' token.
+import { apiContractVersion } from '@ejdesk/contract';
+import { auditLog } from '@ejdesk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, createTestApp, type TestApp } from './helpers.ts';
+
+const token = 'deploy-token-for-tests-0123456789';
+const descriptor = (extra: Record<string, unknown> = {}) => ({
+  name: 'admin',
+  section: 'admin lists',
+  role: 'admin',
+  paths: ['bank-msp-list'],
+  nav: [{ label: 'Bank MSP List', path: '/bank-msp-list', order: 80 }],
+  contract: 1,
+  ...extra,
+});
+const release = (version: string, extra: Record<string, unknown> = {}) => ({
+  version,
+  manifest: `http://localhost:3004/${version}/mf-manifest.json`,
+  descriptor: descriptor(extra),
+  by: 'release-bot',
+});
+
+describe.each(backends)('the remote registry on %s', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(backend, { deployToken: token });
+  });
+  afterAll(() => t.close());
+
+  const write = (url: string, payload: unknown, auth = `Bearer ${token}`) =>
+    t.app.inject({ method: 'POST', url, headers: { authorization: auth }, payload: payload as object });
+  const registry = async () => (await t.app.inject({ method: 'GET', url: '/api/registry/' })).json().remotes as { name: string; version: string; nav: unknown[]; manifest: string }[];
+
+  it('starts empty, and a deploy makes the release current with what its build declared', async () => {
+    expect(await registry()).toEqual([]);
+    const deployed = await write('/api/registry/admin/releases/', release('1.0.0'));
+    expect(deployed.statusCode).toBe(201);
+    expect(deployed.json()).toEqual({ name: 'admin', from: null, to: '1.0.0' });
+    const response = await t.app.inject({ method: 'GET', url: '/api/registry/' });
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.json().api_contract).toBe(apiContractVersion);
+    expect(response.json().remotes).toEqual([
+      { ...descriptor(), version: '1.0.0', manifest: 'http://localhost:3004/1.0.0/mf-manifest.json' },
+    ]);
+  });
+
+  it('a second deploy switches, a rollback goes back one release, and the audit log says who', async () => {
+    const extra = { nav: [...descriptor().nav, { label: 'Release Notes', path: '/release-notes', order: 95 }], paths: ['bank-msp-list', 'release-notes'] };
+    expect((await write('/api/registry/admin/releases/', release('1.1.0', extra))).json()).toEqual({ name: 'admin', from: '1.0.0', to: '1.1.0' });
+    expect((await registry())[0]).toMatchObject({ version: '1.1.0', nav: extra.nav });
+
+    const back = await write('/api/registry/admin/rollback/', { by: 'ana' });
+    expect(back.statusCode).toBe(200);
+    expect(back.json()).toEqual({ name: 'admin', from: '1.1.0', to: '1.0.0' });
+    expect((await registry())[0]).toMatchObject({ version: '1.0.0', nav: descriptor().nav });
+
+    const first = await write('/api/registry/admin/rollback/', { by: 'ana' });
+    expect(first.statusCode).toBe(409);
+    expect(first.json().detail).toMatch(/first release: there is nothing to roll back to/);
+    expect((await registry())[0]!.version).toBe('1.0.0');
+
+    const history = await t.app.inject({ method: 'GET', url: '/api/registry/releases/?name=admin', headers: { authorization: `Bearer ${token}` } });
+    expect(history.json().map((r: { version: string; current: boolean; deployed_by: string }) => [r.version, r.current, r.deployed_by])).toEqual([
+      ['1.1.0', false, 'release-bot'],
+      ['1.0.0', true, 'release-bot'],
+    ]);
+    const audits = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote');
+    expect(audits.map((r) => [r.action, r.entityId, r.detail])).toEqual([
+      ['deploy', 'admin', 'none -> 1.0.0 by release-bot'],
+      ['deploy', 'admin', '1.0.0 -> 1.1.0 by release-bot'],
+      ['rollback', 'admin', '1.1.0 -> 1.0.0 by ana'],
+    ]);
+  });
+
+  it('a version is deployed once: the same version again is refused and changes nothing', async () => {
+    const again = await write('/api/registry/admin/releases/', release('1.1.0'));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('admin 1.1.0 is already deployed: give the new build a new version');
+    expect((await registry())[0]!.version).toBe('1.0.0');
+  });
+
+  it('parallel deploys of one remote leave exactly one current release, and each switch is audited', async () => {
+    const versions = ['2.0.0', '2.0.1', '2.0.2', '2.0.3', '2.0.4', '2.0.5'];
+    const answers = await Promise.all(versions.map((v) => write('/api/registry/admin/releases/', release(v))));
+    expect(answers.map((a) => a.statusCode)).toEqual(versions.map(() => 201));
+    // Each switch saw the one before it: the "from" versions chain with no gap and no repeat.
+    const froms = answers.map((a) => a.json().from as string);
+    expect(new Set(froms).size).toBe(versions.length);
+    const current = await registry();
+    expect(current).toHaveLength(1);
+    expect(versions).toContain(current[0]!.version);
+    expect(froms).not.toContain(current[0]!.version);
+  });
+
+  it('writes need the deployers\u2019 token; bad input is a 400 naming the field and changes nothing', async () => {
+    const before = await registry();
+    expect((await write('/api/registry/admin/releases/', release('9.0.0'), '')).statusCode).toBe(401);
+    expect((await write('/api/registry/admin/releases/', release('9.0.0'), `Bearer ${token}x`)).statusCode).toBe(401);
+    expect((await write('/api/registry/admin/rollback/', { by: 'x' }, 'JWT abc')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/registry/releases/' })).statusCode).toBe(401);
+    const bad: [string, string, unknown, RegExp][] = [
+      ['a name that differs from the descriptor', '/api/registry/email/releases/', release('9.0.0'), /descriptor.name is 'admin', not 'email'/],
+      ['a bad name', '/api/registry/Admin%20x/releases/', release('9.0.0'), /name/],
+      ['a version with a slash', '/api/registry/admin/releases/', release('../9'), /version/],
+      ['a manifest that is not a URL', '/api/registry/admin/releases/', { ...release('9.0.0'), manifest: 'javascript:alert(1)' }, /manifest/],
+      ['a nav path outside the app', '/api/registry/admin/releases/', release('9.0.0', { nav: [{ label: 'x', path: 'https://evil.example', order: 1 }] }), /path/],
+      ['no body', '/api/registry/admin/releases/', undefined, /body/],
+      ['an extra field', '/api/registry/admin/releases/', { ...release('9.0.0'), current: true }, /unknown field 'current'/],
+      ['a rollback with no one named', '/api/registry/admin/rollback/', {}, /'by' is required/],
+    ];
+    for (const [what, url, payload, detail] of bad) {
+      const response = await write(url, payload);
+      expect(response.statusCode, what).toBe(400);
+      expect(response.json().detail, what).toMatch(detail);
+    }
+    expect((await write('/api/registry/files/rollback/', { by: 'x' })).statusCode).toBe(409);
+    expect(await registry()).toEqual(before);
+  });
+
+  it('without a token configured, the registry is read-only', async () => {
+    const closed = await createTestApp(backend);
+    try {
+      const response = await closed.app.inject({ method: 'POST', url: '/api/registry/admin/rollback/', headers: { authorization: 'Bearer x' }, payload: { by: 'x' } });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().detail).toMatch(/REMOTE_DEPLOY_TOKEN/);
+      expect((await closed.app.inject({ method: 'GET', url: '/api/registry/' })).statusCode).toBe(200);
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+// `pnpm remote`: a remote's team ships its build without the shell.
+//   deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO]
+//   rollback <name> [--by WHO]          list [name]
+//   serve <name>                        serves the remote's published releases alone
+//   stop | start | restart <name>       the remote's process under a running `pnpm start`
+// A deploy publishes the build under its version (older versions stay, for pages already open),
+// checks it as the browser will load it (scripts/remote-release.ts), then asks the API to switch
+// the registry. A refused deploy says why and changes nothing.
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { descriptorFile, remoteNames, type RegistryEntry, type RemoteName } from '../rsbuild.shared.ts';
+import { apiUrl, deployToken, host, isRemoteName, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './remote-config.ts';
+import { releaseProblems, type FederationManifest } from './remote-release.ts';
+import { serveRemote } from './serve.ts';
+
+class Refused extends Error {}
+
+const versionShape = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
+
+async function getJson<T>(url: string, what: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(5_000), headers: { 'cache-control': 'no-cache' } });
+  } catch (err) {
+    throw new Refused(`${what} could not be read at ${url}: ${(err as Error).cause ? String((err as Error & { cause: Error }).cause.message) : (err as Error).message}`);
+  }
+  if (!response.ok) throw new Refused(`${what} could not be read at ${url}: HTTP ${response.status}`);
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new Refused(`${what} at ${url} is not JSON`);
+  }
+}
+
+/** A call to the registry's writes; the API's {"detail"} becomes the refusal. */
+async function registryCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = deployToken();
+  if (!token) throw new Refused('no deployers\u2019 token: set REMOTE_DEPLOY_TOKEN, or run `pnpm start` first (it writes one to the data folder)');
+  let response: Response;
+  try {
+    response = await fetch(`${apiUrl()}/api/registry${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : null,
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch {
+    throw new Refused(`the API at ${apiUrl()} does not answer: is EJ Desk running?`);
+  }
+  const answer = (await response.json().catch(() => ({}))) as T & { detail?: string };
+  if (!response.ok) throw new Refused(answer.detail ?? `the API answered HTTP ${response.status}`);
+  return answer;
+}
+
+const currentRegistry = () => getJson<{ api_contract: number; remotes: RegistryEntry[] }>(`${apiUrl()}/api/registry/`, 'the registry');
+
+export interface DeployOptions {
+  name: RemoteName;
+  dist?: string | undefined;
+  version?: string | undefined;
+  manifest?: string | undefined;
+  by?: string | undefined;
+  /** The shell's manifest when the caller has it (`pnpm start`, before the shell listens). */
+  shell?: FederationManifest;
+}
+
+/** Publishes (unless hosted elsewhere), checks and switches; returns what the registry now says. */
+export async function deploy(options: DeployOptions): Promise<{ from: string | null; to: string }> {
+  const { name } = options;
+  let manifestUrl = options.manifest;
+  let published: string | undefined;
+  let version = options.version;
+  if (!manifestUrl) {
+    const dist = resolve(options.dist ?? join(root, `apps/${name}-remote/dist`));
+    if (!existsSync(join(dist, 'mf-manifest.json'))) throw new Refused(`${dist} holds no build (no mf-manifest.json): build it first`);
+    version ??= (JSON.parse(await readFile(join(dist, descriptorFile), 'utf8').catch(() => '{}')) as { version?: string }).version;
+    if (!version || !versionShape.test(version)) throw new Refused(`the version '${version ?? ''}' is not usable: letters, digits and . + _ - (e.g. 1.4.0)`);
+    published = join(releasesDir(name), version);
+    if (existsSync(published)) throw new Refused(`${name} ${version} is already published: give the new build a new version (--version)`);
+    // Copied under a temporary name and renamed: a browser never sees half a release.
+    const incoming = join(releasesDir(name), `.incoming-${version}-${process.pid}`);
+    await mkdir(releasesDir(name), { recursive: true });
+    await cp(dist, incoming, { recursive: true, filter: (source) => !/mf-stats\.json/.test(source) });
+    await rename(incoming, published);
+    manifestUrl = `${remoteOrigin(name)}/${version}/mf-manifest.json`;
+  }
+  try {
+    // Checked as the browser will load it: over HTTP, from where the registry will point.
+    const manifest = await getJson<FederationManifest>(manifestUrl, `${name}'s manifest`);
+    const descriptor = await getJson<RegistryEntry>(new URL(descriptorFile, manifestUrl).href, `${name}'s ${descriptorFile}`);
+    version ??= descriptor.version;
+    if (!version || !versionShape.test(version)) throw new Refused(`the version '${version ?? ''}' is not usable`);
+    const shell = options.shell ?? (await getJson<FederationManifest>(`${shellOrigin()}/mf-manifest.json`, 'the shell\u2019s manifest'));
+    const registry = await currentRegistry();
+    const problems = releaseProblems({ name, manifest, descriptor, shell, apiContract: registry.api_contract, others: registry.remotes });
+    if (problems.length) throw new Refused(`${name} ${version} is refused:\n  - ${problems.join('\n  - ')}`);
+    const { version: _built, manifest: _m, ...declared } = descriptor;
+    return await registryCall<{ from: string | null; to: string }>('POST', `/${name}/releases/`, {
+      version,
+      manifest: manifestUrl,
+      descriptor: declared,
+      by: options.by ?? userInfo().username,
+    });
+  } catch (err) {
+    // Refused: the published copy goes too, and the registry was never touched.
+    if (published) await rm(published, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export async function rollback(name: RemoteName, by = userInfo().username) {
+  return registryCall<{ from: string; to: string }>('POST', `/${name}/rollback/`, { by });
+}
+
+interface Release {
+  name: string;
+  version: string;
+  manifest: string;
+  deployed_by: string;
+  deployed_at: string;
+  current: boolean;
+}
+
+async function list(name?: RemoteName) {
+  const releases = await registryCall<Release[]>('GET', `/releases/${name ? `?name=${name}` : ''}`);
+  if (!releases.length) return console.log('No release deployed yet.');
+  for (const r of releases) {
+    console.log(`${r.current ? '*' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`);
+  }
+  console.log('(* current)');
+}
+
+/** Stops, starts or restarts a remote's process under `pnpm start` (its supervisor does the rest). */
+async function control(action: 'stop' | 'start' | 'restart', name: RemoteName) {
+  const process_ = `${name}-remote`;
+  const pid = existsSync(pidFile(process_)) ? Number(readFileSync(pidFile(process_), 'utf8')) : NaN;
+  if (action === 'start') {
+    await rm(stoppedMark(process_), { force: true });
+    return console.log(`${name}: started (within a second) by the running \`pnpm start\`.`);
+  }
+  if (action === 'stop') await writeFile(stoppedMark(process_), `${new Date().toISOString()}\n`);
+  if (!Number.isInteger(pid)) throw new Refused(`no ${name} remote process is on record: is \`pnpm start\` running?`);
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  console.log(action === 'stop' ? `${name}: stopped; \`pnpm remote start ${name}\` brings it back.` : `${name}: restarting.`);
+}
+
+const usage = `pnpm remote deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO]
+pnpm remote rollback <name> [--by WHO]
+pnpm remote list [name]
+pnpm remote serve <name>
+pnpm remote stop|start|restart <name>
+names: ${remoteNames.join(', ')}`;
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { dist: { type: 'string' }, version: { type: 'string' }, manifest: { type: 'string' }, by: { type: 'string' } },
+  });
+  const [command, name] = positionals;
+  if (command === 'list' && (name === undefined || isRemoteName(name))) return list(name);
+  if (!isRemoteName(name)) throw new Refused(`${name ? `'${name}' is not a remote` : 'which remote?'}\n${usage}`);
+  switch (command) {
+    case 'deploy': {
+      const { from, to } = await deploy({ name, ...values });
+      return console.log(`${name}: ${from ?? 'none'} -> ${to}. Pages load it from their next reload; open pages keep ${from ?? 'theirs'}.`);
+    }
+    case 'rollback': {
+      const { from, to } = await rollback(name, values.by);
+      return console.log(`${name}: rolled back ${from} -> ${to}.`);
+    }
+    case 'serve': {
+      await serveRemote(releasesDir(name), remotePort(name), host());
+      return console.log(`${name}'s releases served at ${remoteOrigin(name)} from ${releasesDir(name)}`);
+    }
+    case 'stop':
+    case 'start':
+    case 'restart':
+      return control(command, name);
+    default:
+      throw new Refused(usage);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Refused ? `Refused: ${err.message}` : err);
+    process.exit(1);
+  });
+}
