@@ -89,6 +89,14 @@ describe('the shell server', () => {
     expect(metrics.headers.get('permissions-policy')).toContain('camera=()');
   });
 
+  it("forwards the registry's read, never its writes or history (those are the deployers', on the API's port)", async () => {
+    expect(await (await fetch(`${base}/api/registry/`)).json()).toEqual({ forwardedFor: '127.0.0.1', proxy: 'proxy-secret', url: '/api/registry/' });
+    for (const [method, path] of [['POST', '/api/registry/admin/releases/'], ['POST', '/api/registry/admin/rollback/'], ['GET', '/api/registry/releases/?name=admin']]) {
+      const response = await fetch(`${base}${path}`, { method, headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : null });
+      expect(response.status, path).toBe(404);
+    }
+  });
+
   it('serves remotes.json and the app for client-side routes, with a CSP naming the remote origins', async () => {
     expect(await (await fetch(`${base}/remotes.json`)).json()).toEqual({ remotes: registry });
     const page = await fetch(`${base}/store-password-list`);

@@ -74,6 +74,9 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     if (!request.url.startsWith('/api/')) return;
     // Metrics are for the operators' monitoring on the API's own port, not for the public origin.
     if (/^\/api\/metrics\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
+    // The registry's writes and history are for the deployers, on the API's own port: the public
+    // origin forwards its read (remotes.json's source) only.
+    if (/^\/api\/registry\/./.test(request.url.split('?')[0]!)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
       return reply.code(413).type('application/json').header('connection', 'close').send(detail(`The request body is larger than ${maxBodyBytes / 1024} KB.`));

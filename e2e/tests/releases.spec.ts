@@ -1,0 +1,168 @@
+// Independent delivery (issue 14), as a remote's team does it against the running `pnpm start`:
+// a second build of the admin remote, made here from its sources plus a new screen, is deployed
+// with `pnpm remote deploy` and shows after a reload with no shell rebuild or restart, while a page
+// already open keeps working on the first; `pnpm remote rollback` brings the first back; builds
+// that do not fit are refused and the running one keeps serving; one remote's process stopped shows
+// the contained panel while the others work, and Retry recovers it once it is back.
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ports } from '../playwright.config.ts';
+import { expect, test } from './fixtures.ts';
+
+const repo = resolve(import.meta.dirname, '../..');
+const work = resolve(import.meta.dirname, '../.artifacts/releases');
+const env = {
+  ...process.env,
+  EJDESK_DATA_DIR: resolve(import.meta.dirname, '../.artifacts/data'),
+  SHELL_PORT: String(ports.shell),
+  EMAIL_REMOTE_PORT: String(ports.email),
+  EJ_REMOTE_PORT: String(ports.ej),
+  FILES_REMOTE_PORT: String(ports.files),
+  ADMIN_REMOTE_PORT: String(ports.admin),
+  API_PORT: String(ports.api),
+};
+
+/** `pnpm remote ...` as a team runs it: its exit code and what it printed. */
+async function remote(...args: string[]): Promise<{ ok: boolean; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('pnpm', ['--silent', 'remote', ...args], { cwd: repo, env });
+    return { ok: true, out: stdout + stderr };
+  } catch (err) {
+    const failed = err as { stdout: string; stderr: string };
+    return { ok: false, out: failed.stdout + failed.stderr };
+  }
+}
+
+/**
+ * The admin team's next build: the remote's own sources with one new screen and its side-nav
+ * entry, built by the remote's own build. It changes nothing in the shell.
+ */
+function buildNextAdmin(): string {
+  const app = join(work, 'admin-remote');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  for (const entry of ['src', 'package.json']) cpSync(join(repo, 'apps/admin-remote', entry), join(app, entry), { recursive: true });
+  symlinkSync(join(repo, 'apps/admin-remote/node_modules'), join(app, 'node_modules'));
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ extends: `${repo}/tsconfig.base.json`, include: ['src'] }));
+  writeFileSync(
+    join(app, 'rsbuild.config.ts'),
+    `import { defineRemote } from '${repo}/rsbuild.shared.ts';\nimport descriptor from './src/descriptor.ts';\nexport default defineRemote(descriptor);\n`,
+  );
+  const descriptor = join(app, 'src/descriptor.ts');
+  writeFileSync(
+    descriptor,
+    readFileSync(descriptor, 'utf8')
+      .replace("'audit-log'],", "'audit-log', 'release-notes'],")
+      .replace("{ label: 'Audit Log', path: '/audit-log', order: 160 },", "$&\n    { label: 'Release Notes', path: '/release-notes', order: 170 },"),
+  );
+  writeFileSync(
+    join(app, 'src/ReleaseNotesPage.tsx'),
+    `import { Page } from '@ejdesk/ui';\nexport function ReleaseNotesPage() {\n  return <Page title="Release Notes"><p>Admin lists, second release.</p></Page>;\n}\n`,
+  );
+  const routes = join(app, 'src/routes.tsx');
+  writeFileSync(
+    routes,
+    `import { ReleaseNotesPage } from './ReleaseNotesPage.tsx';\n${readFileSync(routes, 'utf8').replace('    </Routes>', '      <Route path="/release-notes" element={<ReleaseNotesPage />} />\n    </Routes>')}`,
+  );
+  execFileSync(join(app, 'node_modules/.bin/rsbuild'), ['build'], { cwd: app, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  return join(app, 'dist');
+}
+
+/** A copy of a build whose manifest says it was built against React 18 (its compressed copies go). */
+function builtAgainstReact18(dist: string): string {
+  const copy = join(work, 'react18');
+  cpSync(dist, copy, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(copy, 'mf-manifest.json'), 'utf8')) as { shared: { name: string; version: string; requiredVersion: string }[] };
+  for (const shared of manifest.shared) if (/^react(-dom)?$/.test(shared.name)) Object.assign(shared, { version: '18.3.1', requiredVersion: '^18.0.0' });
+  writeFileSync(join(copy, 'mf-manifest.json'), JSON.stringify(manifest));
+  for (const file of readdirSync(copy)) if (/^mf-manifest\.json\./.test(file)) rmSync(join(copy, file));
+  return copy;
+}
+
+const currentAdmin = async () => (await remote('list', 'admin')).out.split('\n').find((line) => line.startsWith('*'))?.split(/\s+/)[2];
+
+test.describe.configure({ mode: 'serial' });
+let nextAdmin: string;
+const version = `2.0.0-e2e.${Date.now()}`;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  nextAdmin = buildNextAdmin();
+});
+
+test('a deployed build shows after a reload, an open page keeps working, and rollback brings the first back', async ({ signedInAdmin: open, context }) => {
+  test.setTimeout(90_000);
+  const first = await currentAdmin();
+  expect(first).toBeTruthy();
+  await open.goto('/bank-msp-list');
+  await expect(open.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
+
+  const deployed = await remote('deploy', 'admin', '--dist', nextAdmin, '--version', version, '--by', 'admin-team');
+  expect(deployed.out).toContain(`admin: ${first} -> ${version}`);
+  expect(deployed.ok).toBe(true);
+
+  // The page opened on the first release keeps working on it: its screens still load.
+  await open.getByRole('link', { name: 'Audit Log' }).click();
+  await expect(open.getByRole('heading', { name: 'Audit Log' })).toBeVisible();
+  await open.getByRole('link', { name: 'Users' }).click();
+  await expect(open.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(open.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
+
+  // A page loaded now gets the new release: its new screen and side-nav entry, no shell change.
+  const reloaded = await context.newPage();
+  await reloaded.goto('/bank-msp-list');
+  const nav = reloaded.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'Release Notes' }).click();
+  await expect(reloaded.getByRole('heading', { name: 'Release Notes' })).toBeVisible();
+  await expect(reloaded.getByText('Admin lists, second release.')).toBeVisible();
+
+  const back = await remote('rollback', 'admin', '--by', 'admin-team');
+  expect(back.out).toContain(`admin: rolled back ${version} -> ${first}`);
+  await reloaded.goto('/bank-msp-list');
+  await expect(reloaded.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Audit Log' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
+  expect(await currentAdmin()).toBe(first);
+});
+
+test('a build that does not fit is refused, says why, and the running release keeps serving', async ({ signedInAdmin: page }) => {
+  const running = await currentAdmin();
+
+  const react18 = await remote('deploy', 'admin', '--dist', builtAgainstReact18(nextAdmin), '--version', `${version}-react18`);
+  expect(react18.ok).toBe(false);
+  expect(react18.out).toMatch(/shares react 18\.3\.1 .* the shell provides 19\./);
+
+  const unreachable = await remote('deploy', 'admin', '--manifest', 'http://127.0.0.1:3999/mf-manifest.json');
+  expect(unreachable.ok).toBe(false);
+  expect(unreachable.out).toMatch(/manifest could not be read at http:\/\/127\.0\.0\.1:3999\/mf-manifest\.json/);
+
+  const again = await remote('deploy', 'admin', '--dist', nextAdmin, '--version', version);
+  expect(again.ok).toBe(false);
+  expect(again.out).toContain(`admin ${version} is already published`);
+
+  expect(await currentAdmin()).toBe(running);
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+});
+
+test("one remote's process stopped shows the contained panel while the others work; Retry recovers it", async ({ signedIn: page }) => {
+  test.setTimeout(60_000);
+  expect((await remote('stop', 'files')).ok).toBe(true);
+  try {
+    await page.goto('/text-email-data');
+    const panel = page.getByRole('alert').filter({ hasText: 'This section is unavailable' });
+    await expect(panel).toBeVisible();
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await page.getByRole('link', { name: 'Email', exact: true }).click();
+    await page.getByRole('link', { name: 'Text Email Data' }).click();
+    await expect(panel).toBeVisible();
+  } finally {
+    expect((await remote('start', 'files')).ok).toBe(true);
+  }
+  await expect(async () => expect((await fetch(`http://localhost:${ports.files}/`)).status).toBeLessThan(500)).toPass({ timeout: 15_000 });
+  await page.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { name: 'Text Email Data' })).toBeVisible();
+});
