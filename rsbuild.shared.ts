@@ -43,6 +43,11 @@ export interface RemoteDescriptor {
   role?: 'admin';
   paths: string[];
   nav: { label: string; path: string; order: number }[];
+  /**
+   * Screens others may link to, by a name in the operators' words ('mail flow'): the shell's
+   * stalled-mail banner asks for 'mail flow', never for a path.
+   */
+  screens?: Record<string, string>;
   /** The API contract version the build was made against (written by the build). */
   contract?: number;
 }

@@ -13,6 +13,7 @@ const descriptor = (extra: Record<string, unknown> = {}) => ({
   role: 'admin',
   paths: ['bank-msp-list'],
   nav: [{ label: 'Bank MSP List', path: '/bank-msp-list', order: 80 }],
+  screens: { 'bank msp list': '/bank-msp-list' },
   contract: 1,
   ...extra,
 });

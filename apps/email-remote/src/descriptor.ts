@@ -14,4 +14,5 @@ export default {
     { label: 'Mail Flow', path: '/mail-flow', order: 20 },
     { label: 'All Email', path: '/all-email', order: 40 },
   ],
+  screens: { 'mail flow': '/mail-flow' },
 } satisfies RemoteDescriptor;

@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '@ejdesk/api-client';
-import { fakeApi, restoreFakeApi, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
+import { emailListPaths, fakeApi, restoreFakeApi, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { allEmailList, categoryListConfigs } from '../src/features/email-lists/lists.ts';
 import EmailRoutes from '../src/routes.tsx';
@@ -27,7 +27,7 @@ afterEach(() => act(() => sessionStore.setState({ role: null })));
 
 describe.each([allEmailList, ...categoryListConfigs].map((list) => [list.path, list] as const))('%s', (path, list) => {
   it(`lists ${list.title} with the total, each row linking to its data`, async () => {
-    network = fakeApi({ [list.endpoint]: page });
+    network = fakeApi({ [emailListPaths[list.list]]: page });
     renderScreen(EmailRoutes, `${path}?month=2026-11`);
     expect(await screen.findByText('ATM dispute HRB00001')).toBeTruthy();
     expect(screen.getByText(/Total Records: 2/)).toBeTruthy();

@@ -2,7 +2,7 @@
 // client, the network answered by fakeApi), from the same table of kinds the routes are made from.
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeApi, restoreFakeApi } from '@ejdesk/api-client/testing';
+import { fakeApi, fileKindPaths, restoreFakeApi } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { fileKinds } from '../src/features/kinds.ts';
 import FilesRoutes from '../src/routes.tsx';
@@ -20,20 +20,20 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
   it(`lists the ${kind.title} files from ${kind.paginated ? 'pages' : 'one list'}`, async () => {
     network = fakeApi(
       kind.paginated
-        ? { [`${kind.api}/pagination/`]: { count: 2, total_pages: 1, next: null, previous: null, results: files } }
-        : { [`${kind.api}/`]: files },
+        ? { [`${fileKindPaths[kind.api]}/pagination/`]: { count: 2, total_pages: 1, next: null, previous: null, results: files } }
+        : { [`${fileKindPaths[kind.api]}/`]: files },
     );
     renderScreen(FilesRoutes, kind.path);
     expect(screen.getByRole('heading', { level: 1, name: kind.title })).toBeTruthy();
     expect(await screen.findByText(files[0]!.name)).toBeTruthy();
     expect(screen.getByText(files[1]!.name)).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: new RegExp(kind.nameHeader) })).toBeTruthy();
-    expect(network.requests[0]?.path).toBe(kind.paginated ? `${kind.api}/pagination/` : `${kind.api}/`);
+    expect(network.requests[0]?.path).toBe(kind.paginated ? `${fileKindPaths[kind.api]}/pagination/` : `${fileKindPaths[kind.api]}/`);
   });
 
   it("shows a file's rows under their labelled columns, and says so when the file is gone", async () => {
     const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91' };
-    network = fakeApi({ [`${kind.api}/11/`]: { ...files[0], [kind.rowsKey]: [row] } });
+    network = fakeApi({ [`${fileKindPaths[kind.api]}/11/`]: { ...files[0], [kind.rowsKey]: [row] } });
     renderScreen(FilesRoutes, `${kind.path}/11`);
     expect(await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` })).toBeTruthy();
     expect(screen.getByText('HRB00001')).toBeTruthy();

@@ -11,3 +11,4 @@ export * from './endpoints/audit.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';
 export * from './endpoints/mail-flow.ts';
 export * from './events.ts';
+export type { EmailListName, FileKindName } from '@ejdesk/contract';

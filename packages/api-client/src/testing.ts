@@ -74,3 +74,6 @@ function safeJson(text: string): unknown {
     return text;
   }
 }
+
+/** The contract's paths, for a test that answers a list the screen asked for by name. */
+export { emailListPaths, fileKindPaths } from '@ejdesk/contract';

@@ -2,3 +2,4 @@
 // with (ejdesk-remote.json); `pnpm remote deploy` refuses a build whose version the API does not
 // serve. Raise it when an endpoint changes in a way an older remote would misread.
 export const apiContractVersion = 1;
+export * from './endpoints.ts';

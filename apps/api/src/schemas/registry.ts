@@ -15,6 +15,7 @@ const Descriptor = Type.Object(
       Type.Object({ label: Type.String({ minLength: 1, maxLength: 60 }), path: Type.String({ pattern: '^/[a-z0-9/-]{0,120}$' }), order: Type.Number() }),
       { maxItems: 50 },
     ),
+    screens: Type.Optional(Type.Record(Type.String({ maxLength: 60 }), Type.String({ pattern: '^/[a-z0-9/-]{0,120}$' }))),
     contract: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: true },

@@ -1,3 +1,4 @@
+import { emailListPaths, type EmailListName } from '@ejdesk/contract';
 import { http } from '../http.ts';
 import type { DashboardCounts, EmailDetails, EmailJsonItem, EmailListRow, Paginated } from '../types.ts';
 
@@ -12,9 +13,9 @@ export function cleanParams(params: QueryParams): Record<string, string | number
 export const getDashboardCounts = async (month: string) =>
   (await http.get<DashboardCounts>('/scrape/email/dashboard/count/', { params: { date: month } })).data;
 
-/** Any paginated email list: /all-email's endpoint or one of the seven category endpoints. */
-export const getEmailPage = async (path: string, params: QueryParams, signal?: AbortSignal) =>
-  (await http.get<Paginated<EmailListRow>>(path, { params: cleanParams(params), signal })).data;
+/** A page of one of the email lists: All Email or one of the seven categories. */
+export const getEmailPage = async (list: EmailListName, params: QueryParams, signal?: AbortSignal) =>
+  (await http.get<Paginated<EmailListRow>>(emailListPaths[list], { params: cleanParams(params), signal })).data;
 
 export const getEmailJsonData = async () => (await http.get<EmailJsonItem[]>('/scrape/email/to/json/data/')).data;
 

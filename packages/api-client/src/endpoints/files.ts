@@ -1,3 +1,4 @@
+import { fileKindPaths, type FileKindName } from '@ejdesk/contract';
 import { http } from '../http.ts';
 import type { Paginated } from '../types.ts';
 import { cleanParams, type QueryParams } from './emails.ts';
@@ -15,10 +16,12 @@ export type LabelledRow = Record<string, string | number | null>;
 
 export type DataFileDetail = DataFileListRow & Record<string, unknown>;
 
-/** base: the kind's API path, e.g. '/scrape/text/email/data'. */
-export const getDataFilePage = async (base: string, params: QueryParams, signal?: AbortSignal) =>
-  (await http.get<Paginated<DataFileListRow>>(`${base}/pagination/`, { params: cleanParams(params), signal })).data;
+/** A paginated kind's files (the four text kinds). */
+export const getDataFilePage = async (kind: FileKindName, params: QueryParams, signal?: AbortSignal) =>
+  (await http.get<Paginated<DataFileListRow>>(`${fileKindPaths[kind]}/pagination/`, { params: cleanParams(params), signal })).data;
 
-export const getDataFiles = async (base: string) => (await http.get<DataFileListRow[]>(`${base}/`)).data;
+/** Every file of a listed kind (Excel, PDF, other). */
+export const getDataFiles = async (kind: FileKindName) => (await http.get<DataFileListRow[]>(`${fileKindPaths[kind]}/`)).data;
 
-export const getDataFileDetail = async (base: string, id: string | number) => (await http.get<DataFileDetail>(`${base}/${id}/`)).data;
+export const getDataFileDetail = async (kind: FileKindName, id: string | number) =>
+  (await http.get<DataFileDetail>(`${fileKindPaths[kind]}/${id}/`)).data;

@@ -1,6 +1,7 @@
 // Email monitoring (SPEC.md section 7, "Dashboard" and "Email lists and details").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { emailListPaths, underScrape } from '@ejdesk/contract';
 import {
   dashboardCounts,
   findEmailDetails,
@@ -33,13 +34,13 @@ const monthError = (name: string) => `query '${name}': must be a month as YYYY-M
 
 /** The seven category lists differ only in which emails they select. */
 export const categoryLists: [path: string, selection: EmailSelection][] = [
-  ['/ejs/not/found/email/', { category: 'ej_not_found' }],
-  ['/ejs/ignore/email/data/', { category: 'ignored' }],
-  ['/ejs/read/email/', { isRead: true }],
-  ['/ejs/same/subject/email/', { category: 'same_subject' }],
-  ['/ejs/same/subject/email/processing/', { category: 'same_subject_processing' }],
-  ['/ejs/un/read/email/', { isRead: false }],
-  ['/ejs/total/email/', 'all'],
+  [underScrape(emailListPaths.ej_not_found), { category: 'ej_not_found' }],
+  [underScrape(emailListPaths.ignored), { category: 'ignored' }],
+  [underScrape(emailListPaths.read), { isRead: true }],
+  [underScrape(emailListPaths.same_subject), { category: 'same_subject' }],
+  [underScrape(emailListPaths.same_subject_processing), { category: 'same_subject_processing' }],
+  [underScrape(emailListPaths.unread), { isRead: false }],
+  [underScrape(emailListPaths.total), 'all'],
 ];
 
 export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -57,7 +58,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/email/to/json/pagination/',
+    underScrape(emailListPaths.all),
     { schema: { querystring: AllEmailQuery, response: { 200: EmailPage, ...errorResponses } } },
     async (request, reply) => {
       const q = request.query;

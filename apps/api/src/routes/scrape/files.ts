@@ -2,6 +2,7 @@
 // differ only in their paths and in the key that carries the rows.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { fileKindPaths, underScrape } from '@ejdesk/contract';
 import { findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind } from '@ejdesk/db';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
@@ -23,13 +24,13 @@ interface KindRoutes {
 }
 
 export const fileKinds: KindRoutes[] = [
-  { kind: 'text', base: '/text/email/data', rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
-  { kind: 'missing', base: '/text/missing/data', rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
-  { kind: 'missing_txn', base: '/text/missing/txn/data', rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
-  { kind: 'between_successful', base: '/text/successful/between/data', rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
-  { kind: 'excel', base: '/excel/email/data', rowsKey: 'excel_data', responseKey: 'Response', paginated: false },
-  { kind: 'pdf', base: '/pdf/email/data', rowsKey: 'pdf_data', responseKey: 'Response', paginated: false },
-  { kind: 'other', base: '/other/email/data', rowsKey: 'other_format_data', responseKey: 'Response', paginated: false },
+  { kind: 'text', base: underScrape(fileKindPaths.text), rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
+  { kind: 'missing', base: underScrape(fileKindPaths.missing), rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
+  { kind: 'missing_txn', base: underScrape(fileKindPaths.missing_txn), rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
+  { kind: 'between_successful', base: underScrape(fileKindPaths.between_successful), rowsKey: 'text_data', responseKey: 'Response Code', paginated: true },
+  { kind: 'excel', base: underScrape(fileKindPaths.excel), rowsKey: 'excel_data', responseKey: 'Response', paginated: false },
+  { kind: 'pdf', base: underScrape(fileKindPaths.pdf), rowsKey: 'pdf_data', responseKey: 'Response', paginated: false },
+  { kind: 'other', base: underScrape(fileKindPaths.other), rowsKey: 'other_format_data', responseKey: 'Response', paginated: false },
 ];
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {

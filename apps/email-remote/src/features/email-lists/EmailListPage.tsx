@@ -36,10 +36,10 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
     <PaginatedListPage
       title={list.title}
       table={list.path.slice(1)}
-      queryKey={`emails${list.endpoint}`}
+      queryKey={`emails/${list.list}`}
       filters={list.filters}
       columns={columns}
-      load={(params, signal) => getEmailPage(list.endpoint, withApiMonth(params), signal)}
+      load={(params, signal) => getEmailPage(list.list, withApiMonth(params), signal)}
       total={allEmail ? 'heading' : 'inline'}
       resetButton={allEmail}
       sizeLabel={allEmail ? (n) => `${n} per page` : undefined}

@@ -1,12 +1,14 @@
-// /all-email and the seven category lists differ only in data: this table of titles, endpoints,
-// filters and where a row's link goes.
+// /all-email and the seven category lists differ only in data: this table of titles, the API's
+// lists by name, filters and where a row's link goes.
 
+import type { EmailListName } from '@ejdesk/api-client';
 import type { FilterDef } from '@ejdesk/ui';
 
 export interface EmailListConfig {
   path: string;
   title: string;
-  endpoint: string;
+  /** Which of the API's email lists (the client knows its URL). */
+  list: EmailListName;
   filters: readonly FilterDef[];
   /** Heading and label of the row link's column. */
   linkColumn: string;
@@ -24,10 +26,10 @@ const categoryFilters: readonly FilterDef[] = [
   receivedMonth,
 ];
 
-const category = (path: string, title: string, endpoint: string): EmailListConfig => ({
+const category = (path: string, title: string, list: EmailListName): EmailListConfig => ({
   path,
   title,
-  endpoint,
+  list,
   filters: categoryFilters,
   linkColumn: 'Details',
   linkTo: (id) => `/email-details-data/${id}`,
@@ -37,7 +39,7 @@ const category = (path: string, title: string, endpoint: string): EmailListConfi
 export const allEmailList: EmailListConfig = {
   path: '/all-email',
   title: 'All Email',
-  endpoint: '/scrape/email/to/json/pagination/',
+  list: 'all',
   filters: [
     { name: 'subject_name', label: 'Subject Name', type: 'text' },
     { name: 'email_from', label: 'Email From', type: 'text' },
@@ -51,11 +53,11 @@ export const allEmailList: EmailListConfig = {
 };
 
 export const categoryListConfigs: readonly EmailListConfig[] = [
-  category('/ej-not-found', 'EJs not found Email', '/scrape/ejs/not/found/email/'),
-  category('/same-subject', 'Mails having the same subject line', '/scrape/ejs/same/subject/email/'),
-  category('/same-subject-processing', 'Emails processed along with the subject line', '/scrape/ejs/same/subject/email/processing/'),
-  category('/email-ignored', 'Emails ignored', '/scrape/ejs/ignore/email/data/'),
-  category('/read-email', 'Read Email', '/scrape/ejs/read/email/'),
-  category('/unread-email', 'Unread Email', '/scrape/ejs/un/read/email/'),
-  category('/get-all-email-data', 'Total Email', '/scrape/ejs/total/email/'),
+  category('/ej-not-found', 'EJs not found Email', 'ej_not_found'),
+  category('/same-subject', 'Mails having the same subject line', 'same_subject'),
+  category('/same-subject-processing', 'Emails processed along with the subject line', 'same_subject_processing'),
+  category('/email-ignored', 'Emails ignored', 'ignored'),
+  category('/read-email', 'Read Email', 'read'),
+  category('/unread-email', 'Unread Email', 'unread'),
+  category('/get-all-email-data', 'Total Email', 'total'),
 ];

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logOut, useSession, watchLiveEvents, type MailStall } from '@ejdesk/api-client';
-import { navigationFor } from '../remotes/remote-registry.ts';
+import { navigationFor, screenPath } from '../remotes/remote-registry.ts';
 import styles from './layout.module.css';
 
 /**
@@ -31,6 +31,7 @@ export function Layout() {
   const role = useSession((s) => s.role);
   // The entries the user's role opens (the API refuses the rest anyway).
   const entries = navigationFor(role);
+  const mailFlow = screenPath('mail flow');
   const { pathname } = useLocation();
   // Below 1,100 px the side nav folds into a menu button (layout.module.css); it closes again on
   // navigation (it is open only on the path it was opened on) and on Escape.
@@ -88,7 +89,7 @@ export function Layout() {
       <main id="main" className={styles.main} tabIndex={-1}>
         {stall?.stalled && (
           <div className={styles.stalled} role="alert">
-            <strong>Mail is not flowing.</strong> {stall.reasons.join(' ')} <Link to="/mail-flow">Open Mail Flow</Link>
+            <strong>Mail is not flowing.</strong> {stall.reasons.join(' ')} {mailFlow && <Link to={mailFlow}>Open Mail Flow</Link>}
           </div>
         )}
         <Outlet />

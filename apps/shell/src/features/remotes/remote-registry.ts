@@ -33,6 +33,11 @@ export function ownerOf(pathname: string): RegistryEntry | undefined {
   return entries.find((entry) => entry.paths.includes(segment));
 }
 
+/** The path of a screen some remote names (`screens` in its descriptor), if one does. */
+export function screenPath(name: string): string | undefined {
+  return entries.map((entry) => entry.screens?.[name]).find((path) => path !== undefined);
+}
+
 export interface NavEntry {
   label: string;
   to: string;

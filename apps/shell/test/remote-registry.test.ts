@@ -1,0 +1,42 @@
+// The shell draws its side nav, routes and links from remotes.json alone: what each remote declares,
+// in order, for the role, and a screen named by a remote (the stalled banner's 'mail flow').
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: vi.fn(), loadRemote: vi.fn() }));
+const { navigationFor, ownerOf, registerRemotesFrom, registryFailure, screenPath } = await import('../src/features/remotes/remote-registry.ts');
+const { registerRemotes } = await import('@module-federation/enhanced/runtime');
+
+const remotes = [
+  { name: 'email', section: 'email', paths: ['dashboard', 'mail-flow'], nav: [{ label: 'Mail Flow', path: '/mail-flow', order: 20 }, { label: 'Dashboard', path: '/dashboard', order: 10 }], screens: { 'mail flow': '/mail-flow' }, manifest: 'http://cdn.example/email/2/mf-manifest.json', version: '2' },
+  { name: 'admin', section: 'admin lists', role: 'admin', paths: ['users'], nav: [{ label: 'Users', path: '/users', order: 150 }], manifest: 'http://cdn.example/admin/1/mf-manifest.json', version: '1' },
+  { name: 'ej', section: 'EJ', paths: ['ej-data'], nav: [{ label: 'EJ Data', path: '/ej-data', order: 30 }], manifest: 'http://cdn.example/ej/1/mf-manifest.json', version: '1' },
+];
+
+beforeAll(async () => {
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ api_contract: 1, remotes }), { headers: { 'content-type': 'application/json' } })));
+  await registerRemotesFrom('/remotes.json');
+});
+afterAll(() => vi.unstubAllGlobals());
+
+describe('the remote registry in the shell', () => {
+  it('registers every remote at the manifest the registry names', () => {
+    expect(registryFailure()).toBeNull();
+    expect(registerRemotes).toHaveBeenCalledWith(remotes.map((r) => ({ name: r.name, entry: r.manifest })));
+  });
+
+  it('draws the side nav from every remote, in declared order, leaving out what the role may not open', () => {
+    expect(navigationFor('operator').map((e) => e.label)).toEqual(['Dashboard', 'Mail Flow', 'EJ Data']);
+    expect(navigationFor('admin').map((e) => e.label)).toEqual(['Dashboard', 'Mail Flow', 'EJ Data', 'Users']);
+  });
+
+  it('routes a path to the remote that owns its first segment, and to none when no remote does', () => {
+    expect(ownerOf('/mail-flow')?.name).toBe('email');
+    expect(ownerOf('/users/7')?.name).toBe('admin');
+    expect(ownerOf('/billing')).toBeUndefined();
+  });
+
+  it('finds a screen by the name a remote gives it', () => {
+    expect(screenPath('mail flow')).toBe('/mail-flow');
+    expect(screenPath('release notes')).toBeUndefined();
+  });
+});
