@@ -1,22 +1,15 @@
-// Entities of SPEC.md section 3, as the API sends them.
+// Entities of SPEC.md section 3, as the API sends them: derived from the schemas the API validates
+// its answers with (@ejdesk/contract), type-only, so the client cannot drift from the server.
+import type { Answer } from '@ejdesk/contract';
+import type * as admin from '@ejdesk/contract/schemas/admin.ts';
+import type * as emails from '@ejdesk/contract/schemas/emails.ts';
 
-export interface BankPassword {
-  id: number;
-  bank_name: string;
-  /** Masked in lists; the clear text comes only from revealBankPassword. */
-  bank_pass: string;
-  create_at: string;
-  update_at: string;
-}
+/** bank_pass is masked in lists; the clear text comes only from revealBankPassword. */
+export type BankPassword = Answer<typeof admin.BankPassword>;
+export type RevealedBankPassword = Answer<typeof admin.RevealedBankPassword>;
+export type BankMsp = Answer<typeof admin.BankMsp>;
 
-export interface BankMsp {
-  id: number;
-  msp: string;
-  bank_name: string;
-  create_at: string;
-  update_at: string;
-}
-
+/** A page of a list (its row schema varies, so the shape is written once here, generic). */
 export interface Paginated<T> {
   count: number;
   total_pages: number;
@@ -25,42 +18,9 @@ export interface Paginated<T> {
   results: T[];
 }
 
-export interface DashboardCounts {
-  total_emails: number;
-  read: number;
-  unread: number;
-  email_ignores: number;
-  ej_not_found: number;
-  email_same_subject_processing: number;
-  email_same_subject_count: number;
-}
-
+export type DashboardCounts = Answer<typeof emails.DashboardCounts>;
 /** A scraped email as the lists show it. */
-export interface EmailListRow {
-  id: number;
-  email_from: string;
-  subject_name: string;
-  create_at: string;
-  update_at: string;
-}
-
+export type EmailListRow = Answer<typeof emails.EmailListRow>;
 export type JsonRecord = Record<string, unknown>;
-
-export interface EmailJsonItem {
-  id: number;
-  subject_name: string;
-  json_load_data: JsonRecord[];
-}
-
-export interface EmailDetails {
-  id: number;
-  from_email: string;
-  to_email: string;
-  subject: string;
-  email_body: string;
-  email_body_html: string;
-  num_of_email: number;
-  date_time_of_email: string;
-  create_at: string;
-  update_at: string;
-}
+export type EmailJsonItem = Answer<typeof emails.EmailJsonItem>;
+export type EmailDetails = Answer<typeof emails.EmailDetails>;

@@ -3,3 +3,4 @@
 // serve. Raise it when an endpoint changes in a way an older remote would misread.
 export const apiContractVersion = 1;
 export * from './endpoints.ts';
+export type * from './wire.ts';

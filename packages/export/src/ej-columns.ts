@@ -1,26 +1,11 @@
 // The EJ error columns of SPEC.md (/email, /overage, /successing), shared by the screens and the
 // server's streamed export so both write the same headers, in the same order.
+import type { Answer } from '@ejdesk/contract';
+import type { EjRecord as EjRecordSchema } from '@ejdesk/contract/schemas/ej-records.ts';
 import type { ExportColumn } from './cells.ts';
 
-export interface EjRecord {
-  id: number;
-  atm_id: string;
-  card_no: string;
-  txt_no: string;
-  transaction_date: string | null;
-  transaction_amt: string | null;
-  dispute_amt: string | null;
-  overage: string | null;
-  msp_remarks: string;
-  msp_ref_no: string;
-  short_desc_ej_error: string;
-  ej_error: string;
-  complaint_date: string | null;
-  short_description: string;
-  mail_received_from: string;
-  mail_subject: string;
-  file_name?: string;
-}
+/** An EJ record as the API sends it (its schema in @ejdesk/contract); overage and succeeding rows name their file. */
+export type EjRecord = Answer<typeof EjRecordSchema> & { file_name?: string };
 
 export type EjListKind = 'dispute' | 'overage' | 'succeeding';
 

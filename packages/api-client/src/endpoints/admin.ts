@@ -1,5 +1,8 @@
 import { formData, http } from '../http.ts';
-import type { BankMsp, BankPassword } from '../types.ts';
+import type { Answer } from '@ejdesk/contract';
+import type * as accounts from '@ejdesk/contract/schemas/accounts.ts';
+import type * as rules from '@ejdesk/contract/schemas/rules.ts';
+import type { BankMsp, BankPassword, RevealedBankPassword } from '../types.ts';
 
 export const listBankPasswords = async () => (await http.get<BankPassword[]>('/scrape/store/password/list/')).data;
 
@@ -8,24 +11,15 @@ export const createBankPassword = async (fields: { bank_name: string; bank_pass:
 
 /** The clear password; the reason is kept in the audit log beside the reveal. */
 export const revealBankPassword = async (id: number, reason: string) =>
-  (await http.post<{ id: number; bank_name: string; bank_pass: string }>(`/scrape/store/password/${id}/reveal/`, { reason })).data;
+  (await http.post<RevealedBankPassword>(`/scrape/store/password/${id}/reveal/`, { reason })).data;
 
 export const listBankMsps = async () => (await http.get<BankMsp[]>('/scrape/bank/msp/list/')).data;
 
 export const createBankMsp = async (fields: { msp: string; bank_name: string }) =>
   (await http.post<BankMsp>('/scrape/bank/msp/create/', formData(fields))).data;
 
-/** An account as the Users screen shows it (never its password). */
-export interface Account {
-  id: number;
-  email: string;
-  role: 'operator' | 'admin';
-  is_active: boolean;
-  /** After a reset: the user chooses a new password at the next login. */
-  must_change_password: boolean;
-  last_login: string | null;
-  create_at: string;
-}
+/** An account as the Users screen shows it (never its password); must_change_password after a reset. */
+export type Account = Answer<typeof accounts.Account>;
 
 export const listAccounts = async () => (await http.get<Account[]>('/admin/users/')).data;
 
@@ -38,21 +32,9 @@ export const changeAccount = async (id: number, change: { role?: Account['role']
 export const resetAccountPassword = async (id: number, password: string) => (await http.post<Account>(`/admin/users/${id}/reset-password/`, { password })).data;
 
 /** Which bank or MSP mails from an address or a whole @domain (the ingester's sender mapping). */
-export interface SenderMapping {
-  id: number;
-  sender: string;
-  organisation: string;
-  create_at: string;
-  update_at: string;
-}
+export type SenderMapping = Answer<typeof rules.SenderMapping>;
 /** Mail whose sender or subject contains the pattern (any case) is ignored. */
-export interface IgnoreRule {
-  id: number;
-  field: 'sender' | 'subject';
-  pattern: string;
-  create_at: string;
-  update_at: string;
-}
+export type IgnoreRule = Answer<typeof rules.IgnoreRule>;
 type SenderMappingFields = { sender: string; organisation: string };
 type IgnoreRuleFields = { field: string; pattern: string };
 

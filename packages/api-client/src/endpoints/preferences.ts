@@ -1,10 +1,9 @@
+import type { Answer } from '@ejdesk/contract';
+import type * as preferences from '@ejdesk/contract/schemas/preferences.ts';
 import { http } from '../http.ts';
 
 /** A table's columns as the operator arranged them: every column id in order, and the hidden ones. */
-export interface ColumnChoice {
-  order: string[];
-  hidden: string[];
-}
+export type ColumnChoice = Answer<typeof preferences.ColumnChoice>;
 
 const url = (key: string) => `/preferences/${encodeURIComponent(key)}/`;
 

@@ -1,19 +1,14 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
+import type { DashboardCounts as DashboardCountsSchema } from '@ejdesk/contract/schemas/emails.ts';
+import type { Static } from 'typebox';
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { emailCounts, emails, emailSenderCounts, emailSubjects, type EmailCategory } from '../schema.ts';
 import { containsText, foldedContains, isoDay, nextUtcDay, withinDays, type Page, type PageOf } from './filters.ts';
 
-export interface DashboardCounts {
-  total_emails: number;
-  read: number;
-  unread: number;
-  email_ignores: number;
-  ej_not_found: number;
-  email_same_subject_processing: number;
-  email_same_subject_count: number;
-}
+/** The dashboard's counts as the API answers them (their schema in @ejdesk/contract). */
+export type DashboardCounts = Static<typeof DashboardCountsSchema>;
 
 /** Counts of the emails received in [from, to) (UTC days), from the counter rows of those days. */
 export async function dashboardCounts(db: Db, from: Date, to: Date): Promise<DashboardCounts> {

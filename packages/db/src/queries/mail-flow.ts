@@ -1,7 +1,9 @@
 // Whether the mail is flowing (issue 15): what each watched mailbox last reported, its checkpoint,
 // the queue, what was processed lately and the recent failures; whether ingestion has stalled; and
 // one email put back on the queue (Reprocess).
+import type { MailFlow as MailFlowSchema, Stall as StallSchema } from '@ejdesk/contract/schemas/mail-flow.ts';
 import { eq, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import { notifySql, queryRows, type Db } from '../client.ts';
 import { mailChannel } from './ingest.ts';
 import { auditLog, emailSources, emails } from '../schema.ts';
@@ -26,43 +28,12 @@ export async function reportMailbox(db: Db, source: string, report: { state: Mai
     where not exists (select 1 from before where before.state = reported.state and before.last_error is not distinct from reported.last_error)`);
 }
 
-export interface MailboxFlow {
-  source: string;
-  state: string;
-  last_error: string | null;
-  last_sync_at: Date | null;
-  update_at: Date;
-  uid_validity: number | null;
-  last_uid: number | null;
-  checkpoint_at: Date | null;
-  waiting: number;
-  processed_last_hour: number;
-  processed_last_day: number;
-}
-
-export interface MailFailure {
-  email_id: number;
-  email_from: string;
-  subject: string;
-  reason: string;
-  at: Date;
-  source: string | null;
-}
-
-export interface MailFlow {
-  mailboxes: MailboxFlow[];
-  /** The whole queue, whatever the source (.eml imports and reprocessing too). */
-  queue: { waiting: number; oldest_waiting_at: Date | null; processed_last_hour: number; processed_last_day: number };
-  failures: MailFailure[];
-  stalled: Stall;
-}
-
-export interface Stall {
-  stalled: boolean;
-  /** Why, in the operators' words; empty when the mail flows. */
-  reasons: string[];
-  stall_after_seconds: number;
-}
+/** Mail Flow as the API answers it (its schema in @ejdesk/contract): the query fills the schema's type. */
+export type MailFlow = Static<typeof MailFlowSchema>;
+export type MailboxFlow = MailFlow['mailboxes'][number];
+export type MailFailure = MailFlow['failures'][number];
+/** Why, in the operators' words (empty when the mail flows), and the threshold. */
+export type Stall = Static<typeof StallSchema>;
 
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`);
 

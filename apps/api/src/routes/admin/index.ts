@@ -7,15 +7,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emailProcessing, requeueEmail, auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
 import { Type } from 'typebox';
 import { hashPassword } from '../../lib/passwords.ts';
-import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '../../schemas/accounts.ts';
+import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '@ejdesk/contract/schemas/accounts.ts';
 import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
-import { AuditExportQuery, AuditQuery, AuditRow } from '../../schemas/audit.ts';
-import { Detail, errorResponses } from '../../schemas/common.ts';
-import { Paginated } from '../../schemas/lists.ts';
-import { IdParams } from '../../schemas/admin.ts';
-import { Reprocessed } from '../../schemas/mail-flow.ts';
+import { AuditExportQuery, AuditQuery, AuditRow } from '@ejdesk/contract/schemas/audit.ts';
+import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
+import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
+import { Reprocessed } from '@ejdesk/contract/schemas/mail-flow.ts';
 import { ruleRoutes } from './rules.ts';
 
 const auditColumns: ExportColumn<Row>[] = [

@@ -3,9 +3,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkIgnoreRule, checkSenderMapping, ignoreRuleList, RuleProblem, senderMappings, type AuditedList, type Written } from '@ejdesk/db';
 import { Type, type TSchema } from 'typebox';
-import { IdParams } from '../../schemas/admin.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { IgnoreRule, IgnoreRuleBody, SenderMapping, SenderMappingBody } from '../../schemas/rules.ts';
+import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { IgnoreRule, IgnoreRuleBody, SenderMapping, SenderMappingBody } from '@ejdesk/contract/schemas/rules.ts';
 
 interface RuleList<Input> {
   path: string;

@@ -6,8 +6,8 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import { audit, beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, isTokenRevoked, passwordHashOf, recordLogin, revokeToken, setOwnPassword } from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
-import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '../../schemas/auth.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
 const tokenNotValid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
 

@@ -4,8 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mailFlow, mailStall } from '@ejdesk/db';
 import { authenticate } from '../../plugins/authenticate.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { MailFlow, Stall } from '../../schemas/mail-flow.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { MailFlow, Stall } from '@ejdesk/contract/schemas/mail-flow.ts';
 
 export const mailFlowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;

@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { deletePreference, getPreference, preferenceLimit, savePreference } from '@ejdesk/db';
 import { authenticate } from '../../plugins/authenticate.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { ColumnChoice, Preference, PreferenceParams } from '../../schemas/preferences.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { ColumnChoice, Preference, PreferenceParams } from '@ejdesk/contract/schemas/preferences.ts';
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;

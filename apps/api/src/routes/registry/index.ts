@@ -8,8 +8,8 @@ import { currentRemotes, deployRemote, remoteHistory, rollbackRemote, type Remot
 import { apiContractVersion } from '@ejdesk/contract';
 import { Type } from 'typebox';
 import { sameSecret } from '../../lib/secrets.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { DeployBody, NameParams, Registry, Release, RollbackBody, Switched } from '../../schemas/registry.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { DeployBody, NameParams, Registry, Release, RollbackBody, Switched } from '@ejdesk/contract/schemas/registry.ts';
 
 const entryOf = (release: RemoteRelease) => ({ ...release.descriptor, name: release.name, version: release.version, manifest: release.manifest });
 

@@ -16,9 +16,9 @@ import {
   IdParams,
   RevealBody,
   RevealedBankPassword,
-} from '../../schemas/admin.ts';
+} from '@ejdesk/contract/schemas/admin.ts';
 import { requireAdmin } from '../../plugins/authenticate.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets } = app.ctx;

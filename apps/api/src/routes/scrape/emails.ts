@@ -13,8 +13,8 @@ import {
 import { monthRange } from '../../lib/months.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { IdParams } from '../../schemas/admin.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import {
   AllEmailQuery,
   CategoryQuery,
@@ -24,8 +24,8 @@ import {
   EmailJsonItem,
   EmailListRow,
   JsonDataQuery,
-} from '../../schemas/emails.ts';
-import { Paginated } from '../../schemas/lists.ts';
+} from '@ejdesk/contract/schemas/emails.ts';
+import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
 /** The orders the email lists' indexes serve: by creation time, either way (ties by id). */
 const emailOrderings = ['-create_at', 'create_at'] as const;

@@ -7,9 +7,9 @@ import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { Detail, errorResponses } from '../../schemas/common.ts';
-import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '../../schemas/ej-records.ts';
-import { Paginated } from '../../schemas/lists.ts';
+import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
+import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
 interface FilterQuery {
   start_date?: string | undefined;

@@ -6,11 +6,11 @@ import { fileKindPaths, underScrape } from '@ejdesk/contract';
 import { findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind } from '@ejdesk/db';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { IdParams } from '../../schemas/admin.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { DataFile, DataFileDetail, DataFileQuery, ListedDataFile } from '../../schemas/files.ts';
-import { Paginated } from '../../schemas/lists.ts';
-import { EmptyQuery } from '../../schemas/ej-records.ts';
+import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
+import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { DataFile, DataFileDetail, DataFileQuery, ListedDataFile } from '@ejdesk/contract/schemas/files.ts';
+import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
+import { EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
 
 /** The orders the (kind, create_at, id) index serves. */
 const fileOrderings = ['-create_at', 'create_at'] as const;

@@ -12,14 +12,16 @@ export const SenderMapping = Type.Object({
 });
 export const SenderMappingBody = Type.Object({ sender: RequiredText(320), organisation: RequiredText(200) }, { additionalProperties: false });
 
+const IgnoreRuleField = Type.Union([Type.Literal('sender'), Type.Literal('subject')]);
+
 export const IgnoreRule = Type.Object({
   id: Type.Integer(),
-  field: Type.String(),
+  field: IgnoreRuleField,
   pattern: Type.String(),
   create_at: Timestamp,
   update_at: Timestamp,
 });
 export const IgnoreRuleBody = Type.Object(
-  { field: Type.Union([Type.Literal('sender'), Type.Literal('subject')]), pattern: RequiredText(200) },
+  { field: IgnoreRuleField, pattern: RequiredText(200) },
   { additionalProperties: false },
 );
