@@ -7,6 +7,16 @@ import { mailbox } from './support/mailbox.ts';
 export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
 export const baseURL = `http://localhost:${ports.shell}`;
 const dataDir = resolve(import.meta.dirname, '.artifacts/data');
+/** Where the tested `pnpm start` keeps its data and listens: `pnpm remote` in a test needs the same. */
+export const appEnv = {
+  EJDESK_DATA_DIR: dataDir,
+  SHELL_PORT: String(ports.shell),
+  EMAIL_REMOTE_PORT: String(ports.email),
+  EJ_REMOTE_PORT: String(ports.ej),
+  FILES_REMOTE_PORT: String(ports.files),
+  ADMIN_REMOTE_PORT: String(ports.admin),
+  API_PORT: String(ports.api),
+};
 
 export default defineConfig({
   testDir: './tests',
@@ -43,15 +53,9 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe',
       env: {
-        EJDESK_DATA_DIR: dataDir,
+        ...appEnv,
         EJDESK_DEMO_EMAILS: '1500',
         EJDESK_DEMO_EJ: '3000',
-        SHELL_PORT: String(ports.shell),
-        EMAIL_REMOTE_PORT: String(ports.email),
-        EJ_REMOTE_PORT: String(ports.ej),
-        FILES_REMOTE_PORT: String(ports.files),
-        ADMIN_REMOTE_PORT: String(ports.admin),
-        API_PORT: String(ports.api),
         DATABASE_URL: '',
         IMAP_HOST: '127.0.0.1',
         IMAP_PORT: String(mailbox.imapPort),

@@ -8,21 +8,12 @@ import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ports } from '../playwright.config.ts';
+import { appEnv, ports } from '../playwright.config.ts';
 import { expect, test } from './fixtures.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
 const work = resolve(import.meta.dirname, '../.artifacts/releases');
-const env = {
-  ...process.env,
-  EJDESK_DATA_DIR: resolve(import.meta.dirname, '../.artifacts/data'),
-  SHELL_PORT: String(ports.shell),
-  EMAIL_REMOTE_PORT: String(ports.email),
-  EJ_REMOTE_PORT: String(ports.ej),
-  FILES_REMOTE_PORT: String(ports.files),
-  ADMIN_REMOTE_PORT: String(ports.admin),
-  API_PORT: String(ports.api),
-};
+const env = { ...process.env, ...appEnv };
 
 /** `pnpm remote ...` as a team runs it: its exit code and what it printed. */
 async function remote(...args: string[]): Promise<{ ok: boolean; out: string }> {
