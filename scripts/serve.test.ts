@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPrecompress } from '../rsbuild.shared.ts';
 import type { RegistryEntry } from '../rsbuild.shared.ts';
-import { serveRemote, serveShell } from './serve.ts';
+import { registryFrom, serveRemote, serveShell } from './serve.ts';
 
 /** One GET with its raw (still encoded) bytes, as a browser receives them. */
 function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -199,5 +199,21 @@ describe('precompressed static files', () => {
     } finally {
       await remote.close();
     }
+  });
+});
+
+describe('remotes.json from the registry', () => {
+  it('is read through the API each time, and the last one read serves while the API is away', async () => {
+    const api = Fastify();
+    let version = '1.0.0';
+    const entry = (v: string) => ({ name: 'admin', section: 'admin lists', paths: ['users'], nav: [], manifest: `http://cdn.example/admin/${v}/mf-manifest.json`, version: v });
+    api.get('/api/registry/', async () => ({ api_contract: 1, remotes: [entry(version)] }));
+    await api.listen({ port: 0, host: '127.0.0.1' });
+    const remotes = registryFrom(`http://127.0.0.1:${(api.server.address() as { port: number }).port}`);
+    expect(await remotes()).toEqual([entry('1.0.0')]);
+    version = '1.1.0';
+    expect(await remotes()).toEqual([entry('1.1.0')]);
+    await api.close();
+    expect(await remotes()).toEqual([entry('1.1.0')]);
   });
 });

@@ -30,6 +30,23 @@ export interface ShellServerOptions {
 
 const detail = (text: string) => JSON.stringify({ detail: text });
 
+/**
+ * remotes.json from the remote registry, read through the API on every call, so every shell server
+ * behind a load balancer serves the same; while the API is away (a restart), the last one read.
+ */
+export function registryFrom(apiUrl: string): () => Promise<RegistryEntry[]> {
+  let last: RegistryEntry[] = [];
+  return async () => {
+    try {
+      const response = await fetch(`${apiUrl}/api/registry/`, { signal: AbortSignal.timeout(3_000) });
+      if (response.ok) last = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
+    } catch {
+      // the API is restarting: the last registry read stands
+    }
+    return last;
+  };
+}
+
 /** Why the API could not be reached, in the API's own {"detail"} shape. */
 function upstreamFailure(error: Error & { code?: string }): [number, string] {
   const code = (error.cause as { code?: string } | undefined)?.code ?? error.code ?? '';

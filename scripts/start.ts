@@ -8,11 +8,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { descriptorFile, remoteNames, type RegistryEntry, type RemoteName } from '../rsbuild.shared.ts';
+import { descriptorFile, remoteNames, type RemoteName } from '../rsbuild.shared.ts';
 import { apiPort, apiUrl, dataDir, deployTokenFile, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './remote-config.ts';
 import type { FederationManifest } from './remote-release.ts';
 import { deploy } from './remote.ts';
-import { serveShell } from './serve.ts';
+import { registryFrom, serveShell } from './serve.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder.
 process.env.EJDESK_DATA_DIR = dataDir();
@@ -160,18 +160,8 @@ for (const name of remoteNames) {
   }
 }
 
-// 5. The shell. remotes.json is the registry, read from the API on every request (every shell
-// server behind a load balancer reads the same); while the API is away, the last one read serves.
-let lastRegistry: RegistryEntry[] = [];
-const remotes = async (): Promise<RegistryEntry[]> => {
-  try {
-    const response = await fetch(`${apiUrl()}/api/registry/`, { signal: AbortSignal.timeout(3_000) });
-    if (response.ok) lastRegistry = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
-  } catch {
-    // the API is restarting: the last registry read stands
-  }
-  return lastRegistry;
-};
+// 5. The shell: remotes.json is the registry, read through the API on every request.
+const remotes = registryFrom(apiUrl());
 const servers: FastifyInstance[] = [];
 servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort(), host: host(), apiUrl: apiUrl(), remotes, proxySecret }));
 
