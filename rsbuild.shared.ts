@@ -9,6 +9,7 @@ import { defineConfig, type RsbuildConfig, type RsbuildPlugin } from '@rsbuild/c
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
 import { apiContractVersion } from './packages/contract/src/index.ts';
+import type { DescriptorFields } from './packages/contract/src/schemas/registry.ts';
 
 /** Workspace packages are shared with their real version: 'workspace:*' is not a valid range. */
 const workspaceVersion = '0.1.0';
@@ -29,28 +30,8 @@ export const sharedSingletons = {
 export const remoteNames = ['email', 'ej', 'files', 'admin'] as const;
 export type RemoteName = (typeof remoteNames)[number];
 
-/**
- * What a remote owns: the first path segments of its screens, its side-nav entries (the shell
- * draws the nav from every remote's, by order), and the role its screens need beyond signing in.
- * Each remote declares its own (src/descriptor.ts); its build writes it, with its version, as
- * ejdesk-remote.json beside mf-manifest.json, and remotes.json carries it to the shell, so a remote
- * adds or renames a screen with no shell release.
- */
-export interface RemoteDescriptor {
-  name: RemoteName;
-  /** The section in the operators' words ('admin lists'): named when a role may not open it. */
-  section: string;
-  role?: 'admin';
-  paths: string[];
-  nav: { label: string; path: string; order: number }[];
-  /**
-   * Screens others may link to, by a name in the operators' words ('mail flow'): the shell's
-   * stalled-mail banner asks for 'mail flow', never for a path.
-   */
-  screens?: Record<string, string>;
-  /** The API contract version the build was made against (written by the build). */
-  contract?: number;
-}
+/** What a remote owns and declares (its schema, documented field by field, is in @ejdesk/contract). */
+export type RemoteDescriptor = Omit<DescriptorFields, 'name'> & { name: RemoteName };
 /** One remote as remotes.json names it. */
 export interface RegistryEntry extends RemoteDescriptor {
   manifest: string;

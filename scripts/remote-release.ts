@@ -34,7 +34,7 @@ export function releaseProblems(candidate: ReleaseCandidate): string[] {
   const problems: string[] = [];
   if (manifest.name !== name) problems.push(`its manifest names the remote '${manifest.name}', not '${name}'`);
   if (!manifest.exposes?.some((e) => e.path === './routes')) problems.push(`it does not expose ./routes (the module the shell loads)`);
-  if (descriptor.name !== name) problems.push(`its ${'ejdesk-remote.json'} names '${String(descriptor.name)}', not '${name}'`);
+  if (descriptor.name !== name) problems.push(`its ejdesk-remote.json names '${String(descriptor.name)}', not '${name}'`);
   if (!Array.isArray(descriptor.paths) || !Array.isArray(descriptor.nav)) problems.push('its ejdesk-remote.json lists no paths or nav');
   if (descriptor.contract !== candidate.apiContract) {
     problems.push(`it was built against API contract ${descriptor.contract ?? '(none)'}, and this API serves contract ${candidate.apiContract}`);

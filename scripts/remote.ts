@@ -124,8 +124,11 @@ interface Release {
   current: boolean;
 }
 
+/** Every release the registry holds (of one remote, or all), newest first. */
+export const releaseHistory = (name?: RemoteName) => registryCall<Release[]>('GET', `/releases/${name ? `?name=${name}` : ''}`);
+
 async function list(name?: RemoteName) {
-  const releases = await registryCall<Release[]>('GET', `/releases/${name ? `?name=${name}` : ''}`);
+  const releases = await releaseHistory(name);
   if (!releases.length) return console.log('No release deployed yet.');
   for (const r of releases) {
     console.log(`${r.current ? '*' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`);

@@ -40,6 +40,7 @@ describe('the shell server', () => {
     nav: [{ label: 'Password List', path: '/store-password-list', order: 110 }], manifest: 'http://localhost:3004/mf-manifest.json',
   };
   let registry: RegistryEntry[] = [admin];
+  let registryReads = 0;
   let base: string;
 
   beforeAll(async () => {
@@ -60,7 +61,10 @@ describe('the shell server', () => {
       port,
       host: '127.0.0.1',
       apiUrl: `http://127.0.0.1:${(api.server.address() as { port: number }).port}`,
-      remotes: () => registry,
+      remotes: () => {
+        registryReads++;
+        return registry;
+      },
       proxySecret: 'proxy-secret',
     });
     base = `http://127.0.0.1:${port}`;
@@ -106,8 +110,12 @@ describe('the shell server', () => {
     expect(csp).toContain("script-src 'self' http://localhost:3004");
     expect(csp).toContain("object-src 'none'");
     expect((await fetch(`${base}/static/js/missing.js`)).status).toBe(404);
+    const reads = registryReads;
     const script = await rawGet(`${base}/static/js/index.9f8e.js`, 'br');
     expect([script.headers['content-encoding'], brotliDecompressSync(script.body).toString()]).toEqual(['br', 'console.log(1)']);
+    // A script carries no policy, so serving it reads no registry.
+    expect(script.headers['content-security-policy']).toBeUndefined();
+    expect(registryReads).toBe(reads);
   });
 
   it('reads the remotes on every request: a moved remote or a new screen counts with no restart', async () => {

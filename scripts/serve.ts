@@ -102,7 +102,11 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   app.addHook('onSend', async (request, reply) => {
     reply.header('permissions-policy', permissionsPolicy);
     if (request.url.startsWith('/api/')) return;
-    reply.header('content-security-policy', cspFor(await options.remotes()));
+    // A policy governs documents: only a page needs the registry read that derives it, not each
+    // script, style or remotes.json.
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('content-security-policy', cspFor(await options.remotes()));
+    }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');

@@ -8,10 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { descriptorFile, remoteNames, type RemoteName } from '../rsbuild.shared.ts';
+import { descriptorFile, remoteNames } from '../rsbuild.shared.ts';
 import { apiPort, apiUrl, dataDir, deployTokenFile, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './remote-config.ts';
 import type { FederationManifest } from './remote-release.ts';
-import { deploy } from './remote.ts';
+import { deploy, releaseHistory } from './remote.ts';
 import { registryFrom, serveShell } from './serve.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder.
@@ -142,23 +142,34 @@ async function waitFor(url: string, what: string) {
 await waitFor(`${apiUrl()}/api/health/`, 'The API');
 await Promise.all(remoteNames.map((n) => waitFor(`${remoteOrigin(n)}/`, `The ${n} remote`)));
 
-// 4. A remote's local build that is new (its content is in no published release) is published and
+// 4. A remote's local build that is new (no release in the registry has its content) is published and
 // made current, as `pnpm remote deploy` would; one deployed since from elsewhere stays current.
-const shellManifest = JSON.parse(readFileSync(join(root, 'apps/shell/dist/mf-manifest.json'), 'utf8')) as FederationManifest;
-for (const name of remoteNames) {
-  const dist = join(root, `apps/${name}-remote/dist`);
-  const built = JSON.parse(readFileSync(join(dist, descriptorFile), 'utf8')) as { version: string };
-  const content = createHash('sha256');
-  for (const file of ['mf-manifest.json', 'remoteEntry.js', descriptorFile]) content.update(readFileSync(join(dist, file)));
-  const version = `${built.version}+${content.digest('hex').slice(0, 8)}`;
-  if (existsSync(join(releasesDir(name as RemoteName), version))) continue;
+async function publishLocalBuilds(): Promise<void> {
+  let deployed: Set<string>;
   try {
-    await deploy({ name, dist, version, by: 'pnpm start', shell: shellManifest });
-    console.log(`Published the ${name} remote's new build as ${version}.`);
+    deployed = new Set((await releaseHistory()).map((r) => `${r.name} ${r.version}`));
   } catch (err) {
-    console.error(`The ${name} remote's new build was not published: ${(err as Error).message}`);
+    return console.error(`The registry could not be read (${(err as Error).message}): the local builds are not published.`);
+  }
+  const shellManifest = JSON.parse(readFileSync(join(root, 'apps/shell/dist/mf-manifest.json'), 'utf8')) as FederationManifest;
+  for (const name of remoteNames) {
+    const dist = join(root, `apps/${name}-remote/dist`);
+    const built = JSON.parse(readFileSync(join(dist, descriptorFile), 'utf8')) as { version: string };
+    const content = createHash('sha256');
+    for (const file of ['mf-manifest.json', 'remoteEntry.js', descriptorFile]) content.update(readFileSync(join(dist, file)));
+    const version = `${built.version}+${content.digest('hex').slice(0, 8)}`;
+    if (deployed.has(`${name} ${version}`)) continue;
+    // A copy the registry does not know (its database was replaced) is published again.
+    rmSync(join(releasesDir(name), version), { recursive: true, force: true });
+    try {
+      await deploy({ name, dist, version, by: 'pnpm start', shell: shellManifest });
+      console.log(`Published the ${name} remote's new build as ${version}.`);
+    } catch (err) {
+      console.error(`The ${name} remote's new build was not published: ${(err as Error).message}`);
+    }
   }
 }
+await publishLocalBuilds();
 
 // 5. The shell: remotes.json is the registry, read through the API on every request.
 const remotes = registryFrom(apiUrl());

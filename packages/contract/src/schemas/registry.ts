@@ -1,25 +1,40 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$' });
 const Version = Type.String({ pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$' });
 
-/** What a remote's build declares (ejdesk-remote.json): checked again by the deployer. */
+/**
+ * What a remote owns, as its build declares it (ejdesk-remote.json, from the remote's
+ * src/descriptor.ts): the shell draws its routes and side nav from every remote's, so a remote adds
+ * or renames a screen with no shell release. Checked again by the deployer and by this API.
+ */
 const Descriptor = Type.Object(
   {
     name: Name,
+    /** The section in the operators' words ('admin lists'): named when a role may not open it. */
     section: Type.String({ minLength: 1, maxLength: 100 }),
+    /** The role its screens need beyond signing in. */
     role: Type.Optional(Type.Literal('admin')),
+    /** The first path segments of its screens. */
     paths: Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,79}$' }), { maxItems: 100 }),
+    /** Its side-nav entries; the shell orders every remote's by `order`. */
     nav: Type.Array(
       Type.Object({ label: Type.String({ minLength: 1, maxLength: 60 }), path: Type.String({ pattern: '^/[a-z0-9/-]{0,120}$' }), order: Type.Number() }),
       { maxItems: 50 },
     ),
+    /**
+     * Screens others may link to, by a name in the operators' words ('mail flow'): the shell's
+     * stalled-mail banner asks for 'mail flow', never for a path.
+     */
     screens: Type.Optional(Type.Record(Type.String({ maxLength: 60 }), Type.String({ pattern: '^/[a-z0-9/-]{0,120}$' }))),
+    /** The API contract version the build was made against (written by the build). */
     contract: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: true },
 );
+/** The descriptor's type, for the build setup and the remotes' src/descriptor.ts. */
+export type DescriptorFields = Static<typeof Descriptor>;
 
 /** One remote as the shell loads it: remotes.json's entries. */
 export const RegistryEntry = Type.Intersect([Descriptor, Type.Object({ manifest: Type.String(), version: Version })]);
