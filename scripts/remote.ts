@@ -11,12 +11,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Answer } from '../packages/contract/src/index.ts';
+import type { Release as ReleaseSchema, Switched as SwitchedSchema } from '../packages/contract/src/schemas/registry.ts';
 import { descriptorFile, remoteNames, type RegistryEntry, type RemoteName } from '../rsbuild.shared.ts';
 import { apiUrl, deployToken, host, isRemoteName, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './remote-config.ts';
 import { releaseProblems, type FederationManifest } from './remote-release.ts';
 import { serveRemote } from './serve.ts';
 
 class Refused extends Error {}
+
+/** The registry's answers, as the API's schemas say. */
+type Release = Answer<typeof ReleaseSchema>;
+type Switched = Answer<typeof SwitchedSchema>;
 
 const versionShape = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
 
@@ -68,7 +74,7 @@ export interface DeployOptions {
 }
 
 /** Publishes (unless hosted elsewhere), checks and switches; returns what the registry now says. */
-export async function deploy(options: DeployOptions): Promise<{ from: string | null; to: string }> {
+export async function deploy(options: DeployOptions): Promise<Switched> {
   const { name } = options;
   let manifestUrl = options.manifest;
   let published: string | undefined;
@@ -83,8 +89,13 @@ export async function deploy(options: DeployOptions): Promise<{ from: string | n
     // Copied under a temporary name and renamed: a browser never sees half a release.
     const incoming = join(releasesDir(name), `.incoming-${version}-${process.pid}`);
     await mkdir(releasesDir(name), { recursive: true });
-    await cp(dist, incoming, { recursive: true, filter: (source) => !/mf-stats\.json/.test(source) });
-    await rename(incoming, published);
+    try {
+      await cp(dist, incoming, { recursive: true, filter: (source) => !/mf-stats\.json/.test(source) });
+      await rename(incoming, published);
+    } catch (err) {
+      await rm(incoming, { recursive: true, force: true });
+      throw err;
+    }
     manifestUrl = `${remoteOrigin(name)}/${version}/mf-manifest.json`;
   }
   try {
@@ -98,7 +109,7 @@ export async function deploy(options: DeployOptions): Promise<{ from: string | n
     const problems = releaseProblems({ name, manifest, descriptor, shell, apiContract: registry.api_contract, others: registry.remotes });
     if (problems.length) throw new Refused(`${name} ${version} is refused:\n  - ${problems.join('\n  - ')}`);
     const { version: _built, manifest: _m, ...declared } = descriptor;
-    return await registryCall<{ from: string | null; to: string }>('POST', `/${name}/releases/`, {
+    return await registryCall<Switched>('POST', `/${name}/releases/`, {
       version,
       manifest: manifestUrl,
       descriptor: declared,
@@ -112,16 +123,7 @@ export async function deploy(options: DeployOptions): Promise<{ from: string | n
 }
 
 export async function rollback(name: RemoteName, by = userInfo().username) {
-  return registryCall<{ from: string; to: string }>('POST', `/${name}/rollback/`, { by });
-}
-
-interface Release {
-  name: string;
-  version: string;
-  manifest: string;
-  deployed_by: string;
-  deployed_at: string;
-  current: boolean;
+  return registryCall<Switched>('POST', `/${name}/rollback/`, { by });
 }
 
 /** Every release the registry holds (of one remote, or all), newest first. */
