@@ -83,11 +83,13 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     if (!ctx.status.migrated && !opsPath.test(request.url)) return databaseUnavailable(reply);
   });
 
+  // Bodies first: multipart attaches its fields in a preValidation hook, and the NUL check that
+  // registerValidation adds must run after it, or a multipart field would reach SQL unchecked.
+  await registerBodies(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metricsToken);
   await registerSecurity(app, config.corsOrigins);
-  await registerBodies(app);
 
   // Liveness: the process answers. Readiness: the database answers and its migrations are current.
   const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };
