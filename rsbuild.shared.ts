@@ -8,13 +8,14 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type RsbuildConfig, type RsbuildPlugin } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { apiContractVersion } from './packages/contract/src/index.ts';
-import type { DescriptorFields } from './packages/contract/src/schemas/registry.ts';
+import { apiContractVersion, descriptorFile, remoteNames, type RegistryEntry, type RemoteDescriptor } from './packages/contract/src/index.ts';
+// The build reads the edge's settings: the ports and addresses it serves the console on.
+import { apiUrl, edge, remotePort, shellPort } from './apps/edge/src/config.ts';
 
 /** Workspace packages are shared with their real version: 'workspace:*' is not a valid range. */
 const workspaceVersion = '0.1.0';
 
-export const sharedSingletons = {
+const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react/': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
@@ -27,22 +28,7 @@ export const sharedSingletons = {
   '@ejdesk/export': { singleton: true, version: workspaceVersion, requiredVersion: `^${workspaceVersion}` },
 };
 
-export const remoteNames = ['email', 'ej', 'files', 'admin'] as const;
-export type RemoteName = (typeof remoteNames)[number];
-
-/** What a remote owns and declares (its schema, documented field by field, is in @ejdesk/contract). */
-export type RemoteDescriptor = Omit<DescriptorFields, 'name'> & { name: RemoteName };
-/** One remote as remotes.json names it. */
-export interface RegistryEntry extends RemoteDescriptor {
-  manifest: string;
-  version: string;
-}
-export const descriptorFile = 'ejdesk-remote.json';
-
-/** Default ports: the shell on 3000, the remotes on 3001-3004, the API on 8000. */
-export const defaultPorts: Record<RemoteName | 'shell', number> = { shell: 3000, email: 3001, ej: 3002, files: 3003, admin: 3004 };
-
-const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 8000}`;
+const apiTarget = apiUrl();
 
 /**
  * Writes a .br and a .gz beside every text file of a production build, compressed once at the
@@ -86,7 +72,7 @@ function base(port: number, title: string): RsbuildConfig {
 function pluginDescriptor(descriptor: RemoteDescriptor): RsbuildPlugin {
   const described = async (root: string) => {
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
-    return JSON.stringify({ ...descriptor, contract: apiContractVersion, version: process.env.REMOTE_VERSION || version }, null, 2);
+    return JSON.stringify({ ...descriptor, contract: apiContractVersion, version: edge.REMOTE_VERSION ?? version }, null, 2);
   };
   return {
     name: 'ejdesk:descriptor',
@@ -115,7 +101,7 @@ function pluginDescriptor(descriptor: RemoteDescriptor): RsbuildPlugin {
 /** A remote: built and served on its own, exposing one module, ./routes, and its descriptor. */
 export function defineRemote(descriptor: RemoteDescriptor) {
   const { name } = descriptor;
-  const port = Number(process.env[`${name.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[name]);
+  const port = remotePort(name);
   const config = base(port, `EJ Desk — ${name} (standalone)`);
   return defineConfig({
     ...config,
@@ -140,7 +126,7 @@ export function defineRemote(descriptor: RemoteDescriptor) {
 async function devRegistry(): Promise<{ remotes: RegistryEntry[] }> {
   const entries = await Promise.all(
     remoteNames.map(async (n) => {
-      const origin = `http://localhost:${process.env[`${n.toUpperCase()}_REMOTE_PORT`] ?? defaultPorts[n]}`;
+      const origin = `http://localhost:${remotePort(n)}`;
       try {
         const descriptor = (await (await fetch(`${origin}/${descriptorFile}`)).json()) as RemoteDescriptor & { version: string };
         return { ...descriptor, manifest: `${origin}/mf-manifest.json` };
@@ -154,8 +140,7 @@ async function devRegistry(): Promise<{ remotes: RegistryEntry[] }> {
 
 /** The shell: a host with no remotes at build time; remotes.json names them at run time. */
 export function defineShell() {
-  const port = Number(process.env.SHELL_PORT ?? defaultPorts.shell);
-  const config = base(port, 'EJ Desk');
+  const config = base(shellPort(), 'EJ Desk');
   return defineConfig({
     ...config,
     server: {

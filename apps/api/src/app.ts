@@ -8,8 +8,8 @@ import type { AppContext, RouteInfo } from './context.ts';
 import { createLiveHub } from './lib/live.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { sameSecret, type Secrets } from './lib/secrets.ts';
-import { bodyLimit, registerBodies } from './plugins/bodies.ts';
-import { answerClientError } from './plugins/client-errors.ts';
+import { answerClientError, bodyLimit } from '@ejdesk/http';
+import { registerBodies } from './plugins/bodies.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registryRoutes } from './routes/registry/index.ts';
@@ -40,7 +40,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     bodyLimit,
     // An explicit TRUST_PROXY (an ingress in front) is honoured as is; by default only the shell's
     // proxy is believed, by its shared secret (see clientIp below).
-    trustProxy: process.env.TRUST_PROXY ?? false,
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     // Malformed HTTP that never reaches a route (unknown method, headers or URL too long).
     clientErrorHandler: answerClientError,

@@ -4,14 +4,24 @@
 // ingester under `pnpm start`) to run beside the API on the same database handle once it is ready.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import type { Database } from '@ejdesk/db';
 import { openConfiguredDatabase } from './database.ts';
 import { buildApp } from './app.ts';
+import { startingWith } from '@ejdesk/settings';
 import { loadConfig } from './config.ts';
 import { loadSecrets } from './lib/secrets.ts';
 
-const config = loadConfig();
-const secrets = loadSecrets(config);
+const [config, secrets] = startingWith('EJ Desk API', () => {
+  const loaded = loadConfig();
+  return [loaded, loadSecrets(loaded)] as const;
+});
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+type HostedWorker = {
+  start(host: { db: Database['db']; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }>;
+};
+// Loaded first, so that the hosted worker checks its own settings before the API listens.
+const hostedWorker = config.hostedWorker ? ((await import(pathToFileURL(config.hostedWorker).href)) as HostedWorker) : undefined;
 
 const database = await openConfiguredDatabase(config, {
   statementTimeoutMs: config.statementTimeoutMs,
@@ -29,9 +39,6 @@ const app = await buildApp({
   },
 });
 
-type HostedWorker = {
-  start(host: { db: typeof database.db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }>;
-};
 let stopWorker = async () => undefined as void;
 let closing = false;
 
@@ -77,9 +84,8 @@ for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 10_000)) {
   }
 }
 
-if (process.env.EJDESK_HOSTED_WORKER && !closing) {
-  const worker = (await import(pathToFileURL(process.env.EJDESK_HOSTED_WORKER).href)) as HostedWorker;
-  const hosted = await worker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+if (hostedWorker && !closing) {
+  const hosted = await hostedWorker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
   stopWorker = hosted.stop;
   app.ctx.ingest.processQueued = hosted.processQueued;
 }

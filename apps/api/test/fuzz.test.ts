@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveShell } from '../../../scripts/serve.ts';
+import { serveShell } from '@ejdesk/edge/serve';
 import { freePort } from './support/private-postgres.ts';
 import type { RouteInfo } from '../src/context.ts';
 import { admin, backends, createTestApp, login, operator, type TestApp } from './helpers.ts';

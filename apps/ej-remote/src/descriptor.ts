@@ -1,6 +1,6 @@
 // What this remote owns and puts in the side nav (see RemoteDescriptor): the shell reads it from
 // remotes.json; this remote's build writes it beside mf-manifest.json.
-import type { RemoteDescriptor } from '../../../rsbuild.shared.ts';
+import type { RemoteDescriptor } from '@ejdesk/contract';
 
 export default {
   name: 'ej',

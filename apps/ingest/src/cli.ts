@@ -3,11 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { bankPassKeyFrom, dataDirFrom, openConfiguredDatabase, replaceIngestRules } from '@ejdesk/db';
+import { bankPassKeyFrom, openConfiguredDatabase, replaceIngestRules } from '@ejdesk/db';
+import { startingWith } from '@ejdesk/settings';
+import { loadIngestConfig } from './config.ts';
 import { createLogger, reasonOf } from './log.ts';
 import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
-import { imapSettingsFromEnv, pollMsFrom } from './sources/imap.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
 
 /**
@@ -57,15 +58,15 @@ if (args.help || (modes !== 1 && !args.rules) || modes > 1 || (args.watch && !ar
   process.exit(args.help ? 0 : 2);
 }
 
-const log = createLogger();
-const settings = args.imap ? imapSettingsFromEnv() : null;
+const config = startingWith('EJ Desk ingester', loadIngestConfig);
+const log = createLogger(config.logLevel);
+const settings = args.imap ? config.mailbox : null;
 if (args.imap && !settings) {
   console.error('--imap needs IMAP_HOST (and IMAP_USER, IMAP_PASSWORD) in the environment');
   process.exit(2);
 }
-const dataDir = dataDirFrom();
-const bankPassKey = bankPassKeyFrom(process.env, dataDir);
-const database = await openConfiguredDatabase(process.env.DATABASE_URL || undefined, dataDir, { asynchronousCommit: true });
+const bankPassKey = bankPassKeyFrom(config, config.dataDir);
+const database = await openConfiguredDatabase(config.databaseUrl, config.dataDir, { asynchronousCommit: true });
 await database.migrate();
 
 const controller = new AbortController();
@@ -82,7 +83,7 @@ try {
     await replaceIngestRules(database.db, parseRulesFile(await readFile(args.rules, 'utf8')));
     console.log(`Rules replaced from ${args.rules}`);
   }
-  const lanes = Number(args.lanes ?? process.env.INGEST_LANES ?? (database.backend === 'pglite' ? 1 : 4));
+  const lanes = Number(args.lanes ?? config.lanes ?? (database.backend === 'pglite' ? 1 : 4));
   const options: RunOptions = {
     db: database.db,
     loadRules: () => loadIngestRules(database.db, bankPassKey),
@@ -92,7 +93,7 @@ try {
   };
   let summary;
   const started = performance.now();
-  if (settings && args.watch) await watchImap(settings, { ...options, pollMs: pollMsFrom(process.env) });
+  if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
   else if (args.reprocess) {

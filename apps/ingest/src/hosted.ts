@@ -5,11 +5,16 @@
 import { loadIngestRules, type Db } from '@ejdesk/db';
 import { createLogger } from './log.ts';
 import { processStored, watchImap, type RunOptions } from './run.ts';
-import { imapSettingsFromEnv, mailboxName, pollMsFrom } from './sources/imap.ts';
+import { mailboxName } from './sources/imap.ts';
+import { loadIngestConfig } from './config.ts';
+import { startingWith } from '@ejdesk/settings';
+
+// Read as the hosting process imports this module, before it listens: a bad value stops it, named.
+const config = startingWith('EJ Desk ingester', loadIngestConfig);
 
 export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }> {
-  const settings = imapSettingsFromEnv();
-  const log = createLogger();
+  const settings = config.mailbox;
+  const log = createLogger(config.logLevel);
   const controller = new AbortController();
   const options: RunOptions = {
     db: host.db,
@@ -19,7 +24,7 @@ export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ st
     signal: controller.signal,
   };
   if (settings) log.info(`watching ${mailboxName(settings)} beside the API`);
-  const watching = settings ? watchImap(settings, { ...options, pollMs: pollMsFrom(process.env) }) : Promise.resolve();
+  const watching = settings ? watchImap(settings, { ...options, pollMs: config.pollMs }) : Promise.resolve();
   return {
     async stop() {
       controller.abort();

@@ -1,5 +1,5 @@
 // One-line logs on stderr. Nothing here is ever handed a password: settings are logged by name.
-type Level = 'debug' | 'info' | 'warn' | 'error';
+export type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
@@ -9,8 +9,8 @@ export interface Logger {
   error(message: string): void;
 }
 
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  const threshold = order[level as Level] ?? order.info;
+export function createLogger(level: Level): Logger {
+  const threshold = order[level];
   const at = (l: Level) => (message: string) => {
     if (order[l] >= threshold) process.stderr.write(`${new Date().toISOString()} ${l.toUpperCase()} ingest: ${message}\n`);
   };

@@ -4,3 +4,4 @@
 export const apiContractVersion = 1;
 export * from './endpoints.ts';
 export type * from './wire.ts';
+export * from './remotes.ts';

@@ -1,13 +1,28 @@
 // What the API and the mail ingester both read from their environment: where the database is and
-// the key that seals the stored bank passwords. Kept here so that both processes agree.
+// the key that seals the stored bank passwords. One schema here, so that both processes agree.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SettingError, text } from '@ejdesk/settings';
 import { openDatabase, type DatabaseOptions } from './client.ts';
 
+export const storageSettings = {
+  DATABASE_URL: text({
+    pattern: '^postgres(ql)?://',
+    accepts: 'a postgres:// URL',
+    description: 'A PostgreSQL server (several API processes and ingesters share it). Unset: the embedded PGlite under the data folder, for one process.',
+  }),
+  EJDESK_DATA_DIR: text({ description: 'Folder of the embedded database and the secrets generated for the demo. Unset: `.data` at the repository root.' }),
+  BANK_PASS_KEY: text({
+    secret: true,
+    pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$',
+    accepts: '32 bytes as 64 hex characters or base64',
+    description: 'Seals the stored bank passwords (AES-256-GCM). Required with DATABASE_URL; the embedded demo generates one into its data folder.',
+  }),
+};
+
 /** Folder for the embedded database and generated secrets (git-ignored `.data` at the repo root). */
-export const dataDirFrom = (env: NodeJS.ProcessEnv = process.env): string =>
-  resolve(env.EJDESK_DATA_DIR || resolve(import.meta.dirname, '../../../.data'));
+export const dataDirOf = (value: string | undefined): string => resolve(value ?? resolve(import.meta.dirname, '../../../.data'));
 
 /** DATABASE_URL, else the embedded PGlite under the data folder. */
 export const openConfiguredDatabase = (
@@ -26,15 +41,11 @@ export function generatedSecret(dataDir: string, name: string): string {
   return value;
 }
 
-function decodeKey(value: string): Buffer {
-  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-  if (key.length !== 32) throw new Error('BANK_PASS_KEY must be 32 bytes, as 64 hex characters or base64');
-  return key;
-}
+const decodeKey = (value: string): Buffer => (/^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
 
 /** BANK_PASS_KEY, required with DATABASE_URL; the embedded demo generates one into its data folder. */
-export function bankPassKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
-  const value = env.BANK_PASS_KEY || undefined;
-  if (env.DATABASE_URL && !value) throw new Error('BANK_PASS_KEY must be set when DATABASE_URL is set');
-  return decodeKey(value ?? generatedSecret(dataDir, 'bank-pass-key'));
+export function bankPassKeyFrom(settings: { databaseUrl: string | undefined; bankPassKey: string | undefined }, dataDir: string): Buffer {
+  // A real server must be given its key: one generated per host would split a cluster.
+  if (settings.databaseUrl && !settings.bankPassKey) throw new SettingError('BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.');
+  return decodeKey(settings.bankPassKey ?? generatedSecret(dataDir, 'bank-pass-key'));
 }

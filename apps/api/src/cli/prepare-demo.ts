@@ -4,17 +4,18 @@
 import { createUser, queryRows, users, type UserRole } from '@ejdesk/db';
 import { seed } from '@ejdesk/db/seed';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../config.ts';
+import { readSettings, startingWith } from '@ejdesk/settings';
+import { demoSettings, loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { loadSecrets } from '../lib/secrets.ts';
 
-export const demoAccounts: { email: string; password: string; role: UserRole }[] = [
+const demoAccounts: { email: string; password: string; role: UserRole }[] = [
   { email: 'operator@example.com', password: 'ejdesk-demo', role: 'operator' },
   { email: 'admin@example.com', password: 'ejdesk-admin', role: 'admin' },
 ];
 
-const config = loadConfig();
+const [config, demo] = startingWith('EJ Desk demo', () => [loadConfig(), readSettings(demoSettings)] as const);
 const database = await openConfiguredDatabase(config);
 await database.migrate();
 if (database.backend === 'pglite') {
@@ -26,8 +27,7 @@ if (database.backend === 'pglite') {
     if (!kept) await createUser(database.db, account.email, await hashPassword(account.password), account.role);
   }
   if (counts?.emails === 0) {
-    const emails = Number(process.env.EJDESK_DEMO_EMAILS ?? 5000);
-    const ej = Number(process.env.EJDESK_DEMO_EJ ?? 20000);
+    const { EJDESK_DEMO_EMAILS: emails, EJDESK_DEMO_EJ: ej } = demo;
     console.log(`Seeding the demo data (${emails} emails, ${ej} EJ records)...`);
     await seed(database.db, { emails, ej, bankPassKey: loadSecrets(config).bankPassKey });
   }

@@ -2,6 +2,7 @@
 // Fills every table with deterministic demo data (adds to what is there).
 import { parseArgs } from 'node:util';
 import { seed } from '@ejdesk/db/seed';
+import { startingWith } from '@ejdesk/settings';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { loadSecrets } from '../lib/secrets.ts';
@@ -20,7 +21,7 @@ const count = (name: string, value: string | undefined) => {
   return n;
 };
 
-const config = loadConfig();
+const config = startingWith('EJ Desk', loadConfig);
 const database = await openConfiguredDatabase(config);
 await database.migrate();
 const started = Date.now();

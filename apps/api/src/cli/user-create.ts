@@ -3,7 +3,8 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { createUser, userRoles, type UserRole } from '@ejdesk/db';
-import { loadConfig } from '../config.ts';
+import { readSettings, startingWith } from '@ejdesk/settings';
+import { loadConfig, userCreateSettings } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
@@ -18,7 +19,7 @@ if (!userRoles.includes(role)) {
   console.error(`--role is one of ${userRoles.join(', ')}; '${values.role}' is not.`);
   process.exit(2);
 }
-let password = process.env.EJDESK_PASSWORD;
+let password = startingWith('EJ Desk', () => readSettings(userCreateSettings)).EJDESK_PASSWORD;
 if (!password) {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   password = await rl.question('Password: ');
@@ -28,7 +29,7 @@ if (password.length < 10) {
   console.error('The password must be at least 10 characters.');
   process.exit(2);
 }
-const database = await openConfiguredDatabase(loadConfig());
+const database = await openConfiguredDatabase(startingWith('EJ Desk', loadConfig));
 await database.migrate();
 const user = await createUser(database.db, email, await hashPassword(password), role);
 await database.close();

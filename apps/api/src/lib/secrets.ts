@@ -2,6 +2,7 @@
 // once into the data folder so that tokens and stored bank passwords survive restarts.
 import { timingSafeEqual } from 'node:crypto';
 import { bankPassKeyFrom, generatedSecret } from '@ejdesk/db';
+import { SettingError } from '@ejdesk/settings';
 import type { ApiConfig } from '../config.ts';
 
 export interface Secrets {
@@ -12,14 +13,10 @@ export interface Secrets {
 
 export function loadSecrets(config: ApiConfig): Secrets {
   // A real server must be given its keys: generating them per host would split a cluster.
-  if (config.databaseUrl && (!config.jwtSecret || !config.bankPassKey)) {
-    throw new Error('JWT_SECRET and BANK_PASS_KEY must be set when DATABASE_URL is set');
-  }
-  const jwtSecret = config.jwtSecret ?? generatedSecret(config.dataDir, 'jwt-secret');
-  if (jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+  if (config.databaseUrl && !config.jwtSecret) throw new SettingError('JWT_SECRET is not set; it is required when DATABASE_URL is set.');
   return {
-    jwtSecret,
-    bankPassKey: bankPassKeyFrom({ DATABASE_URL: config.databaseUrl, BANK_PASS_KEY: config.bankPassKey }, config.dataDir),
+    jwtSecret: config.jwtSecret ?? generatedSecret(config.dataDir, 'jwt-secret'),
+    bankPassKey: bankPassKeyFrom(config, config.dataDir),
   };
 }
 

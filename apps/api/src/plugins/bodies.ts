@@ -3,8 +3,8 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { bodyLimit } from '@ejdesk/http';
 
-export const bodyLimit = 64 * 1024;
 
 export async function registerBodies(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit });

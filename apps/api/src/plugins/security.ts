@@ -2,7 +2,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
-import { permissionsPolicy } from '../lib/permissions-policy.ts';
+import { permissionsPolicy } from '@ejdesk/http';
 
 export async function registerSecurity(app: FastifyInstance, corsOrigins: string[]): Promise<void> {
   await app.register(helmet, {

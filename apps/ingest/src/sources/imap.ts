@@ -18,22 +18,6 @@ export interface ImapSettings {
   mailbox: string;
 }
 
-/** IMAP_* from the environment, or null when IMAP_HOST is not set. */
-export function imapSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ImapSettings | null {
-  if (!env.IMAP_HOST) return null;
-  const tls = (env.IMAP_TLS ?? 'true').toLowerCase() !== 'false';
-  const port = Number(env.IMAP_PORT ?? (tls ? 993 : 143));
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('IMAP_PORT must be a port number');
-  if (!env.IMAP_USER) throw new Error('IMAP_USER must be set with IMAP_HOST');
-  return { host: env.IMAP_HOST, port, user: env.IMAP_USER, password: env.IMAP_PASSWORD ?? '', tls, mailbox: env.IMAP_MAILBOX || 'INBOX' };
-}
-
-/** INGEST_POLL_SECONDS: sync at least this often without word from the server (default 5 minutes). */
-export function pollMsFrom(env: NodeJS.ProcessEnv): number | undefined {
-  const seconds = Number(env.INGEST_POLL_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
-
 /** The checkpoint's key and the mailbox's name in logs: never the password. */
 export const mailboxName = (s: ImapSettings) => `imap://${encodeURIComponent(s.user)}@${s.host}:${s.port}/${s.mailbox}`;
 

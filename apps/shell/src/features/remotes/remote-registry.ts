@@ -5,7 +5,7 @@
 // remote adds a screen, or moves to a new address, with no shell release.
 import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RegistryEntry } from '../../../../../rsbuild.shared.ts';
+import type { RegistryEntry } from '@ejdesk/contract';
 
 let entries: RegistryEntry[] = [];
 let failure: string | null = null;

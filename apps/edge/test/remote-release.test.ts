@@ -1,7 +1,7 @@
 // The checks before a deploy: each refusal names what is wrong, and a build that fits passes.
 import { describe, expect, it } from 'vitest';
-import type { RegistryEntry } from '../rsbuild.shared.ts';
-import { releaseProblems, type FederationManifest, type ReleaseCandidate } from './remote-release.ts';
+import type { RegistryEntry } from '@ejdesk/contract';
+import { releaseProblems, type FederationManifest, type ReleaseCandidate } from '../src/remote-release.ts';
 
 const shared = (name: string, version: string, requiredVersion: string) => ({ name, version, requiredVersion, singleton: true });
 const shell: FederationManifest = {

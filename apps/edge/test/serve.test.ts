@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pluginPrecompress } from '../rsbuild.shared.ts';
-import type { RegistryEntry } from '../rsbuild.shared.ts';
-import { registryFrom, serveRemote, serveShell } from './serve.ts';
+import type { RegistryEntry } from '@ejdesk/contract';
+import { pluginPrecompress } from '../../../rsbuild.shared.ts';
+import { registryFrom, serveRemote, serveShell } from '../src/serve.ts';
 
 /** One GET with its raw (still encoded) bytes, as a browser receives them. */
 function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {

@@ -8,14 +8,14 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../../..');
 const data = mkdtempSync(join(tmpdir(), 'remote-cli-'));
 // Nothing listens on these ports: no API, no shell, no remote server.
 const env = { ...process.env, EJDESK_DATA_DIR: data, API_PORT: '9', SHELL_PORT: '9', ADMIN_REMOTE_PORT: '9', REMOTE_DEPLOY_TOKEN: 'x' };
 
 async function remote(...args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/remote.ts', ...args], { cwd: root, env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/edge/src/remote.ts', ...args], { cwd: root, env });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string };

@@ -6,10 +6,8 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
-import { permissionsPolicy } from '../apps/api/src/lib/permissions-policy.ts';
-import { bodyLimit } from '../apps/api/src/plugins/bodies.ts';
-import { answerClientError } from '../apps/api/src/plugins/client-errors.ts';
-import type { RegistryEntry } from '../rsbuild.shared.ts';
+import { answerClientError, bodyLimit, permissionsPolicy } from '@ejdesk/http';
+import type { RegistryEntry } from '@ejdesk/contract';
 
 export interface ShellServerOptions {
   root: string;

@@ -11,10 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Answer } from '../packages/contract/src/index.ts';
-import type { Release as ReleaseSchema, Switched as SwitchedSchema } from '../packages/contract/src/schemas/registry.ts';
-import { descriptorFile, remoteNames, type RegistryEntry, type RemoteName } from '../rsbuild.shared.ts';
-import { apiUrl, deployToken, host, isRemoteName, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './remote-config.ts';
+import type { Answer } from '@ejdesk/contract';
+import type { Release as ReleaseSchema, Switched as SwitchedSchema } from '@ejdesk/contract/schemas/registry.ts';
+import { descriptorFile, isRemoteName, remoteNames, type RegistryEntry, type RemoteName } from '@ejdesk/contract';
+import { apiUrl, deployToken, host, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './config.ts';
 import { releaseProblems, type FederationManifest } from './remote-release.ts';
 import { serveRemote } from './serve.ts';
 

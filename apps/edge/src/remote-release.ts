@@ -2,7 +2,7 @@
 // names it and exposes ./routes, the singletons it shares are the majors the shell provides (two
 // copies of React, or of the router, on one page break every screen), it was built against the API
 // contract this API serves, and the paths it claims are not another remote's.
-import type { RegistryEntry, RemoteDescriptor } from '../rsbuild.shared.ts';
+import type { RegistryEntry, RemoteDescriptor } from '@ejdesk/contract';
 
 /** The parts of a Module Federation 2 manifest (mf-manifest.json) the checks read. */
 export interface FederationManifest {

@@ -8,14 +8,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { descriptorFile, remoteNames } from '../rsbuild.shared.ts';
-import { apiPort, apiUrl, dataDir, deployTokenFile, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './remote-config.ts';
+import { descriptorFile, remoteNames } from '@ejdesk/contract';
+import { childEnv } from '@ejdesk/settings';
+import { apiPort, apiUrl, dataDir, deployTokenFile, edge, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './config.ts';
 import type { FederationManifest } from './remote-release.ts';
 import { deploy, releaseHistory } from './remote.ts';
 import { registryFrom, serveShell } from './serve.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder.
-process.env.EJDESK_DATA_DIR = dataDir();
+const env = childEnv({ EJDESK_DATA_DIR: dataDir() });
 const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
 const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/contract/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
 
@@ -31,7 +32,7 @@ function newest(path: string): number {
   );
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`\n${command} ${args.join(' ')} failed`);
@@ -52,7 +53,7 @@ for (const app of apps) {
 
 // 2. Migrate; on the embedded database, the demo operator and data the first time.
 // A real server (DATABASE_URL) is migrated by the API itself, which waits for it if it is down.
-if (!process.env.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+if (!edge.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
 
 // 3. The API, then each remote's static server, each a supervised process.
 const origin = shellOrigin();
@@ -62,7 +63,7 @@ const ingest = { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') }
 // The shell's proxy proves itself to the API with this secret; only then is its X-Forwarded-For believed.
 const proxySecret = randomBytes(24).toString('hex');
 // `pnpm remote deploy` proves itself to the API with this token (kept in the data folder, owner only).
-const deployToken = process.env.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('hex');
+const deployToken = edge.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('hex');
 mkdirSync(dirname(deployTokenFile()), { recursive: true });
 writeFileSync(deployTokenFile(), `${deployToken}\n`, { mode: 0o600 });
 let stopping = false;
@@ -116,7 +117,7 @@ supervise({
   env: {
     LOG_LEVEL: 'warn',
     CORS_ORIGINS: origin,
-    ...process.env,
+    ...env,
     ...ingest,
     EJDESK_PROXY_SECRET: proxySecret,
     REMOTE_DEPLOY_TOKEN: deployToken,
@@ -125,7 +126,7 @@ supervise({
   },
 });
 for (const name of remoteNames) {
-  supervise({ name: `${name}-remote`, cwd: root, args: ['--import', 'tsx', 'scripts/remote.ts', 'serve', name], env: process.env });
+  supervise({ name: `${name}-remote`, cwd: root, args: ['--import', 'tsx', 'apps/edge/src/remote.ts', 'serve', name], env });
 }
 
 async function waitFor(url: string, what: string) {
@@ -177,8 +178,8 @@ const servers: FastifyInstance[] = [];
 servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort(), host: host(), apiUrl: apiUrl(), remotes, proxySecret }));
 
 console.log(`\nEJ Desk is running at ${origin}`);
-if (!process.env.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
-if (process.env.IMAP_HOST) console.log(`Ingesting mail from ${process.env.IMAP_HOST} (IMAP_MAILBOX ${process.env.IMAP_MAILBOX || 'INBOX'}), watching for new mail`);
+if (!edge.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
+if (edge.IMAP_HOST) console.log(`Ingesting mail from ${edge.IMAP_HOST}, watching for new mail`);
 console.log('Press Ctrl+C to stop.\n');
 
 async function stop() {

@@ -1,0 +1,41 @@
+// `pnpm ingest` reads its settings once as it starts: a malformed or missing value stops it with
+// exit 1 and one line naming the variable, before it opens a database or a mailbox.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadIngestConfig } from '../src/config.ts';
+
+const run = promisify(execFile);
+
+async function ingest(env: Record<string, string>, args: string[]) {
+  try {
+    await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: new URL('..', import.meta.url).pathname, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
+    return { code: 0, stderr: '' };
+  } catch (err) {
+    const failed = err as { code: number; stderr: string };
+    return { code: failed.code, stderr: failed.stderr };
+  }
+}
+
+describe('the ingester started with a bad setting', () => {
+  it.each([
+    [{ INGEST_LANES: 'abc' }, ['--reprocess'], 'INGEST_LANES is "abc", which is not accepted; it accepts a whole number from 1 to 64.'],
+    [{ INGEST_POLL_SECONDS: '0' }, ['--reprocess'], 'INGEST_POLL_SECONDS is "0", which is not accepted; it accepts a whole number from 1 to 86400.'],
+    [{ IMAP_HOST: 'mail.bank.example', IMAP_PORT: '99999' }, ['--imap'], 'IMAP_PORT is "99999", which is not accepted; it accepts a whole number from 1 to 65535.'],
+    [{ IMAP_HOST: 'mail.bank.example', IMAP_TLS: 'maybe' }, ['--imap'], 'IMAP_TLS is "maybe", which is not accepted; it accepts true or false.'],
+    [{ IMAP_HOST: 'mail.bank.example' }, ['--imap'], 'IMAP_USER is not set; it is required with IMAP_HOST.'],
+    [{ DATABASE_URL: 'postgres://127.0.0.1:1/x' }, ['--reprocess'], 'BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.'],
+  ])('%j exits 1 naming it', async (env, args, line) => {
+    const { code, stderr } = await ingest(env, args);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(`EJ Desk ingester: ${line}`);
+  });
+
+  it('reads the mailbox with its defaults: TLS on 993, INBOX, a 5-minute poll', () => {
+    const config = loadIngestConfig({ IMAP_HOST: 'mail.bank.example', IMAP_USER: 'disputes@bank.example', IMAP_PASSWORD: 'pw' });
+    expect(config.mailbox).toEqual({ host: 'mail.bank.example', port: 993, user: 'disputes@bank.example', password: 'pw', tls: true, mailbox: 'INBOX' });
+    expect(config.pollMs).toBe(300_000);
+    expect(loadIngestConfig({ IMAP_HOST: 'h', IMAP_USER: 'u', IMAP_TLS: 'false' }).mailbox?.port).toBe(143);
+    expect(loadIngestConfig({}).mailbox).toBeNull();
+  });
+});
