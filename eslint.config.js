@@ -1,9 +1,65 @@
-// One lint setup for the whole workspace: typescript-eslint, the rules of hooks, and jsx-a11y.
+// One lint setup for the whole workspace: typescript-eslint, the rules of hooks, jsx-a11y, and the
+// dependency rules between the folders (import zones), so a forbidden import is an error, not a
+// sentence in the docs.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The dependency rules. Each folder below may import none of what its entry forbids, whether by
+// package name (@ejdesk/db) or by path (../../shell/src/...): import-x resolves paths, and a
+// package name is refused as written, so an import that does not even resolve is still caught.
+const apps = ['shell', 'email-remote', 'ej-remote', 'files-remote', 'admin-remote', 'api', 'ingest', 'edge'];
+const remotes = apps.filter((a) => a.endsWith('-remote'));
+const serverPackages = ['db', 'settings', 'http'];
+const allPackages = ['contract', 'api-client', 'ui', 'export', ...serverPackages];
+const browserApps = ['shell', ...remotes];
+
+/** folder -> what it may not import: other apps, packages (by their folder name), Node built-ins. */
+const rules = {
+  ...Object.fromEntries(
+    apps.map((app) => [
+      `apps/${app}/src`,
+      {
+        apps: apps.filter((other) => other !== app),
+        packages: browserApps.includes(app) ? serverPackages : [],
+        node: browserApps.includes(app),
+        why: browserApps.includes(app) ? 'An app imports packages, never another app; browser code no server package.' : 'An app imports packages, never another app.',
+      },
+    ]),
+  ),
+  'packages/ui/src': { apps, packages: ['api-client', ...serverPackages], node: true, why: 'ui never imports api-client, an app or a server package.' },
+  'packages/export/src': { apps, packages: ['api-client', ...serverPackages], node: true, why: 'export never imports api-client, an app or a server package.' },
+  'packages/api-client/src': { apps, packages: serverPackages, node: true, why: 'Browser code imports no app and no server package.' },
+  'packages/contract/src': { apps, packages: allPackages.filter((p) => p !== 'contract'), node: true, why: 'contract imports nothing of ours.' },
+  ...Object.fromEntries(serverPackages.map((p) => [`packages/${p}/src`, { apps, packages: ['api-client', 'ui', 'export'], node: false, why: 'A server package imports no app and no browser package.' }])),
+};
+/** Node-only entries of the export package (its streamed server exports). */
+const nodeEntries = ['packages/export/src/server.ts', 'packages/export/src/xlsx-stream.ts'];
+
+const boundaries = Object.entries(rules).map(([folder, rule]) => ({
+  files: [`${folder}/**/*.{ts,tsx}`],
+  plugins: { 'import-x': importX },
+  settings: { 'import-x/resolver-next': [createNodeResolver({ conditionNames: ['import', 'default'] })] },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      { basePath: import.meta.dirname, zones: [{ target: `./${folder}`, from: [...rule.apps.map((a) => `./apps/${a}`), ...rule.packages.map((p) => `./packages/${p}`)], message: rule.why }] },
+    ],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...(rule.apps.length ? [{ group: rule.apps.map((a) => `@ejdesk/${a}`).flatMap((n) => [n, `${n}/*`]), message: rule.why }] : []),
+          ...(rule.packages.length ? [{ group: rule.packages.map((p) => `@ejdesk/${p}`).flatMap((n) => [n, `${n}/*`]), message: rule.why }] : []),
+          ...(rule.node ? [{ regex: '^node:', message: 'Browser code imports no Node built-in.' }] : []),
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.artifacts/**', '.data/**', '**/migrations/**'] },
@@ -15,6 +71,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  ...boundaries,
+  {
+    // Settings are read once per process through its schema; nothing else reads the environment.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.{ts,tsx}', 'rsbuild.shared.ts'],
+    ignores: ['packages/settings/src/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through @ejdesk/settings: one schema per process.' }],
+    },
+  },
+  {
+    files: nodeEntries,
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['**/*.tsx'],

@@ -1,4 +1,4 @@
-// The audit log screen (issue 15): an admin finds a password reveal with its reason, filters by
+// The audit log screen: an admin finds a password reveal with its reason, filters by
 // what was done, and exports the filtered log.
 import { readFile } from 'node:fs/promises';
 import { demoAdmin, expect, rowsOf, test } from './fixtures.ts';

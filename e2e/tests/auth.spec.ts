@@ -1,6 +1,6 @@
 import { demo, expect, signIn, test } from './fixtures.ts';
 
-// An operator's side nav: every screen of SPEC.md but the two admin lists (issue 15's roles).
+// An operator's side nav: every screen but the two admin lists (the roles).
 const navigation = [
   'Dashboard', 'Mail Flow', 'Email', 'All Email', 'Missing Data', 'Missing TXN Data', 'Between Successful Data', 'Text Email Data',
   'Excel Email Data', 'PDF Email Data', 'Other Format Email Data', 'Change Password',

@@ -41,7 +41,7 @@ async function applyFilters(page: Page, values: Record<string, string>) {
 }
 
 test.describe('/email', () => {
-  test('shows the columns of SPEC.md, pages and changes page size', async ({ signedIn: page }) => {
+  test('shows the columns operators know, pages and changes page size', async ({ signedIn: page }) => {
     await page.goto('/email');
     await expect(page.getByRole('columnheader')).toHaveText([
       'ATM ID', 'Card No.', 'TXT No.', 'Transaction Date', 'Transaction Amt.', 'Dispute Amt.', 'Overage', 'MSP Remarks',

@@ -1,4 +1,4 @@
-// Ingestion operations (issue 15) in Chromium against `pnpm start`, which watches a real Dovecot
+// Ingestion operations in Chromium against `pnpm start`, which watches a real Dovecot
 // (support/mailbox-server.ts): an admin maps a sender and its mail is then ingested for that bank;
 // the dashboard count rises while the page is open; Mail Flow shows the sync and a failure with
 // its reason; Reprocess applies a rule added since; the stalled banner shows while the mailbox is

@@ -1,4 +1,4 @@
-// Independent delivery (issue 14), as a remote's team does it against the running `pnpm start`:
+// Independent delivery, as a remote's team does it against the running `pnpm start`:
 // a second build of the admin remote, made here from its sources plus a new screen, is deployed
 // with `pnpm remote deploy` and shows after a reload with no shell rebuild or restart, while a page
 // already open keeps working on the first; `pnpm remote rollback` brings the first back; builds

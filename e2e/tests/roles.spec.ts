@@ -1,4 +1,4 @@
-// Roles (issue 15): an operator's console has no way into the admin lists, and the API refuses
+// Roles: an operator's console has no way into the admin lists, and the API refuses
 // them; an admin's has both. The session survives a refusal (a 403 is not a logout).
 import { demo, expect, test } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-// The Users screen (issue 15): an admin adds an operator, who logs in elsewhere to a console
+// The Users screen: an admin adds an operator, who logs in elsewhere to a console
 // without the admin entries; disabled, their session ends at the next request; made an admin
 // and enabled again, they see the admin entries after logging in.
 import { expect, rowsOf, test } from './fixtures.ts';

@@ -1,4 +1,4 @@
-// The users of EJ Desk as admins manage them (issue 15): list, create, role, disable; each change
+// The users of EJ Desk as admins manage them: list, create, role, disable; each change
 // audited; nobody can lock themselves out; an operator can do none of it.
 import { auditLog } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

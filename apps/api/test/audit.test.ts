@@ -1,4 +1,4 @@
-// The audit log (issue 15): what admins read and export, filtered by who, what and when; rows are
+// The audit log: what admins read and export, filtered by who, what and when; rows are
 // added by the actions they record and no route changes or deletes them.
 import { auditLog } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

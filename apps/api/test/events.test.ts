@@ -1,4 +1,4 @@
-// Live events (issue 15) over real HTTP on both backends: the stall first, a `mail` event within
+// Live events over real HTTP on both backends: the stall first, a `mail` event within
 // seconds of the ingester's notification (bursts coalesced), a stall event when the mail stops
 // flowing, a LISTEN connection killed by the server is made again, and shutdown ends the streams.
 import { sql } from 'drizzle-orm';

@@ -14,7 +14,7 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 export const backends: Backend[] = testDatabaseUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 export const operator = { email: 'operator@example.com', password: 'correct horse battery' };
-/** The admin lists need an admin (issue 15's roles). */
+/** The admin lists need an admin. */
 export const admin = { email: 'admin@example.com', password: 'battery staple horse' };
 
 export interface TestApp {

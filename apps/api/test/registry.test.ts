@@ -1,4 +1,4 @@
-// The remote registry (issue 14): the shell's remotes.json read from one place, deploy and rollback
+// The remote registry: the shell's remotes.json read from one place, deploy and rollback
 // switching it in one transaction with the audit log saying who, a version deployed once, raced
 // deploys leaving one current release, and the writes closed to anyone without the deployers' token.
 import { apiContractVersion } from '@ejdesk/contract';

@@ -1,11 +1,11 @@
-// Roles (issue 15): an operator uses every route but the admin lists' (403 there); an admin uses
+// Roles: an operator uses every route but the admin lists' (403 there); an admin uses
 // all. Every registered route is tried with each role, so a new route cannot forget its check.
 import { eq } from 'drizzle-orm';
 import { users } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, backends, createTestApp, login, operator, type TestApp } from './helpers.ts';
 
-/** The admin lists (bank passwords, bank -> MSP; SPEC.md section 7) and everything under /api/admin. */
+/** The admin lists (bank passwords, bank -> MSP) and everything under /api/admin. */
 const adminOnly = /^\/api\/(scrape\/(store\/password|bank\/msp)|admin)\//;
 const denied = { detail: 'You do not have permission to perform this action.' };
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());

@@ -1,4 +1,4 @@
-// The sender mapping and ignore rules as admin lists (issue 15): list, add, change, delete, each
+// The sender mapping and ignore rules as admin lists: list, add, change, delete, each
 // audited; bad input is a 400 naming the field and changes nothing; a duplicate, in any case or
 // raced by parallel requests, is one row and 400s, never a 500.
 import { auditLog, loadIngestRules } from '@ejdesk/db';

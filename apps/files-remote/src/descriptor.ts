@@ -7,7 +7,7 @@ export default {
   name: 'files',
   section: 'file data',
   paths: fileKinds.map((kind) => kind.path.slice(1)),
-  // SPEC.md's side nav: the file kinds after All Email, in this order (Missing Data first).
+  // The original's side nav: the file kinds after All Email, in this order (Missing Data first).
   nav: ['/missing-data', '/missing-txn-data', '/between-successful-data', '/text-email-data', '/excel-email-data', '/pdf-email-data', '/other-email-data'].map(
     (path, i) => ({ label: fileKinds.find((kind) => kind.path === path)!.title, path, order: 50 + i }),
   ),

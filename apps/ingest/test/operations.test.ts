@@ -1,4 +1,4 @@
-// Ingestion operations (issue 15) against a real Dovecot and a real database (PGlite and
+// Ingestion operations against a real Dovecot and a real database (PGlite and
 // PostgreSQL), through the API the screens use: a sender mapping added by an admin decides the
 // bank of mail ingested after it; the Mail flow answer shows the sync, the checkpoint, the counts
 // and a failure with its reason; Reprocess applies a rule changed since; the stall is reported

@@ -1,4 +1,4 @@
-// The live events of GET /api/events/ (issue 15), read with fetch so the token travels in the
+// The live events of GET /api/events/, read with fetch so the token travels in the
 // Authorization header as on every request (EventSource cannot send one). A dropped stream is
 // opened again (1 s doubling to 30 s); an expired token is refreshed first. One stream per tab,
 // opened by the shell, which refetches the queries marked `meta: { live: true }` on each mail

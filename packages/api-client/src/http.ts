@@ -1,7 +1,7 @@
-// The one axios instance (SPEC.md section 7, "Shared client behaviour"): base path /api, the JWT
+// The one axios instance (docs/api.md, the client's behaviour): base path /api, the JWT
 // header, no timeout. A 401 is retried once after refreshing the access token; if that fails the
 // session ends and the shell's handler sends the browser to /login. A 403 is a signed-in user's
-// role not allowing the request (issue 15's roles): it goes back to the caller, the session stays
+// role not allowing the request (an operator on an admin route): it goes back to the caller, the session stays
 // (the original treated 403 as 401, when its API had no roles). Other errors go back to the
 // caller, which says once, in words, what failed (inline for a load, a toast for an action): the
 // original also toasted 'Error: {status} - {data}' here, so each failure showed two or three times.

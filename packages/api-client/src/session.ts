@@ -1,4 +1,4 @@
-// The operator's session, kept in the local storage keys of SPEC.md section 3 (token,
+// The operator's session, kept in the local storage keys the original used (docs/screens.md) (token,
 // isAuthenticated, currentUser_id) plus the refresh token, and mirrored in a zustand store so that
 // the shell and every remote see one session: this package is a shared singleton.
 import { createStore } from 'zustand/vanilla';

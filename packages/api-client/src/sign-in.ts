@@ -1,4 +1,4 @@
-// The login sequence of SPEC.md sections 4 and 5 (create tokens, check the refresh token has not
+// The login sequence of the original (docs/screens.md) (create tokens, check the refresh token has not
 // expired, verify the access token) and the session's storage keys (section 3), with fetch and
 // nothing else: the login screen loads this before React's router, axios or the query client, so
 // it stays small (`@ejdesk/api-client/sign-in`). session.ts mirrors the keys in the shared store.
@@ -32,7 +32,7 @@ export function storeSession(access: string, refresh: string): number | null {
   return userId;
 }
 
-/** Why a login failed, in the words SPEC.md gives (or the server's own detail). */
+/** Why a login failed, in the original's words (or the server's own detail). */
 export class LoginError extends Error {}
 
 const post = (path: string, body: unknown) =>
@@ -42,7 +42,7 @@ const post = (path: string, body: unknown) =>
 export async function signIn(username: string, password: string): Promise<{ access: string; refresh: string }> {
   let answer: { access?: string; refresh?: string; detail?: unknown };
   try {
-    // The username input is sent as the email field (SPEC.md section 7).
+    // The username input is sent as the email field, as the original client did.
     const response = await post('create', { email: username, password });
     answer = await response.json().catch(() => ({}));
     if (!response.ok) {

@@ -1,4 +1,4 @@
-// Entities of SPEC.md section 3, as the API sends them: derived from the schemas the API validates
+// The entities (docs/data-model.md), as the API sends them: derived from the schemas the API validates
 // its answers with (@ejdesk/contract), type-only, so the client cannot drift from the server.
 import type { Answer } from '@ejdesk/contract';
 import type * as admin from '@ejdesk/contract/schemas/admin.ts';

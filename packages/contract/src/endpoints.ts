@@ -2,7 +2,7 @@
 // these paths, the client requests them, and a remote asks for "the unread list" or "the text
 // files", never for a URL. Paths are under /api.
 
-/** The seven file kinds (SPEC.md section 7): each kind's base path. */
+/** The seven file kinds (docs/api.md): each kind's base path. */
 export const fileKindPaths = {
   text: '/scrape/text/email/data',
   missing: '/scrape/text/missing/data',

@@ -1,4 +1,4 @@
--- The ATM ID order (issue 13). (kind, atm_id, id) now puts an empty ATM ID first, as the ORDER BY
+-- The ATM ID order. (kind, atm_id, id) now puts an empty ATM ID first, as the ORDER BY
 -- and the dates' and amounts' indexes do, so the unfiltered order reads the index instead of
 -- sorting the kind (66 -> 2.5 ms at 1,000,000 records). Under a bank or sender filter each value's
 -- records are read in ATM order and merged (atmOrderedPage): an ATM ID follows its bank, so a walk

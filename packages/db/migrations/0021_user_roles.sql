@@ -1,4 +1,4 @@
--- Roles (issue 15): an operator uses every screen but the admin lists; an admin those too. Accounts
+-- Roles: an operator uses every screen but the admin lists; an admin those too. Accounts
 -- made before roles could use everything, so they become admins; new accounts are operators unless
 -- made as admins (user:create --role admin).
 ALTER TABLE "users" ADD COLUMN "role" text DEFAULT 'operator' NOT NULL;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Issue 15, ingestion operations: the sender mapping and ignore rules become admin lists (update_at),
+-- Ingestion operations: the sender mapping and ignore rules become admin lists (update_at),
 -- each watched mailbox reports its state (mailbox_status), and the Mail flow screen reads what was
 -- processed lately and the recent failures from two small indexes.
 CREATE TABLE "mailbox_status" (

@@ -1,4 +1,4 @@
--- Issue 14, independent delivery: the remote registry. Every accepted release of a remote (immutable,
+-- Independent delivery: the remote registry. Every accepted release of a remote (immutable,
 -- one per name and version) and which one the shell loads now; deploy and rollback switch
 -- remote_current in one transaction, and the audit log says who did it.
 CREATE TABLE "remote_current" (

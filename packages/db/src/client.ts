@@ -74,17 +74,27 @@ async function migrationsApplied(db: Db): Promise<boolean> {
   return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
 }
 
+/** The current trigger functions of the derived tables (derived.sql: their one definition). */
+export const derivedSql = readFileSync(fileURLToPath(new URL('./derived.sql', import.meta.url)), 'utf8');
+
 /**
- * Run the migrations, then ANALYZE when any was applied: a migration may add indexes or backfill
- * rows, and the planner needs statistics for them. `query` is the migrating connection's own.
+ * Run the migrations, then apply derived.sql (under a lock, so API processes starting together do
+ * not replace the same functions at once), then ANALYZE when any migration was applied: one may add
+ * indexes or backfill rows, and the planner needs statistics for them. `query` runs one statement
+ * and `exec` a script, on the migrating connection.
  */
-async function migrateThenAnalyze(query: (text: string) => Promise<{ rows: unknown[] }>, migrate: () => Promise<unknown>): Promise<void> {
+async function migrateThenAnalyze(
+  query: (text: string) => Promise<{ rows: unknown[] }>,
+  exec: (script: string) => Promise<unknown>,
+  migrate: () => Promise<unknown>,
+): Promise<void> {
   const applied = async () => {
     const result = await query('select count(*)::int as n from drizzle.__drizzle_migrations').catch(() => ({ rows: [{ n: 0 }] }));
     return Number((result.rows[0] as { n: number }).n);
   };
   const before = await applied();
   await migrate();
+  await exec(`begin;\nselect pg_advisory_xact_lock(727001);\n${derivedSql}\ncommit;`);
   if ((await applied()) !== before) await query('analyze');
 }
 
@@ -119,7 +129,11 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         client.on('error', (error) => options.onConnectionError?.(error));
         await client.connect();
         try {
-          await migrateThenAnalyze((text) => client.query(text), () => migratePg(drizzlePg({ client, schema }), { migrationsFolder }));
+          await migrateThenAnalyze(
+            (text) => client.query(text),
+            (script) => client.query(script),
+            () => migratePg(drizzlePg({ client, schema }), { migrationsFolder }),
+          );
         } finally {
           await client.end().catch(() => undefined);
         }
@@ -144,7 +158,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   return {
     db: db as unknown as Db,
     backend: 'pglite',
-    migrate: () => migrateThenAnalyze((text) => client.query(text), () => migratePglite(db, { migrationsFolder })),
+    migrate: () =>
+      migrateThenAnalyze(
+        (text) => client.query(text),
+        (script) => client.exec(script),
+        () => migratePglite(db, { migrationsFolder }),
+      ),
     isCurrent: () => migrationsApplied(db as unknown as Db),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     async listen(channel, onNotify) {

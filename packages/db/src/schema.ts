@@ -1,4 +1,4 @@
-// The EJ Desk data model (ARCHITECTURE.md "Data model"). One schema for PGlite and PostgreSQL;
+// The EJ Desk data model (docs/data-model.md). One schema for PGlite and PostgreSQL;
 // drizzle-kit turns it into the SQL under ../migrations, which run from code on both.
 import { sql } from 'drizzle-orm';
 import {
@@ -56,7 +56,7 @@ export type DataFileKind = (typeof dataFileKinds)[number];
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
-/** operator: every screen but the admin lists; admin: those too (ARCHITECTURE.md, issue 15). */
+/** operator: every screen but the admin lists; admin: those too. */
 export const userRoles = ['operator', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
 
@@ -79,7 +79,7 @@ export const users = pgTable(
   ],
 );
 
-/** Failed logins only: throttling counts these per account and per IP (ARCHITECTURE.md "The API"). */
+/** Failed logins only: throttling counts these per account and per IP. */
 export const loginFailures = pgTable(
   'login_failures',
   {
@@ -135,7 +135,7 @@ export const emails = pgTable(
 
 /**
  * Emails counted per category, read flag, day of receipt and day of creation (UTC), kept exact by
- * statement-level triggers on emails (migration 0004). The dashboard and every list count without
+ * statement-level triggers on emails (their functions: derived.sql). The dashboard and every list count without
  * a text filter read a few hundred of these rows instead of scanning emails, and deep pages use
  * them to seek to the right day.
  */
@@ -156,8 +156,8 @@ export const emailCounts = pgTable(
 );
 
 /**
- * What a subject filter reads, one narrow row per email (migration 0016, kept by statement triggers
- * on emails): the lower-cased subject and the list columns. A broad subject scans these ~90 MB
+ * What a subject filter reads, one narrow row per email (kept by statement triggers on emails,
+ * derived.sql): the lower-cased subject and the list columns. A broad subject scans these ~90 MB
  * instead of the emails' 850 MB of bodies; a selective one goes through the trigram index.
  */
 export const emailSubjects = pgTable(
@@ -180,7 +180,7 @@ export const emailSubjects = pgTable(
   ],
 );
 
-/** The same counts per sender and creation day, for lists filtered by sender (migration 0006). */
+/** The same counts per sender and creation day, for lists filtered by sender (derived.sql). */
 export const emailSenderCounts = pgTable(
   'email_sender_counts',
   {
@@ -256,7 +256,7 @@ export const ejRecords = pgTable(
 
 /**
  * EJ records counted per kind, bank, sender and transaction day, kept exact by statement-level
- * triggers (migration 0007). Counts filtered only by dates, bank or sender read these rows.
+ * triggers (derived.sql). Counts filtered only by dates, bank or sender read these rows.
  * Records without a transaction date count under '-infinity', which any date bound excludes.
  */
 export const ejCounts = pgTable(
@@ -279,7 +279,7 @@ export const ejCounts = pgTable(
  * The distinct values of the EJ records' text columns that operators filter by substring (ATM ID,
  * bank, mail subject, sender), with how many records of each kind hold each. A filter matches the
  * few thousand values instead of scanning the million records, and its count is their sum. Kept
- * exact by statement triggers on ej_records (migration 0010), like ej_counts.
+ * exact by statement triggers on ej_records (derived.sql), like ej_counts.
  */
 export const ejValues = pgTable(
   'ej_values',
@@ -309,7 +309,7 @@ export const ejValues = pgTable(
 
 /**
  * How many records of each kind hold ids in each block of 1,024 ids, kept exact by statement
- * triggers on ej_records (migration 0012). A deep page of the id order (page 10,000) finds its
+ * triggers on ej_records (derived.sql). A deep page of the id order (page 10,000) finds its
  * block by summing the blocks' counts, then skips only within that block, instead of walking
  * every record above it.
  */
@@ -343,7 +343,7 @@ export const dataFiles = pgTable(
   ],
 );
 
-/** One extracted row of a data file: the 16 labelled columns of SPEC.md section 3. */
+/** One extracted row of a data file: the 16 labelled columns (docs/data-model.md). */
 export const dataFileRows = pgTable(
   'data_file_rows',
   {
@@ -549,7 +549,7 @@ export const subjectFingerprints = pgTable(
 );
 
 /**
- * The remote registry (issue 14): every release of a remote that `pnpm remote deploy` accepted.
+ * The remote registry: every release of a remote that `pnpm remote deploy` accepted.
  * A release is immutable (one row per name and version) and stays loadable at its manifest URL, so
  * a page opened on it keeps working after the next deploy; remote_current says which one the shell
  * loads now. Every shell server reads these through the API, so they all agree.

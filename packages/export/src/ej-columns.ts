@@ -1,4 +1,4 @@
-// The EJ error columns of SPEC.md (/email, /overage, /successing), shared by the screens and the
+// The EJ error columns (/email, /overage, /successing), shared by the screens and the
 // server's streamed export so both write the same headers, in the same order.
 import type { Answer } from '@ejdesk/contract';
 import type { EjRecord as EjRecordSchema } from '@ejdesk/contract/schemas/ej-records.ts';

@@ -1,4 +1,4 @@
-// File and sheet names of SPEC.md section 9, in one place.
+// File and sheet names operators know from the original (docs/screens.md), in one place.
 export const exportFiles = {
   ejError: { csv: 'ej_error.csv', xlsx: 'ej_error.xlsx', sheet: 'AttendanceData' },
   overage: { csv: 'overage.csv', xlsx: 'overage.xlsx', sheet: 'Overage' },

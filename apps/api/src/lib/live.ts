@@ -1,4 +1,4 @@
-// Live events (issue 15): one LISTEN per API instance on the ingester's channel, fanned out to
+// Live events: one LISTEN per API instance on the ingester's channel, fanned out to
 // every open event stream, so the dashboard counts, the category lists' Total Records and the Mail
 // Flow refresh within a few seconds of new mail, in every tab, with no polling per tab. Bursts
 // (a sync of a hundred messages) become one event per second at most. While anyone listens, the

@@ -1,4 +1,4 @@
-// The 16 labelled columns of an extracted dispute row (SPEC.md section 3) and the many ways senders
+// The 16 labelled columns of an extracted dispute row (docs/screens.md) and the many ways senders
 // head them. A table is read as dispute data when its header names at least three of the columns,
 // among them the ATM ID and a transaction key (Txn No / RRN, or Card No); its other columns are kept
 // only in the email's JSON data. A table that looks like one but falls short is reported as skipped.

@@ -1,6 +1,6 @@
 // A real Dovecot IMAP server for tests and benchmarks: Debian's dovecot-imapd run as an ordinary
 // process on 127.0.0.1, with one passwd-file user and a maildir in a temporary folder
-// (config after ../shared/reference/dovecot.conf).
+// (a loopback Dovecot 2.3 configuration: plain passwords, maildir, no TLS).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';

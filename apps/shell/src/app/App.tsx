@@ -29,7 +29,7 @@ function ApiClientBridge() {
   return null;
 }
 
-/** Picks the remote that owns the first path segment (remotes.json says which); unknown paths go to /login (SPEC.md). */
+/** Picks the remote that owns the first path segment (remotes.json says which); unknown paths go to /login, as in the original. */
 function RemoteSwitch() {
   const { pathname } = useLocation();
   const role = useSession((s) => s.role);

@@ -11,7 +11,7 @@ export interface DataFileListRow {
   update_at: string;
 }
 
-/** A file's extracted rows carry SPEC.md's display-labelled keys ('ATM ID', 'TXT Date.(DD/MM/YY)', ...). */
+/** A file's extracted rows carry the original's display-labelled keys ('ATM ID', 'TXT Date.(DD/MM/YY)', ...). */
 export type LabelledRow = Record<string, string | number | null>;
 
 export type DataFileDetail = DataFileListRow & Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Whether the mail is flowing (issue 15): the Mail Flow screen, the shell's stalled banner, and an
+// Whether the mail is flowing: the Mail Flow screen, the shell's stalled banner, and an
 // admin's Reprocess of one email.
 import type { Answer } from '@ejdesk/contract';
 import type * as flow from '@ejdesk/contract/schemas/mail-flow.ts';

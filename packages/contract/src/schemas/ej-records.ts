@@ -5,7 +5,7 @@ const Text = Type.String();
 const Amount = Type.Union([Type.String(), Type.Null()]);
 const Day = Type.Union([Type.String(), Type.Null()]);
 
-/** An EJ error record as SPEC.md section 3 names its fields. */
+/** An EJ error record as the original named its fields. */
 export const EjRecord = Type.Object({
   id: Type.Integer(),
   atm_id: Text,

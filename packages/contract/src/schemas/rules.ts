@@ -1,4 +1,4 @@
-// The sender mapping and ignore rules (issue 15): the shape here, the meaning (an address or
+// The sender mapping and ignore rules: the shape here, the meaning (an address or
 // @domain, a field of the rules) in packages/db's checkSenderMapping / checkIgnoreRule.
 import { Type } from 'typebox';
 import { RequiredText, Timestamp } from './common.ts';

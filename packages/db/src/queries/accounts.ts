@@ -1,4 +1,4 @@
-// The Users screen's data (issue 15): accounts as admins manage them. Every change is written to
+// The Users screen's data: accounts as admins manage them. Every change is written to
 // the audit log in the same transaction, so a change and its record never part.
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';

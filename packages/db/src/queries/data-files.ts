@@ -49,7 +49,7 @@ export async function listAllDataFiles(db: Db, kind: DataFileKind): Promise<Data
 
 /**
  * A file of that kind and its rows as a JSON array text, built by PostgreSQL with the display-labelled
- * keys of SPEC.md section 3 (json keeps their order; dates as DD/MM/YY, amounts as text). The API
+ * keys of the original (json keeps their order; dates as DD/MM/YY, amounts as text). The API
  * passes the text through, so a 5,000-row file is never turned into objects and back.
  */
 export async function findDataFileWithLabelledRows(db: Db, kind: DataFileKind, id: number, responseKey: 'Response Code' | 'Response') {

@@ -1,4 +1,4 @@
-// Whether the mail is flowing (issue 15): what each watched mailbox last reported, its checkpoint,
+// Whether the mail is flowing: what each watched mailbox last reported, its checkpoint,
 // the queue, what was processed lately and the recent failures; whether ingestion has stalled; and
 // one email put back on the queue (Reprocess).
 import type { MailFlow as MailFlowSchema, Stall as StallSchema } from '@ejdesk/contract/schemas/mail-flow.ts';

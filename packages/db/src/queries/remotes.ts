@@ -1,4 +1,4 @@
-// The remote registry (issue 14): which release of each remote the shell loads, and every release
+// The remote registry: which release of each remote the shell loads, and every release
 // deployed. Deploy and rollback each switch remote_current in one transaction with its audit row,
 // so every shell server reading the registry sees the old release or the new, never a mix.
 import { and, desc, eq, lt, sql } from 'drizzle-orm';

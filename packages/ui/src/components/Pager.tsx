@@ -1,4 +1,4 @@
-// First / Prev / 'Page {n} of {total}' / Next / Last and the page-size selector (SPEC.md section 2).
+// First / Prev / 'Page {n} of {total}' / Next / Last and the page-size selector (docs/screens.md).
 import { useId } from 'react';
 import { Button } from './Button.tsx';
 

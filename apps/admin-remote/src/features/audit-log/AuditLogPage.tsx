@@ -1,4 +1,4 @@
-// The audit log (issue 15): every login, logout, reveal and change on the admin lists, newest
+// The audit log: every login, logout, reveal and change on the admin lists, newest
 // first, filtered by who, what and when, and exported whole as the server writes it.
 import { useState } from 'react';
 import { downloadAuditLog, errorDetail, getAuditPage, isNotFound, loadFailure, type AuditEntry } from '@ejdesk/api-client';

@@ -1,4 +1,4 @@
-// /api/registry/: the remote registry (issue 14). Reading it is public (it is what remotes.json
+// /api/registry/: the remote registry. Reading it is public (it is what remotes.json
 // says, and every shell server reads it from here); deploying, rolling back and the history need the
 // deployers' token (REMOTE_DEPLOY_TOKEN), which `pnpm remote` sends. The deployer checks a build
 // before it asks (scripts/remote.ts); this API records it and switches in one transaction.

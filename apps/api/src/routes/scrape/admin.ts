@@ -1,4 +1,4 @@
-// /api/scrape/store/password/* and /api/scrape/bank/msp/* (SPEC.md section 7, "Admin lists").
+// /api/scrape/store/password/* and /api/scrape/bank/msp/* (the admin lists, docs/api.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {

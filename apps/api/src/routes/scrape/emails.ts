@@ -1,4 +1,4 @@
-// Email monitoring (SPEC.md section 7, "Dashboard" and "Email lists and details").
+// Email monitoring (the dashboard, the email lists and details; docs/api.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emailListPaths, underScrape } from '@ejdesk/contract';

@@ -1,4 +1,4 @@
-// EJ error data (SPEC.md section 7, "EJ error data") and its streamed export.
+// EJ error data (docs/api.md) and its streamed export.
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

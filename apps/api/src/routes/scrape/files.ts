@@ -1,4 +1,4 @@
-// File data (SPEC.md section 7, "File-based data"): one route factory for all seven kinds; the kinds
+// File data (docs/api.md): one route factory for all seven kinds; the kinds
 // differ only in their paths and in the key that carries the rows.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -57,7 +57,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         async () => listAllDataFiles(db, kind),
       );
     }
-    // Details answer with and without the trailing slash (SPEC.md names the text ones without).
+    // Details answer with and without the trailing slash (the original client asks for the text ones without).
     for (const path of [`${base}/:id`, `${base}/:id/`]) {
       app.get(
         path,

@@ -1,4 +1,4 @@
-// The Read / UnRead pie (SPEC.md section 9): 300 px high, about 70% wide, margins 40/80/40/80,
+// The Read / UnRead pie (docs/screens.md): 300 px high, about 70% wide, margins 40/80/40/80,
 // Read light green and UnRead light red, labels as a percentage of the total with one decimal.
 // ApexCharts is loaded with this module only, so the rest of the remote stays small.
 import { useMemo } from 'react';

@@ -6,7 +6,7 @@ import { Button, Card, ErrorState, formatDateTime, LoadingState, Page } from '@e
 import { SafeEmailHtml } from './SafeEmailHtml.tsx';
 import styles from './email-details.module.css';
 
-/** The fields of SPEC.md, in order; also the columns of both exports. */
+/** The fields operators know from the original (docs/screens.md), in order; also the columns of both exports. */
 const fields: (ExportColumn<EmailDetails> & { kind?: 'text' | 'html' | 'date' })[] = [
   { header: 'Email ID', value: 'id' },
   { header: 'Subject', value: 'subject' },

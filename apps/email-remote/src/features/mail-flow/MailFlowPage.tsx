@@ -1,4 +1,4 @@
-// Mail Flow (issue 15): is the mailbox being read right now? Per mailbox its connection state, last
+// Mail Flow: is the mailbox being read right now? Per mailbox its connection state, last
 // finished sync and checkpoint, what waits and what was processed lately; then the recent failures,
 // each with its reason and a link to its email. The answer refreshes when the server says mail was
 // processed (the live events), and on Refresh. A stall is the shell's banner, on every screen.

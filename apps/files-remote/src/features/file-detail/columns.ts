@@ -1,4 +1,4 @@
-// The 16 columns of a file's detail table (SPEC.md section 2), from the API's labelled keys; the
+// The 16 columns of a file's detail table (docs/screens.md), from the API's labelled keys; the
 // same list drives the table and both exports.
 import type { LabelledRow } from '@ejdesk/api-client';
 import type { ExportColumn } from '@ejdesk/export';

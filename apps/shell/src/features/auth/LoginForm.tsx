@@ -1,4 +1,4 @@
-// The login form (SPEC.md "/login"), one for both ways it is reached: the first page of a visit,
+// The login form (/login), one for both ways it is reached: the first page of a visit,
 // drawn before the rest of the console loads (login-screen.tsx), and /login inside the running
 // console after a logout (LoginPage.tsx). It needs only React and fetch, so it loads fast; its
 // messages show in the form (role alert / status) rather than as toasts, which would need the

@@ -9,7 +9,7 @@ import { LoginForm } from './LoginForm.tsx';
 
 export function showLoginScreen(): void {
   const { pathname, search } = window.location;
-  // '/' and /login lead home (the first screen of the side nav: the dashboard, SPEC.md); any other
+  // '/' and /login lead home (the first screen of the side nav: the dashboard); any other
   // page is where the operator goes back to.
   const target = pathname === '/' || pathname === '/login' ? '/' : `${pathname}${search}`;
   if (pathname !== '/login') history.replaceState(null, '', '/login');

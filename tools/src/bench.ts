@@ -1,0 +1,63 @@
+// `pnpm bench`: runs each package's benchmark, shows its output as it goes, and writes what it
+// printed into docs/benchmarks.md with the date and the machine, so the figures there are always a
+// run's own, never copied by hand. `pnpm bench api` runs one.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '../..');
+const doc = join(root, 'docs/benchmarks.md');
+
+/** Each benchmark: its package and what it measures. */
+export const benches = {
+  api: { filter: '@ejdesk/api', about: 'The lists and exports over real HTTP at a million emails and a million EJ records, beside the same query run directly.' },
+  ingest: { filter: '@ejdesk/ingest', about: 'The mail ingester: 10,000 generated messages through a real Dovecot and from an mbox, then a few very large messages.' },
+  budgets: { filter: '@ejdesk/e2e', about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.' },
+} as const;
+type Name = keyof typeof benches;
+
+const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const marker = (name: string) => [`<!-- bench ${name} -->`, `<!-- bench ${name} end -->`] as const;
+
+/** docs/benchmarks.md with one benchmark's section replaced by a run's output. */
+export function withSection(text: string, name: Name, output: string, when: Date, on: string): string {
+  const [begin, end] = marker(name);
+  const section = [begin, `Run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${on}:`, '', '```', output.trim(), '```', end].join('\n');
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/benchmarks.md has no section for ${name}`);
+  return text.slice(0, from) + section + text.slice(to + end.length);
+}
+
+function run(name: Name): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', ['--filter', benches[name].filter, '--silent', 'bench'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const asked = process.argv.slice(2) as Name[];
+  const unknown = asked.filter((n) => !(n in benches));
+  if (unknown.length) {
+    console.error(`No benchmark named ${unknown.join(', ')}; there are: ${Object.keys(benches).join(', ')}.`);
+    process.exit(2);
+  }
+  let failed = false;
+  for (const name of asked.length ? asked : (Object.keys(benches) as Name[])) {
+    const { code, output } = await run(name);
+    if (code !== 0) {
+      console.error(`The ${name} benchmark failed (exit ${code}); docs/benchmarks.md keeps its last figures.`);
+      failed = true;
+      continue;
+    }
+    writeFileSync(doc, withSection(readFileSync(doc, 'utf8'), name, output, new Date(), machine()));
+  }
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,53 @@
+// The settings tables of docs/operations.md, written from each process's own schema: what a
+// deployer reads is what the processes accept. `pnpm docs:write` rewrites them; a test fails when the
+// docs and the schemas disagree.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { settingsTable } from '@ejdesk/settings';
+import { apiSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
+import { edgeSettings } from '../../apps/edge/src/config.ts';
+import { ingestSettings } from '../../apps/ingest/src/config.ts';
+
+export const operationsDoc = join(import.meta.dirname, '../../docs/operations.md');
+const begin = '<!-- settings: written by `pnpm docs:write` from the processes\' schemas; edit those, not this -->';
+const end = '<!-- settings end -->';
+
+const only = <T extends object>(all: T, base: object) => Object.fromEntries(Object.entries(all).filter(([k]) => !(k in base))) as T;
+
+/** The settings section: one table per process. */
+export function settingsSection(): string {
+  return [
+    begin,
+    '',
+    '### The API (`pnpm --filter @ejdesk/api start`, and under `pnpm start`)',
+    '',
+    settingsTable(apiSettings),
+    '',
+    'Its CLIs (`migrate`, `seed`, `user:create`, `prepare:demo`) read the same, and:',
+    '',
+    settingsTable({ ...only(demoSettings, apiSettings), ...only(userCreateSettings, apiSettings) }),
+    '',
+    '### The mail ingester (`pnpm ingest`, and hosted in the API process under `pnpm start`)',
+    '',
+    settingsTable(ingestSettings),
+    '',
+    '### The edge (`pnpm start`, `pnpm dev`, `pnpm remote`, and the remotes\' builds)',
+    '',
+    settingsTable(edgeSettings),
+    '',
+    end,
+  ].join('\n');
+}
+
+/** docs/operations.md with its settings section as the schemas say. */
+export function withSettings(doc: string): string {
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/operations.md has no settings section (${begin} ... ${end})`);
+  return doc.slice(0, from) + settingsSection() + doc.slice(to + end.length);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(operationsDoc, withSettings(readFileSync(operationsDoc, 'utf8')));
+  console.log('docs/operations.md: settings written from the schemas');
+}
