@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { Detail } from '@ejdesk/contract/schemas/common.ts';
 import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext, RouteInfo } from './context.ts';
@@ -15,6 +16,7 @@ import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registryRoutes } from './routes/registry/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { adminApiRoutes } from './routes/admin/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
@@ -86,6 +88,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   // Bodies first: multipart attaches its fields in a preValidation hook, and the NUL check that
   // registerValidation adds must run after it, or a multipart field would reach SQL unchecked.
   await registerBodies(app);
+  await registerOpenApi(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metricsToken);
@@ -95,10 +98,10 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };
   for (const url of ['/api/health', '/api/health/']) app.get(url, { logLevel: 'warn', schema: { response: Health } }, async () => ({ status: 'ok' as const }));
   for (const url of ['/api/ready', '/api/ready/']) {
-    app.get(url, { logLevel: 'warn' }, async (_request, reply) => {
+    app.get(url, { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail } } }, async (_request, reply) => {
       const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
       if (!current) return databaseUnavailable(reply);
-      return { status: 'ready' };
+      return { status: 'ready' as const };
     });
   }
   await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });

@@ -7,6 +7,7 @@ import client from 'prom-client';
 import { queryRows, type Database } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { sameSecret } from '../lib/secrets.ts';
+import { Detail, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 export interface ApiMetrics {
   registry: client.Registry;
@@ -96,7 +97,7 @@ export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics, token
   });
 
   for (const url of ['/api/metrics', '/api/metrics/']) {
-    app.get(url, { logLevel: 'warn' }, async (request, reply) => {
+    app.get(url, { logLevel: 'warn', schema: { response: { 200: FileAnswer('text/plain'), 401: Detail, 404: Detail } } }, async (request, reply) => {
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const allowed = token ? bearer !== undefined && sameSecret(bearer, token) : !request.headers['x-ejdesk-proxy'];
       if (!allowed) return reply.code(token ? 401 : 404).send({ detail: token ? 'A valid metrics token is required.' : 'Not found.' });

@@ -12,6 +12,12 @@ export const errorResponses = {
   503: Detail,
 };
 
+/** An answer that is a file or a stream, not JSON: its media types, for the OpenAPI document. */
+export const FileAnswer = (...types: string[]) => ({
+  description: 'The file, streamed as it is written.',
+  content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }])),
+});
+
 /** A required text field: at least one non-blank character, at most max. */
 export const RequiredText = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
 

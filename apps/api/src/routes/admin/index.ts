@@ -12,7 +12,7 @@ import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
 import { AuditExportQuery, AuditQuery, AuditRow } from '@ejdesk/contract/schemas/audit.ts';
-import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { Reprocessed } from '@ejdesk/contract/schemas/mail-flow.ts';
@@ -47,7 +47,7 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendPage(request, reply, page, await listAudit(db, filtersOf(request.query), page));
   });
 
-  app.get('/audit-log/export/', { schema: { querystring: AuditExportQuery } }, async (request, reply) => {
+  app.get('/audit-log/export/', { schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } }, async (request, reply) => {
     const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
     return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
   });

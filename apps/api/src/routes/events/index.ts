@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LiveEvent } from '../../lib/live.ts';
 import { authenticate } from '../../plugins/authenticate.ts';
+import { errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
@@ -14,7 +15,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', authenticate);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
-  app.get('/', async (request, reply) => {
+  app.get('/', { schema: { response: { 200: FileAnswer('text/event-stream'), ...errorResponses } } }, async (request, reply) => {
     const stall = await live.currentStall();
     reply.hijack();
     const res = reply.raw;

@@ -7,7 +7,7 @@ import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
@@ -64,7 +64,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // GET /api/scrape/extract/export/?format=csv|xlsx&kind=dispute|overage|succeeding&<the table's filters>
   // 499 (nginx's "client closed request") is only ever logged: nobody is left to read it.
-  const exportAnswers = { ...errorResponses, 499: Detail };
+  const exportAnswers = { 200: FileAnswer('text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), ...errorResponses, 499: Detail };
   app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: exportAnswers } }, async (request, reply) => {
     // At most config.exportConcurrency at once: each holds a connection per batch and a core.
     const { exports, config, metrics } = app.ctx;

@@ -1,0 +1,46 @@
+// The API described as OpenAPI 3.1 from the same schemas that validate its requests and answers
+// (the contract's), served at GET /api/openapi.json: what another team integrates against, and
+// what the schema-driven fuzzer in the tests reads. Registered before the routes, which it collects.
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { apiContractVersion } from '@ejdesk/contract';
+
+/** Which credential a path needs; everything not listed takes a user's access token. */
+const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metrics' | 'user' => {
+  if (/^\/api\/(health|ready|openapi\.json)\/?$/.test(url)) return 'none';
+  if (/^\/api\/auth\/jwt\/(create|verify|refresh|logout)\/$/.test(url)) return 'none';
+  if (/^\/api\/metrics\/?$/.test(url)) return 'metrics';
+  if (url.startsWith('/api/registry')) return method === 'GET' && /^\/api\/registry\/?$/.test(url) ? 'none' : 'deployer';
+  return 'user';
+};
+
+const security = { none: [], deployer: [{ deployToken: [] }], metrics: [{ metricsToken: [] }], user: [{ jwt: [] }] };
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'EJ Desk API',
+        version: String(apiContractVersion),
+        description:
+          'The API of EJ Desk, the operators’ console for ATM dispute mail. Every error answer is `{"detail": "..."}`. ' +
+          'Request bodies are accepted as JSON, application/x-www-form-urlencoded and multipart/form-data alike.',
+      },
+      components: {
+        securitySchemes: {
+          jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /api/auth/jwt/create/, sent as `Authorization: JWT <token>` or `Bearer <token>`.' },
+          deployToken: { type: 'http', scheme: 'bearer', description: 'The deployers’ token (REMOTE_DEPLOY_TOKEN).' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN).' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const method = [route.method].flat()[0] ?? 'GET';
+      const hidden = url === '*' || method === 'HEAD' || method === 'OPTIONS' || url === '/api/openapi.json';
+      const tag = /^\/api\/([^/]+)/.exec(url)?.[1] ?? 'api';
+      return { url, schema: { ...schema, hide: hidden || schema?.hide, tags: [tag], security: security[credentialOf(method, url)] } as never };
+    },
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
