@@ -26,7 +26,9 @@ const rules = {
         apps: apps.filter((other) => other !== app),
         packages: browserApps.includes(app) ? serverPackages : [],
         node: browserApps.includes(app),
-        why: browserApps.includes(app) ? 'An app imports packages, never another app; browser code no server package.' : 'An app imports packages, never another app.',
+        why: browserApps.includes(app)
+          ? 'An app imports packages, never another app; browser code no server package.'
+          : 'An app imports packages, never another app.',
       },
     ]),
   ),
@@ -34,7 +36,12 @@ const rules = {
   'packages/export/src': { apps, packages: ['api-client', ...serverPackages], node: true, why: 'export never imports api-client, an app or a server package.' },
   'packages/api-client/src': { apps, packages: serverPackages, node: true, why: 'Browser code imports no app and no server package.' },
   'packages/contract/src': { apps, packages: allPackages.filter((p) => p !== 'contract'), node: true, why: 'contract imports nothing of ours.' },
-  ...Object.fromEntries(serverPackages.map((p) => [`packages/${p}/src`, { apps, packages: ['api-client', 'ui', 'export'], node: false, why: 'A server package imports no app and no browser package.' }])),
+  ...Object.fromEntries(
+    serverPackages.map((p) => [
+      `packages/${p}/src`,
+      { apps, packages: ['api-client', 'ui', 'export'], node: false, why: 'A server package imports no app and no browser package.' },
+    ]),
+  ),
 };
 /** Node-only entries of the export package (its streamed server exports). */
 const nodeEntries = ['packages/export/src/server.ts', 'packages/export/src/xlsx-stream.ts'];
@@ -46,7 +53,10 @@ const boundaries = Object.entries(rules).map(([folder, rule]) => ({
   rules: {
     'import-x/no-restricted-paths': [
       'error',
-      { basePath: import.meta.dirname, zones: [{ target: `./${folder}`, from: [...rule.apps.map((a) => `./apps/${a}`), ...rule.packages.map((p) => `./packages/${p}`)], message: rule.why }] },
+      {
+        basePath: import.meta.dirname,
+        zones: [{ target: `./${folder}`, from: [...rule.apps.map((a) => `./apps/${a}`), ...rule.packages.map((p) => `./packages/${p}`)], message: rule.why }],
+      },
     ],
     'no-restricted-imports': [
       'error',

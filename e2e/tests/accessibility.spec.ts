@@ -6,9 +6,26 @@ import { demo, demoAdmin, expect, signIn, test } from './fixtures.ts';
 test.describe.configure({ timeout: 60_000 });
 
 const screens = [
-  '/dashboard', '/all-email', '/data-email', '/read-email', '/email-details-data/1', '/email', '/overage', '/successing',
-  '/text-email-data', '/text-email-data/1', '/excel-email-data', '/store-password-list', '/bank-msp-list', '/bank-msp-list?as=operator',
-  '/audit-log', '/users', '/change-password', '/mail-flow', '/sender-mappings', '/ignore-rules',
+  '/dashboard',
+  '/all-email',
+  '/data-email',
+  '/read-email',
+  '/email-details-data/1',
+  '/email',
+  '/overage',
+  '/successing',
+  '/text-email-data',
+  '/text-email-data/1',
+  '/excel-email-data',
+  '/store-password-list',
+  '/bank-msp-list',
+  '/bank-msp-list?as=operator',
+  '/audit-log',
+  '/users',
+  '/change-password',
+  '/mail-flow',
+  '/sender-mappings',
+  '/ignore-rules',
 ];
 const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules'];
 

@@ -109,7 +109,9 @@ test('stored passwords are masked, and shown one row at a time on request', asyn
   await expect(row).toContainText('••••••••');
 
   // A reveal that fails says why in its dialog, once, and shows nothing.
-  await page.route('**/reveal/', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"The database is not reachable."}' }));
+  await page.route('**/reveal/', (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"The database is not reachable."}' }),
+  );
   await row.getByRole('button', { name: 'Show password for Harbor Bank' }).click();
   await dialog.getByLabel('Reason (kept in the audit log)').fill('Checking again');
   await show.click();

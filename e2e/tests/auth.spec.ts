@@ -2,8 +2,18 @@ import { demo, expect, signIn, test } from './fixtures.ts';
 
 // An operator's side nav: every screen but the two admin lists (the roles).
 const navigation = [
-  'Dashboard', 'Mail Flow', 'Email', 'All Email', 'Missing Data', 'Missing TXN Data', 'Between Successful Data', 'Text Email Data',
-  'Excel Email Data', 'PDF Email Data', 'Other Format Email Data', 'Change Password',
+  'Dashboard',
+  'Mail Flow',
+  'Email',
+  'All Email',
+  'Missing Data',
+  'Missing TXN Data',
+  'Between Successful Data',
+  'Text Email Data',
+  'Excel Email Data',
+  'PDF Email Data',
+  'Other Format Email Data',
+  'Change Password',
 ];
 
 test('logging in shows the loading state, then the dashboard inside the layout', async ({ page }) => {

@@ -44,7 +44,9 @@ test('the login form and the dashboard load within their JavaScript budgets', as
   const dashboard = await afterLogin.total((isChart) => !isChart);
   const chart = await afterLogin.total((isChart) => isChart);
 
-  console.log(`JavaScript transferred: login ${(login / KB).toFixed(1)} KB, dashboard +${(dashboard / KB).toFixed(1)} KB, its chart (lazy) +${(chart / KB).toFixed(1)} KB`);
+  console.log(
+    `JavaScript transferred: login ${(login / KB).toFixed(1)} KB, dashboard +${(dashboard / KB).toFixed(1)} KB, its chart (lazy) +${(chart / KB).toFixed(1)} KB`,
+  );
   expect(login).toBeGreaterThan(10 * KB); // the count saw the scripts at all
   expect(chart).toBeGreaterThan(10 * KB); // the chart was told apart
   expect(login).toBeLessThan(120 * KB);

@@ -50,7 +50,9 @@ test('the side nav and the routes come from remotes.json: what a remote declares
   // As a new build of the EJ remote would declare it: Overage gets a side-nav entry after Email.
   await page.route('**/remotes.json', async (route) => {
     const { remotes } = (await (await route.fetch()).json()) as { remotes: { name: string; nav: { label: string; path: string; order: number }[] }[] };
-    await route.fulfill({ json: { remotes: remotes.map((r) => (r.name === 'ej' ? { ...r, nav: [...r.nav, { label: 'Overage', path: '/overage', order: 35 }] } : r)) } });
+    await route.fulfill({
+      json: { remotes: remotes.map((r) => (r.name === 'ej' ? { ...r, nav: [...r.nav, { label: 'Overage', path: '/overage', order: 35 }] } : r)) },
+    });
   });
   await page.goto('/dashboard');
   const nav = page.getByRole('navigation', { name: 'Main' });

@@ -44,8 +44,20 @@ test.describe('/email', () => {
   test('shows the columns operators know, pages and changes page size', async ({ signedIn: page }) => {
     await page.goto('/email');
     await expect(page.getByRole('columnheader')).toHaveText([
-      'ATM ID', 'Card No.', 'TXT No.', 'Transaction Date', 'Transaction Amt.', 'Dispute Amt.', 'Overage', 'MSP Remarks',
-      'MSP RefNo.', 'Short Desc. EJ_Error', 'Complaint Date', 'Short Description', 'Mail Received From', 'Mail Subject',
+      'ATM ID',
+      'Card No.',
+      'TXT No.',
+      'Transaction Date',
+      'Transaction Amt.',
+      'Dispute Amt.',
+      'Overage',
+      'MSP Remarks',
+      'MSP RefNo.',
+      'Short Desc. EJ_Error',
+      'Complaint Date',
+      'Short Description',
+      'Mail Received From',
+      'Mail Subject',
     ]);
     const { count } = await api<EjPage>(page, '/scrape/extract/email/data/pagination/');
     await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
@@ -67,7 +79,12 @@ test.describe('/email', () => {
     ['Bank Name', { 'Bank Name': 'meridian' }, 'bank_name=meridian', (r) => r.atm_id.startsWith('MRD')],
     ['Mail Subject', { 'Mail Subject': 'APX0002' }, 'mail_subject=APX0002', (r) => r.mail_subject.includes('APX0002')],
     ['Mail Received From', { 'Mail Received From': 'ORBIT' }, 'mail_received_from=ORBIT', (r) => r.mail_received_from.includes('orbit')],
-    ['the dates', { 'Start Date': weekFrom, 'End Date': weekTo }, `start_date=${weekFrom}&end_date=${weekTo}`, (r) => r.transaction_date >= weekFrom && r.transaction_date <= weekTo],
+    [
+      'the dates',
+      { 'Start Date': weekFrom, 'End Date': weekTo },
+      `start_date=${weekFrom}&end_date=${weekTo}`,
+      (r) => r.transaction_date >= weekFrom && r.transaction_date <= weekTo,
+    ],
   ];
   for (const [name, values, query, matches] of filters) {
     test(`filtering by ${name} narrows the table to matching rows`, async ({ signedIn: page }) => {
@@ -142,7 +159,9 @@ test.describe('/email', () => {
     const status = page.getByRole('status').filter({ hasText: 'Exporting to CSV' });
     await expect(status).toHaveText(/Exporting to CSV… [1-9][\d,]* rows so far/, { timeout: 20_000 });
     const first = Number(/([\d,]+) rows/.exec(await status.innerText())![1]!.replace(/,/g, ''));
-    await expect.poll(async () => Number(/([\d,]+) rows/.exec(await status.innerText())?.[1]?.replace(/,/g, '') ?? 0), { timeout: 20_000 }).toBeGreaterThan(first);
+    await expect
+      .poll(async () => Number(/([\d,]+) rows/.exec(await status.innerText())?.[1]?.replace(/,/g, '') ?? 0), { timeout: 20_000 })
+      .toBeGreaterThan(first);
     await page.getByRole('button', { name: 'Cancel export' }).click();
     await expect(page.locator('[data-sonner-toast]')).toHaveText('Export cancelled.');
     await expect(page.getByRole('button', { name: 'Export to CSV' })).toBeEnabled();

@@ -47,7 +47,12 @@ test.describe('dashboard', () => {
       // Count cards read as '77 EJs not found Email'; summary links as the label alone, the figure beside.
       const name = new RegExp(`^(\\d+ ?)?${label}$`);
       const link = page.getByRole('main').getByRole('link', { name });
-      await expect(page.getByRole('main').getByRole('listitem').filter({ has: page.getByRole('link', { name }) })).toContainText(String(counts[key]));
+      await expect(
+        page
+          .getByRole('main')
+          .getByRole('listitem')
+          .filter({ has: page.getByRole('link', { name }) }),
+      ).toContainText(String(counts[key]));
       await link.click();
       await expect(page).toHaveURL(new RegExp(`${path}\\?month=${month.picker}$`));
       await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
@@ -145,7 +150,11 @@ for (const [path, endpoint] of categories) {
     await page.getByLabel('Search Subject').fill(subject);
     await expect(page.getByText(/^Page 1 of 1$/)).toBeVisible();
     for (const text of await rowsOf(page).locator('td:nth-child(2)').allTextContents()) expect(text).toContain(subject);
-    await rowsOf(page).filter({ hasText: from }).first().getByRole('link', { name: /Show Data/ }).click();
+    await rowsOf(page)
+      .filter({ hasText: from })
+      .first()
+      .getByRole('link', { name: /Show Data/ })
+      .click();
     await expect(page).toHaveURL(/\/email-details-data\/\d+$/);
     await expect(page.locator('dd').nth(1)).toHaveText(subject);
     await expect(page.locator('dd').nth(4)).toHaveText(from);
@@ -197,20 +206,36 @@ test('the email data exports hold the rows the table shows', async ({ signedIn: 
   expect(book.rows).toEqual([headers, ...shown]);
   // The date column is made of date cells.
   const dateColumn = headers.indexOf('Txn Date');
-  const dates = book.cells.slice(1).map((row) => row[dateColumn]).filter((cell) => cell !== 'N/A');
+  const dates = book.cells
+    .slice(1)
+    .map((row) => row[dateColumn])
+    .filter((cell) => cell !== 'N/A');
   expect(dates.length).toBeGreaterThan(100);
   expect(dates.every((cell) => cell instanceof Date)).toBe(true);
 });
 
 test('the email details exports hold the fields the page shows', async ({ signedIn: page }) => {
   await page.goto('/get-all-email-data');
-  await rowsOf(page).first().getByRole('link', { name: /Show Data/ }).click();
+  await rowsOf(page)
+    .first()
+    .getByRole('link', { name: /Show Data/ })
+    .click();
   await expect(page.getByText('Loading email details...')).toBeHidden();
   const labels = await page.locator('dt').allTextContents();
   expect(labels).toEqual(['Email ID', 'Subject', 'Email Body', 'Email Body (HTML)', 'From', 'To', 'Received Date', 'Created At', 'Last Updated']);
   const id = page.url().split('/').pop()!;
   const email = await api<Record<string, string | number>>(page, `/scrape/email/body/html/text/data/${id}/`);
-  const expected = [String(email.id), email.subject, email.email_body, email.email_body_html, email.from_email, email.to_email, email.date_time_of_email, email.create_at, email.update_at].map(String);
+  const expected = [
+    String(email.id),
+    email.subject,
+    email.email_body,
+    email.email_body_html,
+    email.from_email,
+    email.to_email,
+    email.date_time_of_email,
+    email.create_at,
+    email.update_at,
+  ].map(String);
 
   const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
   expect(csvFile.suggestedFilename()).toBe('email_details.csv');
@@ -224,7 +249,10 @@ test('an email’s hostile HTML is shown without running or fetching anything', 
   const fetched: string[] = [];
   page.on('request', (request) => fetched.push(request.url()));
   await page.goto('/get-all-email-data?subject=Suspicious%20HTML%20sample');
-  await rowsOf(page).first().getByRole('link', { name: /Show Data/ }).click();
+  await rowsOf(page)
+    .first()
+    .getByRole('link', { name: /Show Data/ })
+    .click();
   const frame = page.frameLocator('iframe[title^="Email body"]');
   await expect(frame.getByText('Please review the attached dispute.')).toBeVisible();
   await expect(frame.locator('script')).toHaveCount(0);

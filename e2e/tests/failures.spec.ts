@@ -12,7 +12,12 @@ async function messagesAfterSettling(page: Page): Promise<string[]> {
   // from either attempt would show within this wait.
   await page.waitForTimeout(2_000);
   const texts = [...(await alerts(page).allInnerTexts()), ...(await toasts(page).allInnerTexts())];
-  return texts.map((t) => t.replace(/\s+/g, ' ').replace(/ ?Retry$/, '').trim());
+  return texts.map((t) =>
+    t
+      .replace(/\s+/g, ' ')
+      .replace(/ ?Retry$/, '')
+      .trim(),
+  );
 }
 
 test('a list whose server does not answer says so once, shows no made-up total, and Retry loads it', async ({ signedIn: page }) => {
@@ -52,7 +57,9 @@ test('a failed export is one toast (an action), and the list stays as it was', a
 
 test('a failed save is one message, in the form it belongs to', async ({ signedInAdmin: page }) => {
   await page.goto('/bank-msp-list');
-  await page.route('**/api/scrape/bank/msp/create/', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Saving failed: the database is not reachable."}' }));
+  await page.route('**/api/scrape/bank/msp/create/', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Saving failed: the database is not reachable."}' }),
+  );
   await page.getByRole('button', { name: 'Add Bank MSP' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New Bank MSP' });
   await dialog.getByLabel('MSP').fill('Atlas ATM Services');

@@ -45,7 +45,8 @@ export async function readCsv(download: Download): Promise<string[][]> {
 }
 
 /** DD/MM/YY of a date cell (read as UTC midnight), as the sheet's dd/mm/yy format shows it. */
-const shownDate = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)}`;
+const shownDate = (d: Date) =>
+  `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)}`;
 
 /** Every row of one sheet as text (date cells as DD/MM/YY) and as typed cells, and the sheet names. */
 export async function readXlsx(download: Download, sheet: string): Promise<{ sheets: string[]; rows: string[][]; cells: unknown[][] }> {

@@ -17,7 +17,9 @@ test('a category list shows its applied filters as chips; each removes its filte
   await expect(page).toHaveURL(/[?&]subject=HRB/);
   await expect(page.getByText(`Total Records: ${filtered.count}`, { exact: true })).toBeVisible();
 
-  await chips(page).getByRole('button', { name: /^Search Subject: HRB ?, remove filter$/ }).click();
+  await chips(page)
+    .getByRole('button', { name: /^Search Subject: HRB ?, remove filter$/ })
+    .click();
   await expect(chips(page)).toHaveText('No filters applied');
   await expect(page.getByLabel('Search Subject')).toHaveValue('');
   await expect(page.getByText(`Total Records: ${all.count}`, { exact: true })).toBeVisible();
@@ -38,7 +40,9 @@ test('/email says which filters are typed but not applied, shows the applied one
   await page.goto('/email');
   await expect(rowsOf(page).first()).toBeVisible();
   await page.getByLabel('ATM ID', { exact: true }).fill('HRB');
-  await expect(page.getByRole('status').filter({ hasText: 'Typed, not applied yet' })).toHaveText('Typed, not applied yet: ATM ID. Press Apply Filters to apply.');
+  await expect(page.getByRole('status').filter({ hasText: 'Typed, not applied yet' })).toHaveText(
+    'Typed, not applied yet: ATM ID. Press Apply Filters to apply.',
+  );
   await expect(chips(page)).toHaveText('No filters applied');
   await expect(page).toHaveURL(/\/email$/);
 

@@ -108,7 +108,10 @@ test('Mail Flow shows the sync and a failure with its reason, linked to its emai
   await expect(box.locator('td').nth(2)).not.toHaveText('Never');
 
   const brokenSubject = `Northwind statement ${run}`;
-  await deliver(request, message(brokenSubject, '<p>Statement attached.</p>', { name: 'statement.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.7 not really a PDF') }));
+  await deliver(
+    request,
+    message(brokenSubject, '<p>Statement attached.</p>', { name: 'statement.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.7 not really a PDF') }),
+  );
   const failures = page.getByRole('table', { name: 'Recent failures' });
   const failure = failures.locator('tbody tr').filter({ hasText: brokenSubject });
   await expect(failure).toContainText('statement.pdf', { timeout: 20_000 });

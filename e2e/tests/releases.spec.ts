@@ -72,7 +72,11 @@ function builtAgainstReact18(dist: string): string {
   return copy;
 }
 
-const currentAdmin = async () => (await remote('list', 'admin')).out.split('\n').find((line) => line.startsWith('*'))?.split(/\s+/)[2];
+const currentAdmin = async () =>
+  (await remote('list', 'admin')).out
+    .split('\n')
+    .find((line) => line.startsWith('*'))
+    ?.split(/\s+/)[2];
 
 test.describe.configure({ mode: 'serial' });
 let nextAdmin: string;

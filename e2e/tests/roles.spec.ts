@@ -25,7 +25,11 @@ test('an operator sees no admin entries; a forced admin URL says so, and its API
     ['POST', '/api/admin/ignore-rules/'],
     ['POST', '/api/admin/emails/1/reprocess/'],
   ] as const) {
-    const response = await page.request.fetch(path, { method, headers: { authorization: `JWT ${token}` }, ...(method === 'POST' ? { data: { msp: 'M', bank_name: 'B' } } : {}) });
+    const response = await page.request.fetch(path, {
+      method,
+      headers: { authorization: `JWT ${token}` },
+      ...(method === 'POST' ? { data: { msp: 'M', bank_name: 'B' } } : {}),
+    });
     expect(response.status(), path).toBe(403);
     expect(await response.json()).toEqual({ detail: 'You do not have permission to perform this action.' });
   }

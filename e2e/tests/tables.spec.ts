@@ -37,7 +37,10 @@ for (const [path, endpoint] of [
   test(`${path} sorts by its date header both ways, the order in the URL and aria-sort, as the API orders it`, async ({ signedIn: page }) => {
     await page.goto(path);
     const header = page.getByRole('columnheader', { name: 'Data Creation' });
-    const shownIds = () => rowsOf(page).getByRole('link').evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop())));
+    const shownIds = () =>
+      rowsOf(page)
+        .getByRole('link')
+        .evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop())));
     await expect(header).toHaveAttribute('aria-sort', 'descending');
     const newest = await api<{ results: { id: number }[] }>(page, `${endpoint}?ordering=-create_at`);
     await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
@@ -99,7 +102,11 @@ test('/overage sorts in the browser by its amount header, the order in the URL',
   const column = await page.getByRole('columnheader').evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'Transaction Amt.'));
   const shownAmounts = () =>
     rowsOf(page).evaluateAll(
-      (rows, i) => rows.flatMap((r) => [r.querySelectorAll('td')[i]?.textContent?.replace(/,/g, '') ?? '']).filter((t) => t !== '').map(Number),
+      (rows, i) =>
+        rows
+          .flatMap((r) => [r.querySelectorAll('td')[i]?.textContent?.replace(/,/g, '') ?? ''])
+          .filter((t) => t !== '')
+          .map(Number),
       column,
     );
   await header.getByRole('button').click();
@@ -201,7 +208,9 @@ test('a column choice on /email follows the operator: it survives a logout and a
       await expect(other.getByRole('columnheader').first()).toHaveText('ATM ID');
       const otherToken = await other.evaluate(() => localStorage.getItem('token'));
       await expect
-        .poll(async () => (await (await other.request.get('/api/preferences/columns.email/', { headers: { authorization: `JWT ${otherToken}` } })).json()).value)
+        .poll(
+          async () => (await (await other.request.get('/api/preferences/columns.email/', { headers: { authorization: `JWT ${otherToken}` } })).json()).value,
+        )
         .toBeNull();
     } finally {
       await elsewhere.close();

@@ -11,9 +11,18 @@ const doc = join(root, 'docs/benchmarks.md');
 
 /** Each benchmark: its package and what it measures. */
 export const benches = {
-  api: { filter: '@ejdesk/api', about: 'The lists and exports over real HTTP at a million emails and a million EJ records, beside the same query run directly.' },
-  ingest: { filter: '@ejdesk/ingest', about: 'The mail ingester: 10,000 generated messages through a real Dovecot and from an mbox, then a few very large messages.' },
-  budgets: { filter: '@ejdesk/e2e', about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.' },
+  api: {
+    filter: '@ejdesk/api',
+    about: 'The lists and exports over real HTTP at a million emails and a million EJ records, beside the same query run directly.',
+  },
+  ingest: {
+    filter: '@ejdesk/ingest',
+    about: 'The mail ingester: 10,000 generated messages through a real Dovecot and from an mbox, then a few very large messages.',
+  },
+  budgets: {
+    filter: '@ejdesk/e2e',
+    about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.',
+  },
 } as const;
 type Name = keyof typeof benches;
 

@@ -24,13 +24,15 @@ export function problemsIn(path: string, text: string): string[] {
 
 export function problemsInTree(): string[] {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n');
-  return files.filter((f) => checked.test(f) && !exempt.has(f) && !f.includes('/migrations/meta/')).flatMap((f) => {
-    try {
-      return problemsIn(f, readFileSync(join(root, f), 'utf8'));
-    } catch {
-      return []; // listed by git but deleted in the work tree
-    }
-  });
+  return files
+    .filter((f) => checked.test(f) && !exempt.has(f) && !f.includes('/migrations/meta/'))
+    .flatMap((f) => {
+      try {
+        return problemsIn(f, readFileSync(join(root, f), 'utf8'));
+      } catch {
+        return []; // listed by git but deleted in the work tree
+      }
+    });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

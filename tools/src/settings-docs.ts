@@ -9,7 +9,7 @@ import { edgeSettings } from '../../apps/edge/src/config.ts';
 import { ingestSettings } from '../../apps/ingest/src/config.ts';
 
 export const operationsDoc = join(import.meta.dirname, '../../docs/operations.md');
-const begin = '<!-- settings: written by `pnpm docs:write` from the processes\' schemas; edit those, not this -->';
+const begin = "<!-- settings: written by `pnpm docs:write` from the processes' schemas; edit those, not this -->";
 const end = '<!-- settings end -->';
 
 const only = <T extends object>(all: T, base: object) => Object.fromEntries(Object.entries(all).filter(([k]) => !(k in base))) as T;
@@ -31,7 +31,7 @@ export function settingsSection(): string {
     '',
     settingsTable(ingestSettings),
     '',
-    '### The edge (`pnpm start`, `pnpm dev`, `pnpm remote`, and the remotes\' builds)',
+    "### The edge (`pnpm start`, `pnpm dev`, `pnpm remote`, and the remotes' builds)",
     '',
     settingsTable(edgeSettings),
     '',

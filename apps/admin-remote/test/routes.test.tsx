@@ -15,7 +15,9 @@ const api: FakeRoutes = {
   '/admin/sender-mappings/': [{ id: 4, sender: '@harborbank.example', organisation: 'Harbor Bank', create_at: at, update_at: at }],
   '/admin/ignore-rules/': [{ id: 7, field: 'subject', pattern: 'Out of Office', create_at: at, update_at: at }],
   '/admin/users/': [{ id: 2, email: 'ops@bank.example', role: 'operator', is_active: true, must_change_password: false, last_login: null, create_at: at }],
-  '/admin/audit-log/': page([{ id: 9, at, user_email: 'admin@example.com', action: 'reveal', entity: 'bank_password', entity_id: '1', detail: 'March statement', ip: '10.0.0.5' }]),
+  '/admin/audit-log/': page([
+    { id: 9, at, user_email: 'admin@example.com', action: 'reveal', entity: 'bank_password', entity_id: '1', detail: 'March statement', ip: '10.0.0.5' },
+  ]),
 };
 
 let network: ReturnType<typeof fakeApi>;
@@ -82,7 +84,10 @@ describe('editable lists', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('mailer-daemon@')).toBeTruthy();
     const posts = network.requests.filter((r) => r.method === 'POST');
-    expect(posts.map((r) => r.body)).toEqual([{ field: 'sender', pattern: 'Out of Office' }, { field: 'sender', pattern: 'mailer-daemon@' }]);
+    expect(posts.map((r) => r.body)).toEqual([
+      { field: 'sender', pattern: 'Out of Office' },
+      { field: 'sender', pattern: 'mailer-daemon@' },
+    ]);
   });
 
   it('edits a sender mapping in place and deletes one only after asking', async () => {

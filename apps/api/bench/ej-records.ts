@@ -38,27 +38,33 @@ const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select 
 // BENCH_ONLY=export measures the export alone; BENCH_ONLY=table the table alone; BENCH_ONLY=sorted
 // the sorted table alone.
 const only = process.env.BENCH_ONLY;
-if (only !== 'export' && only !== 'sorted') await report(bench, `EJ error table at ${total.toLocaleString('en')} EJ records`, [
-  scenario('no filter', '', {}),
-  ...singleFilters.map(([name, query, filters]) => scenario(name, query, filters)),
-  scenario(
-    'all seven filters together',
-    `start_date=${weekFrom}&end_date=${weekTo}&atm_id=HRB&bank_name=harbor&card_no=XXXXXX&mail_subject=dispute&mail_received_from=example`,
-    { startDate: weekFrom, endDate: weekTo, atmId: 'HRB', bankName: 'harbor', cardNo: 'XXXXXX', mailSubject: 'dispute', mailReceivedFrom: 'example' },
-  ),
-  scenario('page 10,000', 'page=10000', {}, { page: 10_000, pageSize: 10 }),
-]);
+if (only !== 'export' && only !== 'sorted')
+  await report(bench, `EJ error table at ${total.toLocaleString('en')} EJ records`, [
+    scenario('no filter', '', {}),
+    ...singleFilters.map(([name, query, filters]) => scenario(name, query, filters)),
+    scenario(
+      'all seven filters together',
+      `start_date=${weekFrom}&end_date=${weekTo}&atm_id=HRB&bank_name=harbor&card_no=XXXXXX&mail_subject=dispute&mail_received_from=example`,
+      { startDate: weekFrom, endDate: weekTo, atmId: 'HRB', bankName: 'harbor', cardNo: 'XXXXXX', mailSubject: 'dispute', mailReceivedFrom: 'example' },
+    ),
+    scenario('page 10,000', 'page=10000', {}, { page: 10_000, pageSize: 10 }),
+  ]);
 
 // Every order a header can ask for, unfiltered and under each filter alone (the aim: p95 under 50 ms).
 if (only === 'table' || only === 'sorted' || !only) {
-  const orders = ejOrderFields.flatMap((field): EjOrder[] => [{ field, descending: false }, { field, descending: true }]);
+  const orders = ejOrderFields.flatMap((field): EjOrder[] => [
+    { field, descending: false },
+    { field, descending: true },
+  ]);
   const named = (order: EjOrder) => `${order.descending ? '-' : ''}${order.field}`;
   await report(bench, `EJ error table sorted (ordering=...), at ${total.toLocaleString('en')} EJ records`, [
     ...orders.map((order) => scenario(`${named(order)}, no filter`, '', {}, undefined, order)),
     ...orders
       .filter((order) => order.field !== 'id')
       .flatMap((order) => singleFilters.map(([name, query, filters]) => scenario(`${named(order)}, ${name}`, query, filters, undefined, order))),
-    ...orders.filter((order) => order.field !== 'id').map((order) => scenario(`${named(order)}, page 1,000`, 'page=1000', {}, { page: 1000, pageSize: 10 }, order)),
+    ...orders
+      .filter((order) => order.field !== 'id')
+      .map((order) => scenario(`${named(order)}, page 1,000`, 'page=1000', {}, { page: 1000, pageSize: 10 }, order)),
   ]);
 }
 
@@ -67,8 +73,7 @@ if (only === 'table' || only === 'sorted' || !only) {
 // broad card filter alone sums them); the week's page of ids alone; and the records the combined
 // shape's date and bank select (its cheapest plan), read with the text columns its other filters check.
 if (only !== 'export' && only !== 'sorted') {
-  const values = (field: string, text: string) =>
-    sql`select sum(n) from ej_values where kind = 'dispute' and field = ${field} and folded like ${`%${text}%`}`;
+  const values = (field: string, text: string) => sql`select sum(n) from ej_values where kind = 'dispute' and field = ${field} and folded like ${`%${text}%`}`;
   const floors: Floor[] = [
     ['atm_id=HRB00123: the ATM values holding it, found', values('atm_id', 'hrb00123')],
     ['atm_id=HRB0012: the ATM values holding it, found', values('atm_id', 'hrb0012')],
@@ -95,9 +100,17 @@ if (only !== 'export' && only !== 'sorted') {
 
 // The export of the whole dispute set, each format in a process of its own (bench/export.ts), so
 // that its memory is that export's alone.
-console.log('\nStreamed export of every dispute record (rows per second; the API process\'s peak RSS above its idle RSS)\n');
+console.log("\nStreamed export of every dispute record (rows per second; the API process's peak RSS above its idle RSS)\n");
 for (const format of only === 'table' || only === 'sorted' ? [] : ['csv', 'xlsx']) {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./export.ts', import.meta.url).pathname, format], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.stdout.write(child.stdout.toString().split('\n').filter((l) => /^(CSV|XLSX)/.test(l)).join('\n') + '\n');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./export.ts', import.meta.url).pathname, format], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(
+    child.stdout
+      .toString()
+      .split('\n')
+      .filter((l) => /^(CSV|XLSX)/.test(l))
+      .join('\n') + '\n',
+  );
 }
 await bench.close();

@@ -29,15 +29,58 @@ const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select 
 // month on the lists it opens. BENCH_ONLY=sorted runs these alone.
 const sorted: Scenario[] = [
   list('all-email, oldest first', `${all}?ordering=create_at`, { selection: 'all' }, undefined, 'oldest'),
-  list('all-email, oldest, subject_name=APX00123', `${all}?ordering=create_at&subject_name=APX00123`, { selection: 'all', subject: 'APX00123' }, undefined, 'oldest'),
-  list('all-email, oldest, subject_name=dispute (broad)', `${all}?ordering=create_at&subject_name=dispute`, { selection: 'all', subject: 'dispute' }, undefined, 'oldest'),
-  list('all-email, oldest, email_from=harborbank', `${all}?ordering=create_at&email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank' }, undefined, 'oldest'),
-  list('all-email, oldest, last week', `${all}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`, { selection: 'all', createdFrom: weekAgo, createdTo: today }, undefined, 'oldest'),
-  list('all-email, oldest, this month received', `${all}?ordering=create_at&month=${apiMonth}`, { selection: 'all', receivedIn: thisMonth }, undefined, 'oldest'),
+  list(
+    'all-email, oldest, subject_name=APX00123',
+    `${all}?ordering=create_at&subject_name=APX00123`,
+    { selection: 'all', subject: 'APX00123' },
+    undefined,
+    'oldest',
+  ),
+  list(
+    'all-email, oldest, subject_name=dispute (broad)',
+    `${all}?ordering=create_at&subject_name=dispute`,
+    { selection: 'all', subject: 'dispute' },
+    undefined,
+    'oldest',
+  ),
+  list(
+    'all-email, oldest, email_from=harborbank',
+    `${all}?ordering=create_at&email_from=harborbank`,
+    { selection: 'all', emailFrom: 'harborbank' },
+    undefined,
+    'oldest',
+  ),
+  list(
+    'all-email, oldest, last week',
+    `${all}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`,
+    { selection: 'all', createdFrom: weekAgo, createdTo: today },
+    undefined,
+    'oldest',
+  ),
+  list(
+    'all-email, oldest, this month received',
+    `${all}?ordering=create_at&month=${apiMonth}`,
+    { selection: 'all', receivedIn: thisMonth },
+    undefined,
+    'oldest',
+  ),
   list('all-email, oldest, page 10,000', `${all}?ordering=create_at&page=${deep.page}`, { selection: 'all' }, deep, 'oldest'),
-  list('not found email, oldest first', '/api/scrape/ejs/not/found/email/?ordering=create_at', { selection: { category: 'ej_not_found' } }, undefined, 'oldest'),
-  list('not found email, this month received', `/api/scrape/ejs/not/found/email/?month=${apiMonth}`, { selection: { category: 'ej_not_found' }, receivedIn: thisMonth }),
-  list('all-email, this month received, email_from=harborbank', `${all}?month=${apiMonth}&email_from=harborbank`, { selection: 'all', emailFrom: 'harborbank', receivedIn: thisMonth }),
+  list(
+    'not found email, oldest first',
+    '/api/scrape/ejs/not/found/email/?ordering=create_at',
+    { selection: { category: 'ej_not_found' } },
+    undefined,
+    'oldest',
+  ),
+  list('not found email, this month received', `/api/scrape/ejs/not/found/email/?month=${apiMonth}`, {
+    selection: { category: 'ej_not_found' },
+    receivedIn: thisMonth,
+  }),
+  list('all-email, this month received, email_from=harborbank', `${all}?month=${apiMonth}&email_from=harborbank`, {
+    selection: 'all',
+    emailFrom: 'harborbank',
+    receivedIn: thisMonth,
+  }),
 ];
 if (process.env.BENCH_ONLY === 'sorted') {
   await report(bench, `Email lists sorted, and by received month, at ${total.toLocaleString('en')} emails`, sorted);
@@ -56,12 +99,19 @@ await report(bench, `Email monitoring at ${total.toLocaleString('en')} emails`, 
   // Broad values (matching most emails): measured beside the selective ones above.
   list('all-email, subject_name=dispute (broad)', `${all}?subject_name=dispute`, { selection: 'all', subject: 'dispute' }),
   list('all-email, email_from=example (broad)', `${all}?email_from=example`, { selection: 'all', emailFrom: 'example' }),
-  list('all-email, created in the last week', `${all}?create_at_after=${weekAgo}&create_at_before=${today}`, { selection: 'all', createdFrom: weekAgo, createdTo: today }),
+  list('all-email, created in the last week', `${all}?create_at_after=${weekAgo}&create_at_before=${today}`, {
+    selection: 'all',
+    createdFrom: weekAgo,
+    createdTo: today,
+  }),
   list('all-email, page 10,000', `${all}?page=${deep.page}`, { selection: 'all' }, deep),
   // The seven category lists: no filter, each filter, a deep page (as deep as each list goes).
   ...categoryLists.flatMap(([path, selection]) => {
     const url = `/api/scrape${path}`;
-    const name = path.replaceAll('/', ' ').replace(/^ ejs /, '').trim();
+    const name = path
+      .replaceAll('/', ' ')
+      .replace(/^ ejs /, '')
+      .trim();
     return [
       list(`${name}`, url, { selection }),
       list(`${name}, subject=HRB00042`, `${url}?subject=HRB00042`, { selection, subject: 'HRB00042' }),

@@ -7,7 +7,8 @@ import { queryRows } from '@ejdesk/db';
 import { openBench } from './harness.ts';
 
 const format = process.argv[2] === 'xlsx' ? 'xlsx' : 'csv';
-const memory = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+const memory = (field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 
 const bench = await openBench('ej_records', 0, () => ({}));
 const [{ n: rows } = { n: 0 }] = await queryRows<{ n: number }>(bench.database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`);

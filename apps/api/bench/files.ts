@@ -10,16 +10,33 @@ const db = bench.database.db;
 
 // One text file with 5,000 rows, made once.
 const bigName = 'bench_5000_rows.txt';
-let [big] = await db.select({ id: dataFiles.id }).from(dataFiles).where(sql`${dataFiles.name} = ${bigName}`);
+let [big] = await db
+  .select({ id: dataFiles.id })
+  .from(dataFiles)
+  .where(sql`${dataFiles.name} = ${bigName}`);
 if (!big) {
   [big] = await db.insert(dataFiles).values({ kind: 'text', name: bigName, subjectName: 'bench: a file of 5,000 rows' }).returning({ id: dataFiles.id });
   for (let start = 0; start < 5000; start += 1000) {
     await db.insert(dataFileRows).values(
       Array.from({ length: 1000 }, (_, i) => ({
-        dataFileId: big!.id, position: start + i + 1, atmId: `APX${String(start + i).padStart(5, '0')}`, cardNo: `412345XXXXXX${1000 + ((start + i) % 9000)}`,
-        txtNo: String(100000 + start + i), txtDate: '2026-01-07', txtAmt: '1500.00', disputeAmt: '500.00', overage: '0.00', mspRemarks: 'Refund processed',
-        mspRefNo: `REF${start + i}`, shortDesc: 'CASH NOT DISPENSED', ejError: 'Cash retracted after timeout', complaintDate: '2026-01-09',
-        shortDescription: 'cash not dispensed at ATM', mailReceivedFrom: 'disputes@atlas-atm.example', mailSubject: 'text data Apex Bank', responseCode: '91',
+        dataFileId: big!.id,
+        position: start + i + 1,
+        atmId: `APX${String(start + i).padStart(5, '0')}`,
+        cardNo: `412345XXXXXX${1000 + ((start + i) % 9000)}`,
+        txtNo: String(100000 + start + i),
+        txtDate: '2026-01-07',
+        txtAmt: '1500.00',
+        disputeAmt: '500.00',
+        overage: '0.00',
+        mspRemarks: 'Refund processed',
+        mspRefNo: `REF${start + i}`,
+        shortDesc: 'CASH NOT DISPENSED',
+        ejError: 'Cash retracted after timeout',
+        complaintDate: '2026-01-09',
+        shortDescription: 'cash not dispensed at ATM',
+        mailReceivedFrom: 'disputes@atlas-atm.example',
+        mailSubject: 'text data Apex Bank',
+        responseCode: '91',
       })),
     );
   }
@@ -33,26 +50,39 @@ const page = { page: 1, pageSize: 10 };
 const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 const today = new Date().toISOString().slice(0, 10);
 // BENCH_ONLY=sorted: oldest first (ordering=create_at), unfiltered and with each filter alone.
-if (process.env.BENCH_ONLY !== 'sorted') await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.toLocaleString('en')} rows)`, [
-  { name: 'text files, no filter', url: list, direct: () => listDataFiles(db, 'text', {}, page) },
-  { name: 'text files, name=HRB', url: `${list}?name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page) },
-  { name: 'text files, subject_name=harbor', url: `${list}?subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page) },
-  // Broad values (every text file's name and subject hold them).
-  { name: 'text files, name=txt (broad)', url: `${list}?name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page) },
-  { name: 'text files, subject_name=data (broad)', url: `${list}?subject_name=data`, direct: () => listDataFiles(db, 'text', { subjectName: 'data' }, page) },
-  { name: 'text files, page 1,000', url: `${list}?page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }) },
-  { name: 'detail of a 5,000-row file', url: `/api/scrape/text/email/data/${big!.id}/`, direct: () => findDataFileWithLabelledRows(db, 'text', big!.id, 'Response Code') },
-]);
+if (process.env.BENCH_ONLY !== 'sorted')
+  await report(bench, `File data at ${files.toLocaleString('en')} files (${rows.toLocaleString('en')} rows)`, [
+    { name: 'text files, no filter', url: list, direct: () => listDataFiles(db, 'text', {}, page) },
+    { name: 'text files, name=HRB', url: `${list}?name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page) },
+    { name: 'text files, subject_name=harbor', url: `${list}?subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page) },
+    // Broad values (every text file's name and subject hold them).
+    { name: 'text files, name=txt (broad)', url: `${list}?name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page) },
+    { name: 'text files, subject_name=data (broad)', url: `${list}?subject_name=data`, direct: () => listDataFiles(db, 'text', { subjectName: 'data' }, page) },
+    { name: 'text files, page 1,000', url: `${list}?page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }) },
+    {
+      name: 'detail of a 5,000-row file',
+      url: `/api/scrape/text/email/data/${big!.id}/`,
+      direct: () => findDataFileWithLabelledRows(db, 'text', big!.id, 'Response Code'),
+    },
+  ]);
 await report(bench, `File lists sorted, oldest first (ordering=create_at), at ${files.toLocaleString('en')} files`, [
   { name: 'text files, oldest first', url: `${list}?ordering=create_at`, direct: () => listDataFiles(db, 'text', {}, page, 'oldest') },
   { name: 'oldest, name=HRB', url: `${list}?ordering=create_at&name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page, 'oldest') },
-  { name: 'oldest, subject_name=harbor', url: `${list}?ordering=create_at&subject_name=harbor`, direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page, 'oldest') },
+  {
+    name: 'oldest, subject_name=harbor',
+    url: `${list}?ordering=create_at&subject_name=harbor`,
+    direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page, 'oldest'),
+  },
   { name: 'oldest, name=txt (broad)', url: `${list}?ordering=create_at&name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page, 'oldest') },
   {
     name: 'oldest, created in the last week',
     url: `${list}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`,
     direct: () => listDataFiles(db, 'text', { createdFrom: weekAgo, createdTo: today }, page, 'oldest'),
   },
-  { name: 'oldest, page 1,000', url: `${list}?ordering=create_at&page=1000`, direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }, 'oldest') },
+  {
+    name: 'oldest, page 1,000',
+    url: `${list}?ordering=create_at&page=1000`,
+    direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }, 'oldest'),
+  },
 ]);
 await bench.close();

@@ -25,7 +25,11 @@ export interface Bench {
 }
 
 /** Opens ejdesk_bench and tops `table` up to `wanted` rows with the seed generator if needed. */
-export async function openBench(table: 'emails' | 'ej_records' | 'data_files', wanted: number, extra: (missing: number) => Partial<SeedOptions>): Promise<Bench> {
+export async function openBench(
+  table: 'emails' | 'ej_records' | 'data_files',
+  wanted: number,
+  extra: (missing: number) => Partial<SeedOptions>,
+): Promise<Bench> {
   const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const url = new URL(server);
   url.pathname = '/ejdesk_bench';
@@ -105,12 +109,26 @@ async function race(bench: Bench, url: string): Promise<{ rps: number; p50: numb
   // Asynchronously: the API answering it runs in this very process.
   const run = await promisify(execFile)(
     bin,
-    ['-c', String(raceConnections), '-d', String(raceSeconds), '-j', ...Object.entries(bench.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), bench.base + url],
+    [
+      '-c',
+      String(raceConnections),
+      '-d',
+      String(raceSeconds),
+      '-j',
+      ...Object.entries(bench.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+      bench.base + url,
+    ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
   const result = JSON.parse(run.stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; timeouts: number };
   // autocannon also counts the requests still in flight when the time is up as errors: not failures.
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.timeouts, detail: JSON.stringify({ ...result, latency: undefined, requests: undefined, throughput: undefined }) };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.timeouts,
+    detail: JSON.stringify({ ...result, latency: undefined, requests: undefined, throughput: undefined }),
+  };
 }
 
 /**

@@ -76,8 +76,13 @@ export async function buildApp({ database, config, secrets, logger = false, migr
 
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request) => {
-    const proxied = config.proxySecret && typeof request.headers['x-ejdesk-proxy'] === 'string' && sameSecret(request.headers['x-ejdesk-proxy'], config.proxySecret);
-    const forwarded = proxied ? String(request.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+    const proxied =
+      config.proxySecret && typeof request.headers['x-ejdesk-proxy'] === 'string' && sameSecret(request.headers['x-ejdesk-proxy'], config.proxySecret);
+    const forwarded = proxied
+      ? String(request.headers['x-forwarded-for'] ?? '')
+          .split(',')[0]
+          ?.trim()
+      : '';
     request.clientIp = (forwarded || request.ip).slice(0, 64);
   });
   // Until the database has been reached and migrated, everything but the probes answers 503.

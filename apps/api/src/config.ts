@@ -22,7 +22,12 @@ export const apiSettings = {
   ACCESS_TOKEN_MINUTES: integer({ minimum: 1, maximum: 1440, default: 30, description: 'Lifetime of an access token.' }),
   REFRESH_TOKEN_HOURS: integer({ minimum: 1, maximum: 8760, default: 24, description: 'Lifetime of a refresh token: how long a session lasts unused.' }),
   LOGIN_MAX_FAILURES: integer({ minimum: 1, maximum: 1000, default: 10, description: 'Failed logins allowed per account from one address within the window.' }),
-  LOGIN_MAX_FAILURES_PER_IP: integer({ minimum: 1, maximum: 100000, default: 50, description: 'Failed logins allowed per address, whatever the accounts (password spraying).' }),
+  LOGIN_MAX_FAILURES_PER_IP: integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 50,
+    description: 'Failed logins allowed per address, whatever the accounts (password spraying).',
+  }),
   LOGIN_WINDOW_MINUTES: integer({ minimum: 1, maximum: 1440, default: 15, description: 'The window failed logins are counted in.' }),
   LOG_LEVEL: oneOf(logLevels, { default: 'info', description: 'Least severe log line written.' }),
   DB_STATEMENT_TIMEOUT_MS: integer({ minimum: 100, maximum: 3600000, default: 30000, description: 'The database cancels an API statement running longer.' }),
@@ -43,7 +48,10 @@ export const apiSettings = {
     default: 900,
     description: 'Mail has stalled (the banner shows) when no mailbox synced, or a queued message waited, longer than this.',
   }),
-  REMOTE_DEPLOY_TOKEN: text({ secret: true, description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the registry can be read but not changed.' }),
+  REMOTE_DEPLOY_TOKEN: text({
+    secret: true,
+    description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the registry can be read but not changed.',
+  }),
   EJDESK_HOSTED_WORKER: text({ description: 'A module run beside the API on its database (`pnpm start` names the mail ingester here).' }),
 };
 

@@ -14,7 +14,12 @@ describe.each(backends)('users on %s', (backend) => {
   afterAll(() => t.close());
 
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, auth = authorization) =>
-    t.app.inject({ method, url: `/api/admin/users/${url}`, headers: { authorization: auth }, ...(payload === undefined ? {} : { payload: payload as string }) });
+    t.app.inject({
+      method,
+      url: `/api/admin/users/${url}`,
+      headers: { authorization: auth },
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
   const newcomer = { email: 'newcomer@bank.example', password: 'a long enough phrase', role: 'operator' };
   const newcomerLogin = { email: newcomer.email, password: newcomer.password };
 
@@ -106,7 +111,8 @@ describe.each(backends)('users on %s', (backend) => {
     expect(list.statusCode).toBe(403);
     expect(list.json()).toEqual({ detail: 'Choose a new password first.', code: 'password_change_required' });
 
-    const change = (body: unknown, headers: Record<string, string> = auth) => t.app.inject({ method: 'POST', url: '/api/auth/jwt/password/', headers, payload: body as string });
+    const change = (body: unknown, headers: Record<string, string> = auth) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/jwt/password/', headers, payload: body as string });
     expect((await change({ old_password: 'not it', new_password: 'my very own phrase' })).json().detail).toBe('The current password is not right.');
     expect((await change({ old_password: 'given by the admin', new_password: 'short' })).statusCode).toBe(400);
     expect((await change({ old_password: 'given by the admin', new_password: 'given by the admin' })).statusCode).toBe(400);

@@ -60,7 +60,11 @@ describe.each(backends)('admin lists on %s', (backend) => {
       const audit = await t.database.db.select().from(auditLog);
       expect(audit).toContainEqual(
         expect.objectContaining({
-          action: 'reveal', entity: 'bank_password', entityId: String(harbor.id), userId: expect.any(Number), detail: 'Opening the March statement PDF',
+          action: 'reveal',
+          entity: 'bank_password',
+          entityId: String(harbor.id),
+          userId: expect.any(Number),
+          detail: 'Opening the March statement PDF',
         }),
       );
 

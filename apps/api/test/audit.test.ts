@@ -14,8 +14,18 @@ describe.each(backends)('audit log on %s', (backend) => {
     await t.app.inject({ method: 'POST', url: '/api/auth/jwt/create/', payload: { ...operator, password: 'wrong' }, headers: proxied });
     await t.app.inject({ method: 'POST', url: '/api/auth/jwt/create/', payload: operator, headers: proxied });
     authorization = `JWT ${(await login(t.app, admin)).access}`;
-    const created = await t.app.inject({ method: 'POST', url: '/api/scrape/store/password/create/', headers: { authorization }, payload: { bank_name: 'Harbor Bank', bank_pass: 'secret' } });
-    await t.app.inject({ method: 'POST', url: `/api/scrape/store/password/${created.json().id}/reveal/`, headers: { authorization }, payload: { reason: 'Statement of March' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/scrape/store/password/create/',
+      headers: { authorization },
+      payload: { bank_name: 'Harbor Bank', bank_pass: 'secret' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/scrape/store/password/${created.json().id}/reveal/`,
+      headers: { authorization },
+      payload: { reason: 'Statement of March' },
+    });
   });
   afterAll(() => t.close());
 

@@ -133,8 +133,7 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   describe('logout and the audit of logins', () => {
-    const auditRows = async () =>
-      (await t.database.db.select().from(auditLog).orderBy(auditLog.id)).filter((r) => r.entity === 'session');
+    const auditRows = async () => (await t.database.db.select().from(auditLog).orderBy(auditLog.id)).filter((r) => r.entity === 'session');
 
     it('revokes the refresh token: it refreshes no more, twice is fine, other sessions keep theirs', async () => {
       const mine = await login(t.app);
@@ -176,8 +175,7 @@ describe.each(backends)('auth on %s', (backend) => {
 
   describe('/api/scrape/* requires a valid access token', () => {
     const list = '/api/scrape/ejs/read/email/';
-    const get = (url: string, authorization?: string) =>
-      t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+    const get = (url: string, authorization?: string) => t.app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
 
     it('answers 401 without credentials, including on unknown paths', async () => {
       for (const url of [list, '/api/scrape/bank/msp/list/', '/api/scrape/no/such/thing/']) {

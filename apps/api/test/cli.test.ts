@@ -23,7 +23,10 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
 
   const users = async () => {
     const database = await openDatabase({ url: scratch.url });
-    const rows = await queryRows<{ email: string; password_hash: string; role: string }>(database.db, sql`select email, password_hash, role from users order by id`);
+    const rows = await queryRows<{ email: string; password_hash: string; role: string }>(
+      database.db,
+      sql`select email, password_hash, role from users order by id`,
+    );
     await database.close();
     return rows;
   };

@@ -34,15 +34,17 @@ const seededRandom = pathToFileURL(join(import.meta.dirname, 'support/seeded-ran
 /** The collection Portman makes of the document (the live event stream left out: it never ends). */
 async function collectionFor(doc: Document, dir: string): Promise<object> {
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-  await promisify(execFile)(process.execPath, ['--import', seededRandom, portmanBin, '-l', join(dir, 'openapi.json'), '-b', 'http://127.0.0.1', '-c', configFile, '-o', join(dir, 'collection.json')], {
-    cwd: dir,
-    timeout: 120_000,
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', seededRandom, portmanBin, '-l', join(dir, 'openapi.json'), '-b', 'http://127.0.0.1', '-c', configFile, '-o', join(dir, 'collection.json')],
+    {
+      cwd: dir,
+      timeout: 120_000,
+    },
+  );
   const collection = JSON.parse(readFileSync(join(dir, 'collection.json'), 'utf8')) as { item: { name: string; item?: unknown[] }[] };
   const keep = (items: { name?: string; item?: unknown[]; request?: { url?: { path?: string[] } } }[]): unknown[] =>
-    items
-      .filter((i) => !(i.request?.url?.path ?? []).includes('events'))
-      .map((i) => (i.item ? { ...i, item: keep(i.item as never) } : i));
+    items.filter((i) => !(i.request?.url?.path ?? []).includes('events')).map((i) => (i.item ? { ...i, item: keep(i.item as never) } : i));
   return { ...collection, item: keep(collection.item as never) };
 }
 
@@ -122,16 +124,20 @@ describe.each(backends)('the OpenAPI document fuzzed by Portman and Newman on %s
   it.each([
     ['an admin', admin],
     ['an operator', operator],
-  ])('answers every operation and variation as %s within the document', async (_role, account) => {
-    const { access } = await login(t.app, account);
-    const exchanges = await run(collection, baseUrl, access);
-    // Every documented operation was sent, and its fuzz variations too.
-    const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
-    expect(exchanges.length).toBeGreaterThan(operations + 100);
-    // Signed in (few 401s), answered (2xx with bodies to check) and refused where fuzzed (400s).
-    expect(exchanges.filter((x) => x.status === 401).length).toBeLessThan(10);
-    expect(exchanges.filter((x) => x.status < 300).length).toBeGreaterThan(25);
-    expect(exchanges.filter((x) => x.status === 400).length).toBeGreaterThan(100);
-    expect(problemsWith(exchanges)).toEqual([]);
-  }, 300_000);
+  ])(
+    'answers every operation and variation as %s within the document',
+    async (_role, account) => {
+      const { access } = await login(t.app, account);
+      const exchanges = await run(collection, baseUrl, access);
+      // Every documented operation was sent, and its fuzz variations too.
+      const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+      expect(exchanges.length).toBeGreaterThan(operations + 100);
+      // Signed in (few 401s), answered (2xx with bodies to check) and refused where fuzzed (400s).
+      expect(exchanges.filter((x) => x.status === 401).length).toBeLessThan(10);
+      expect(exchanges.filter((x) => x.status < 300).length).toBeGreaterThan(25);
+      expect(exchanges.filter((x) => x.status === 400).length).toBeGreaterThan(100);
+      expect(problemsWith(exchanges)).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -45,7 +45,9 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     const list = () => fetch(`${api.base}/api/scrape/bank/msp/list/`, { headers: { authorization: `JWT ${token}` } });
     // Fill the pool with idle connections, then have the server end every one of them.
     await Promise.all(Array.from({ length: 8 }, list));
-    const ended = cluster.psql("select count(pg_terminate_backend(pid)) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()");
+    const ended = cluster.psql(
+      "select count(pg_terminate_backend(pid)) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()",
+    );
     expect(Number(ended)).toBeGreaterThan(0);
     await sleep(300);
     expect(api.child.exitCode).toBeNull();

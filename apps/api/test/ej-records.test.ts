@@ -90,7 +90,10 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
     ['bank_name=summit', ['SNB00777']],
     ['mail_subject=hyperlink', ['SNB00777']],
     ['mail_received_from=HARBORBANK&bank_name=harbor&end_date=2025-03-13', ['APX00012', 'APX00006']],
-    ['start_date=2025-03-01&end_date=2025-03-28&atm_id=APX&bank_name=apex&card_no=XXXX10&mail_subject=dispute&mail_received_from=atlas', ['APX00025', 'APX00023', 'APX00019', 'APX00017', 'APX00013', 'APX00011', 'APX00007', 'APX00005', 'APX00001']],
+    [
+      'start_date=2025-03-01&end_date=2025-03-28&atm_id=APX&bank_name=apex&card_no=XXXX10&mail_subject=dispute&mail_received_from=atlas',
+      ['APX00025', 'APX00023', 'APX00019', 'APX00017', 'APX00013', 'APX00011', 'APX00007', 'APX00005', 'APX00001'],
+    ],
   ])('filters by %s', async (query, expected) => {
     expect(await atms(query)).toEqual(expected);
   });
@@ -119,7 +122,15 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       }
     };
 
-    it.each(fields.flatMap((field) => [[field, false], [field, true]] as const))('orders by %s (descending: %s), ties by id, an empty value the smallest, across pages', async (field, descending) => {
+    it.each(
+      fields.flatMap(
+        (field) =>
+          [
+            [field, false],
+            [field, true],
+          ] as const,
+      ),
+    )('orders by %s (descending: %s), ties by id, an empty value the smallest, across pages', async (field, descending) => {
       // Ties and empty values beside the 26 distinct ones; removed afterwards.
       const extra = await t.database.db
         .insert(ejRecords)
@@ -138,7 +149,13 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         expect(got.map((r) => r.id)).toEqual(sorted(all, field, descending).map((r) => r.id));
         // With a filter (its values' btree) the order holds too.
         const filtered = await pages(`ordering=${ordering}&atm_id=APX0000`);
-        expect(filtered.map((r) => r.id)).toEqual(sorted(all.filter((r) => r.atm_id.startsWith('APX0000')), field, descending).map((r) => r.id));
+        expect(filtered.map((r) => r.id)).toEqual(
+          sorted(
+            all.filter((r) => r.atm_id.startsWith('APX0000')),
+            field,
+            descending,
+          ).map((r) => r.id),
+        );
         // A sender or bank filter (ATM order: each value's records in ATM order, merged).
         // The table does not show the bank: read it from the records.
         const banks = new Map((await t.database.db.select({ id: ejRecords.id, bank: ejRecords.bankName }).from(ejRecords)).map((r) => [r.id, r.bank ?? '']));
@@ -150,10 +167,18 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
           ['bank_name=harbor', (r: Full) => banks.get(r.id)!.toLowerCase().includes('harbor')],
         ] as const) {
           const got = await pages(`ordering=${ordering}&${query}`);
-          expect(got.map((r) => r.id), query).toEqual(sorted((all as Full[]).filter(keep), field, descending).map((r) => r.id));
+          expect(
+            got.map((r) => r.id),
+            query,
+          ).toEqual(sorted((all as Full[]).filter(keep), field, descending).map((r) => r.id));
         }
       } finally {
-        await t.database.db.delete(ejRecords).where(inArray(ejRecords.id, extra.map((r) => r.id)));
+        await t.database.db.delete(ejRecords).where(
+          inArray(
+            ejRecords.id,
+            extra.map((r) => r.id),
+          ),
+        );
       }
     });
 
@@ -202,7 +227,10 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       const response = await get(`${exportUrl}?format=csv&mail_received_from=harbor`);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.csv"');
-      const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = response.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       expect(lines[0]).toBe(
         'ATM ID,Card No.,TXT No.,Transaction Date,Transaction Amt.,Dispute Amt.,Overage,MSP Remarks,MSP RefNo.,Short Desc. EJ_Error,Complaint Date,Short Description,Mail Received From,Mail Subject',
       );

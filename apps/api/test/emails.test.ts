@@ -114,11 +114,7 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
     });
 
     it('filters by subject and sender, case-insensitively, with % and _ taken literally', async () => {
-      expect(await subjects(`${list}?subject_name=re:%20atm`)).toEqual([
-        'Re: ATM dispute HRB00003',
-        'Re: ATM dispute APX00002',
-        'Re: ATM dispute APX00001',
-      ]);
+      expect(await subjects(`${list}?subject_name=re:%20atm`)).toEqual(['Re: ATM dispute HRB00003', 'Re: ATM dispute APX00002', 'Re: ATM dispute APX00001']);
       expect(await subjects(`${list}?subject_name=${encodeURIComponent('100%')}`)).toEqual(['Newsletter 100% off']);
       expect(await subjects(`${list}?subject_name=${encodeURIComponent('r_w')}`)).toEqual(['Newsletter_weekly']);
       expect((await get(`${list}?email_from=HARBORBANK`)).json().count).toBe(3);
@@ -126,10 +122,7 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
     });
 
     it('bounds the creation date by whole days, both ends inclusive; empty filters mean none', async () => {
-      expect(await subjects(`${list}?create_at_after=2025-01-07&create_at_before=2025-01-07`)).toEqual([
-        'Re: ATM dispute APX00001',
-        'EJ missing MRD00007',
-      ]);
+      expect(await subjects(`${list}?create_at_after=2025-01-07&create_at_before=2025-01-07`)).toEqual(['Re: ATM dispute APX00001', 'EJ missing MRD00007']);
       expect((await get(`${list}?create_at_after=2025-01-31`)).json().count).toBe(2);
       expect((await get(`${list}?create_at_before=2024-12-31`)).json().count).toBe(1);
       expect((await get(`${list}?subject_name=&email_from=&create_at_after=&create_at_before=`)).json().count).toBe(12);
@@ -180,7 +173,7 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
     });
   });
 
-  describe("a dashboard month on the lists (month=2025-Jan: received in that month)", () => {
+  describe('a dashboard month on the lists (month=2025-Jan: received in that month)', () => {
     const fields: Record<string, string> = {
       '/ejs/not/found/email/': 'ej_not_found',
       '/ejs/ignore/email/data/': 'email_ignores',
@@ -209,7 +202,11 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
       expect(await subjects('/api/scrape/ejs/total/email/?month=2025-Jan&subject=dispute&page_size=100')).toEqual(january);
       // An empty month means none, as every empty filter does.
       expect((await get('/api/scrape/ejs/un/read/email/?month=')).json().count).toBe(4);
-      for (const url of ['/api/scrape/ejs/read/email/?month=2025-13', '/api/scrape/email/to/json/pagination/?month=Jan', '/api/scrape/ejs/total/email/?month=0000-Jan']) {
+      for (const url of [
+        '/api/scrape/ejs/read/email/?month=2025-13',
+        '/api/scrape/email/to/json/pagination/?month=Jan',
+        '/api/scrape/ejs/total/email/?month=0000-Jan',
+      ]) {
         const response = await get(url);
         expect(response.statusCode, url).toBe(400);
         expect(response.json().detail, url).toMatch(/'month': must be a month as YYYY-Mon/);
@@ -255,9 +252,15 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
     it('lists the JSON data of the newest emails and of one email', async () => {
       const all = (await get('/api/scrape/email/to/json/data/?limit=3')).json();
       expect(all).toHaveLength(3);
-      expect(all[0]).toEqual({ id: ids.get('ATM dispute SNB00011'), subject_name: 'ATM dispute SNB00011', json_load_data: [{ 'ATM ID': 'SNB00011', Amount: 100 }] });
+      expect(all[0]).toEqual({
+        id: ids.get('ATM dispute SNB00011'),
+        subject_name: 'ATM dispute SNB00011',
+        json_load_data: [{ 'ATM ID': 'SNB00011', Amount: 100 }],
+      });
       const one = (await get(`/api/scrape/email/to/json/data/${ids.get('EJ missing MRD00007')}/`)).json();
-      expect(one).toEqual([{ id: ids.get('EJ missing MRD00007'), subject_name: 'EJ missing MRD00007', json_load_data: [{ 'ATM ID': 'MRD00007', Amount: 100 }] }]);
+      expect(one).toEqual([
+        { id: ids.get('EJ missing MRD00007'), subject_name: 'EJ missing MRD00007', json_load_data: [{ 'ATM ID': 'MRD00007', Amount: 100 }] },
+      ]);
       expect((await get('/api/scrape/email/to/json/data/999999/')).statusCode).toBe(404);
       expect((await get('/api/scrape/email/to/json/data/?limit=0')).statusCode).toBe(400);
     });

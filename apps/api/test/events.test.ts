@@ -92,7 +92,17 @@ describe.each(backends)('live events on %s', (backend) => {
     await t.database.db.transaction(async (tx) => {
       for (let i = 0; i < 5; i++) {
         const raw = Buffer.from(`Subject: live ${i}\r\n\r\nbody`);
-        await storeMessage(tx as never, { messageId: `<live-${i}@test>`, emailFrom: 'a@b.example', emailTo: '', subject: `live ${i}`, normalizedSubject: `live ${i}`, receivedAt: new Date(), raw, size: raw.length, origin: `${source}#uid=${i + 1}` });
+        await storeMessage(tx as never, {
+          messageId: `<live-${i}@test>`,
+          emailFrom: 'a@b.example',
+          emailTo: '',
+          subject: `live ${i}`,
+          normalizedSubject: `live ${i}`,
+          receivedAt: new Date(),
+          raw,
+          size: raw.length,
+          origin: `${source}#uid=${i + 1}`,
+        });
       }
     });
     await stream.next('mail');
@@ -113,22 +123,30 @@ describe.each(backends)('live events on %s', (backend) => {
     await expect.poll(() => t.app.ctx.live.subscribers(), { timeout: 5000 }).toBe(0);
   }, 60_000);
 
-  it.runIf(backend === 'postgres')('listens again after the server kills its LISTEN connection', async () => {
-    const stream = await openStream(base, authorization);
-    await stream.next('stall');
-    // The hub's LISTEN connection, once it is made (it is made when the first stream opens).
-    let killed: unknown[] = [];
-    for (let i = 0; i < 50 && killed.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      killed = ((await t.database.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %' and datname = current_database()`)) as unknown as { rows: unknown[] }).rows;
-    }
-    expect(killed).toHaveLength(1);
-    // Made again within a few seconds; the events missed meanwhile become one mail event.
-    await stream.next('mail', 10_000);
-    await reportMailbox(t.database.db, 'imap://ops@mail.example:993/INBOX', { state: 'disconnected', error: 'ECONNRESET' });
-    await stream.next('mail', 10_000);
-    stream.close();
-  }, 30_000);
+  it.runIf(backend === 'postgres')(
+    'listens again after the server kills its LISTEN connection',
+    async () => {
+      const stream = await openStream(base, authorization);
+      await stream.next('stall');
+      // The hub's LISTEN connection, once it is made (it is made when the first stream opens).
+      let killed: unknown[] = [];
+      for (let i = 0; i < 50 && killed.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        killed = (
+          (await t.database.db.execute(
+            sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %' and datname = current_database()`,
+          )) as unknown as { rows: unknown[] }
+        ).rows;
+      }
+      expect(killed).toHaveLength(1);
+      // Made again within a few seconds; the events missed meanwhile become one mail event.
+      await stream.next('mail', 10_000);
+      await reportMailbox(t.database.db, 'imap://ops@mail.example:993/INBOX', { state: 'disconnected', error: 'ECONNRESET' });
+      await stream.next('mail', 10_000);
+      stream.close();
+    },
+    30_000,
+  );
 
   it('ends open streams when the API shuts down', async () => {
     const own = await createTestApp(backend);

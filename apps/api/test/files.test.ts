@@ -4,8 +4,22 @@ import { fileKinds } from '../src/routes/scrape/files.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 const keys = [
-  'ID', 'ATM ID', 'CARD No.', 'TXT No.', 'TXT Date.(DD/MM/YY)', 'TXT Amt.', 'Dispute Amt.', 'Overage', 'MSP Remarks', 'MSP RefNo.',
-  'Short Desc.', 'EJ_Error', 'Complaint Date/Received from MSP(DD/MM/YY)', 'Short_Description', 'Mail Received From', 'MailSubject',
+  'ID',
+  'ATM ID',
+  'CARD No.',
+  'TXT No.',
+  'TXT Date.(DD/MM/YY)',
+  'TXT Amt.',
+  'Dispute Amt.',
+  'Overage',
+  'MSP Remarks',
+  'MSP RefNo.',
+  'Short Desc.',
+  'EJ_Error',
+  'Complaint Date/Received from MSP(DD/MM/YY)',
+  'Short_Description',
+  'Mail Received From',
+  'MailSubject',
 ];
 
 describe.each(backends)('file data API on %s', (backend) => {
@@ -87,13 +101,17 @@ describe.each(backends)('file data API on %s', (backend) => {
 
     it('orders by create_at either way (ties by id), and refuses any other ordering naming it', async () => {
       const order = async (ordering: string) =>
-        ((await get(`${list}?page_size=100&ordering=${ordering}`)).json().results as { id: number; create_at: string }[]).map((r) => [r.create_at, r.id] as const);
+        ((await get(`${list}?page_size=100&ordering=${ordering}`)).json().results as { id: number; create_at: string }[]).map(
+          (r) => [r.create_at, r.id] as const,
+        );
       const oldest = await order('create_at');
       const newest = await order('-create_at');
       expect(oldest).toHaveLength(12);
       expect(oldest).toEqual([...oldest].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1)));
       expect(newest).toEqual([...oldest].reverse());
-      expect((await get(`${list}?page_size=5&page=3&ordering=create_at`)).json().results.map((r: { id: number }) => r.id)).toEqual(oldest.slice(10).map(([, id]) => id));
+      expect((await get(`${list}?page_size=5&page=3&ordering=create_at`)).json().results.map((r: { id: number }) => r.id)).toEqual(
+        oldest.slice(10).map(([, id]) => id),
+      );
       const refused = await get(`${list}?ordering=name`);
       expect(refused.statusCode).toBe(400);
       expect(refused.json().detail).toBe("query 'ordering': cannot order by 'name'; one of -create_at, create_at.");

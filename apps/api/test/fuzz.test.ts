@@ -41,15 +41,62 @@ const validValue: Record<string, string> = { date: '2025-Jan', format: 'csv', em
 const valid = (field: string) => validValue[field] ?? 'Fuzz';
 
 const textValues = [
-  '\u0000', 'a\u0000b', 'x'.repeat(5000), ' ', '-1', '0', '1.5', '1e400', '99999999999999999999', '-99999999999999999999',
-  '0000-01-01', '9999-12-31', '10000-01-01', '2025-02-30', '2025-13-01', '0000-Jan', '9999-Dec', '0001-Jan', '9998-Dec',
-  '%', '_', '\\', "'", "' or 1=1 --", '"', '[]', '{}', 'null', 'true', '<script>alert(1)</script>', '../../etc/passwd',
-  '\uFFFF', '😀', 'ＡＴＭ',
+  '\u0000',
+  'a\u0000b',
+  'x'.repeat(5000),
+  ' ',
+  '-1',
+  '0',
+  '1.5',
+  '1e400',
+  '99999999999999999999',
+  '-99999999999999999999',
+  '0000-01-01',
+  '9999-12-31',
+  '10000-01-01',
+  '2025-02-30',
+  '2025-13-01',
+  '0000-Jan',
+  '9999-Dec',
+  '0001-Jan',
+  '9998-Dec',
+  '%',
+  '_',
+  '\\',
+  "'",
+  "' or 1=1 --",
+  '"',
+  '[]',
+  '{}',
+  'null',
+  'true',
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '\uFFFF',
+  '😀',
+  'ＡＴＭ',
 ];
 const rawQueries = ['%ZZ', '%E0%A4%A', '%00', '%C0%80', '%ED%A0%80'];
 const bodyValues: unknown[] = [
-  '\u0000', 'a\u0000b', 'x'.repeat(70_000), '', ' ', -1, 0, 1e308, 2 ** 53, true, null, [], {}, ['a'], { $gt: '' },
-  '0000-01-01', '9999-12-31', '<img src=x onerror=alert(1)>', "'; drop table users; --",
+  '\u0000',
+  'a\u0000b',
+  'x'.repeat(70_000),
+  '',
+  ' ',
+  -1,
+  0,
+  1e308,
+  2 ** 53,
+  true,
+  null,
+  [],
+  {},
+  ['a'],
+  { $gt: '' },
+  '0000-01-01',
+  '9999-12-31',
+  '<img src=x onerror=alert(1)>',
+  "'; drop table users; --",
 ];
 const idValues = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1.5', '%00', '1%2F2', 'a'.repeat(5000), '1e3'];
 
@@ -60,10 +107,26 @@ const multipartBodies: [string, string, string][] = [
   ['garbage', `multipart/form-data; boundary=${boundary}`, 'this is not multipart at all'],
   ['no closing boundary', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nabc\r\n`],
   ['part without disposition', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nX-Foo: bar\r\n\r\nabc\r\n--${boundary}--\r\n`],
-  ['a file', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n`],
-  ['NUL field', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\u0000b\r\n--${boundary}--\r\n`],
-  ['many parts', `multipart/form-data; boundary=${boundary}`, Array.from({ length: 30 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('') + `--${boundary}--\r\n`],
-  ['repeated field', `multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\r\n--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nb\r\n--${boundary}--\r\n`],
+  [
+    'a file',
+    `multipart/form-data; boundary=${boundary}`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n`,
+  ],
+  [
+    'NUL field',
+    `multipart/form-data; boundary=${boundary}`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\u0000b\r\n--${boundary}--\r\n`,
+  ],
+  [
+    'many parts',
+    `multipart/form-data; boundary=${boundary}`,
+    Array.from({ length: 30 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('') + `--${boundary}--\r\n`,
+  ],
+  [
+    'repeated field',
+    `multipart/form-data; boundary=${boundary}`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\na\r\n--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nb\r\n--${boundary}--\r\n`,
+  ],
 ];
 const wholeBodies: [string, string, string | Buffer][] = [
   ['empty JSON', 'application/json', ''],
@@ -119,13 +182,28 @@ function casesFor(routes: RouteInfo[], authorization: string): Case[] {
     seenQuerySchemas.add(route.schema?.querystring);
     for (const field of fieldsOf(route.schema?.querystring)) {
       for (const value of full ? textValues : textValues.slice(0, 3)) {
-        cases.push({ name: `${route.url} ?${field}=${JSON.stringify(value).slice(0, 30)}`, method: route.method, url: path('1') + query({ [field]: value }), headers: auth });
+        cases.push({
+          name: `${route.url} ?${field}=${JSON.stringify(value).slice(0, 30)}`,
+          method: route.method,
+          url: path('1') + query({ [field]: value }),
+          headers: auth,
+        });
       }
       for (const raw of full ? rawQueries : []) {
         const rest = query({}).replace(/^\?/, '');
-        cases.push({ name: `${route.url} raw ${field}=${raw}`, method: route.method, url: `${path('1')}?${rest ? `${rest}&` : ''}${field}=${raw}`, headers: auth });
+        cases.push({
+          name: `${route.url} raw ${field}=${raw}`,
+          method: route.method,
+          url: `${path('1')}?${rest ? `${rest}&` : ''}${field}=${raw}`,
+          headers: auth,
+        });
       }
-      cases.push({ name: `${route.url} ${field} twice`, method: route.method, url: `${path('1')}${query({})}${query({}) ? '&' : '?'}${field}=1&${field}=2`, headers: auth });
+      cases.push({
+        name: `${route.url} ${field} twice`,
+        method: route.method,
+        url: `${path('1')}${query({})}${query({}) ? '&' : '?'}${field}=1&${field}=2`,
+        headers: auth,
+      });
     }
     cases.push({ name: `${route.url} unknown parameter`, method: route.method, url: path('1') + query({ nope: '1' }), headers: auth });
     if (/:\w+/.test(route.url)) {
@@ -151,7 +229,13 @@ function casesFor(routes: RouteInfo[], authorization: string): Case[] {
         }
       }
       for (const [name, type, payload] of wholeBodies) {
-        cases.push({ name: `${route.url} ${name}`, method: route.method, url: path('1'), headers: { ...auth, ...(type ? { 'content-type': type } : {}) }, payload });
+        cases.push({
+          name: `${route.url} ${name}`,
+          method: route.method,
+          url: path('1'),
+          headers: { ...auth, ...(type ? { 'content-type': type } : {}) },
+          payload,
+        });
       }
     }
   }
@@ -221,11 +305,13 @@ describe.each(backends)('hostile input on %s', (backend) => {
     // must refuse it before anything else.
     adminToken = `JWT ${(await login(t.app, admin)).access}`;
     const operatorToken = `JWT ${(await login(t.app, operator)).access}`;
-    const forged = (userId: number) => createSigner({ key: t.secrets.jwtSecret })({ token_type: 'access', user_id: userId, exp: Math.floor(Date.now() / 1000) + 600, jti: 'x' });
+    const forged = (userId: number) =>
+      createSigner({ key: t.secrets.jwtSecret })({ token_type: 'access', user_id: userId, exp: Math.floor(Date.now() / 1000) + 600, jti: 'x' });
     cases = casesFor(t.app.ctx.routes, adminToken);
     operatorCases = casesFor(t.app.ctx.routes, operatorToken);
     // Validly signed tokens whose user id no database row can hold.
-    for (const id of [2 ** 31, 2 ** 53, -1, 0]) cases.push({ name: `token with user_id ${id}`, method: 'GET', url: '/api/scrape/bank/msp/list/', headers: { authorization: `JWT ${forged(id)}` } });
+    for (const id of [2 ** 31, 2 ** 53, -1, 0])
+      cases.push({ name: `token with user_id ${id}`, method: 'GET', url: '/api/scrape/bank/msp/list/', headers: { authorization: `JWT ${forged(id)}` } });
   }, 60_000);
   afterAll(() => t.close());
 
@@ -267,15 +353,19 @@ describe.each(backends)('hostile input on %s', (backend) => {
     });
     afterAll(() => shell?.close());
 
-    it.each(['api', 'shell'] as const)('answers every hostile request (%s)', async (target) => {
-      const base = `http://127.0.0.1:${target === 'api' ? apiPort : shellPort}`;
-      const problems: string[] = [];
-      for (const c of cases) {
-        const problem = problemWith(c, await overHttp(base, c).catch((error: unknown) => ({ status: 0, type: '', body: String(error) })));
-        if (problem) problems.push(problem);
-      }
-      expect(problems).toEqual([]);
-    }, 240_000);
+    it.each(['api', 'shell'] as const)(
+      'answers every hostile request (%s)',
+      async (target) => {
+        const base = `http://127.0.0.1:${target === 'api' ? apiPort : shellPort}`;
+        const problems: string[] = [];
+        for (const c of cases) {
+          const problem = problemWith(c, await overHttp(base, c).catch((error: unknown) => ({ status: 0, type: '', body: String(error) })));
+          if (problem) problems.push(problem);
+        }
+        expect(problems).toEqual([]);
+      },
+      240_000,
+    );
 
     it.each(['api', 'shell'] as const)('answers HTTP that never reaches a route with a detail (%s)', async (target) => {
       for (const [name, text] of rawCases) {
@@ -284,7 +374,13 @@ describe.each(backends)('hostile input on %s', (backend) => {
         expect(answer.status, name).toBeGreaterThanOrEqual(400);
       }
       // A 5 MB body: refused with 413 by whichever is in front.
-      const big = await overHttp(base(target), { name: '5 MB body', method: 'POST', url: '/api/auth/jwt/create/', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'x', password: 'y'.repeat(5 * 1024 * 1024) }) });
+      const big = await overHttp(base(target), {
+        name: '5 MB body',
+        method: 'POST',
+        url: '/api/auth/jwt/create/',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'x', password: 'y'.repeat(5 * 1024 * 1024) }),
+      });
       expect(big.status).toBe(413);
       checkAnswer({ name: '5 MB body', method: 'POST', url: '' }, big);
     });

@@ -38,7 +38,9 @@ describe.each(backends)('metrics on %s', (backend) => {
     const requests = samples(text, 'http_requests_total');
     expect(requests.get('{method="GET",route="/api/scrape/email/body/html/text/data/:id/",status_code="404"}')).toBe(3);
     expect([...requests.keys()].some((labels) => labels.includes('/data/1/'))).toBe(false);
-    expect(samples(text, 'http_request_duration_seconds_count').get('{method="GET",route="/api/scrape/email/body/html/text/data/:id/",status_code="404"}')).toBe(3);
+    expect(
+      samples(text, 'http_request_duration_seconds_count').get('{method="GET",route="/api/scrape/email/body/html/text/data/:id/",status_code="404"}'),
+    ).toBe(3);
     expect(samples(text, 'ejdesk_login_throttled_total').get('{scope="account"}')).toBe(1);
     expect(samples(text, 'ejdesk_exports_in_flight').get('')).toBe(0);
     expect(samples(text, 'ejdesk_ingest_queue_depth').get('')).toBe(0);

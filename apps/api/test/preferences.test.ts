@@ -17,7 +17,12 @@ describe.each(backends)('operator preferences on %s', (backend) => {
   afterAll(() => t.close());
 
   const call = (method: 'GET' | 'PUT' | 'DELETE', key: string, payload?: unknown, auth = authorization) =>
-    t.app.inject({ method, url: `/api/preferences/${key}/`, headers: { authorization: auth }, ...(payload === undefined ? {} : { payload: payload as string }) });
+    t.app.inject({
+      method,
+      url: `/api/preferences/${key}/`,
+      headers: { authorization: auth },
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
   const choice = { order: ['atm_id', 'Response Code', 'Mail Subject (ünïcode)', "O'Brien; drop table users"], hidden: ['Response Code'] };
 
   it('answers value null for a table the operator never arranged', async () => {

@@ -33,7 +33,8 @@ describe.each(backends)('the remote registry on %s', (backend) => {
 
   const write = (url: string, payload: unknown, auth = `Bearer ${token}`) =>
     t.app.inject({ method: 'POST', url, headers: { authorization: auth }, payload: payload as object });
-  const registry = async () => (await t.app.inject({ method: 'GET', url: '/api/registry/' })).json().remotes as { name: string; version: string; nav: unknown[]; manifest: string }[];
+  const registry = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/registry/' })).json().remotes as { name: string; version: string; nav: unknown[]; manifest: string }[];
 
   it('starts empty, and a deploy makes the release current with what its build declared', async () => {
     expect(await registry()).toEqual([]);
@@ -43,9 +44,7 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/registry/' });
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.json().api_contract).toBe(apiContractVersion);
-    expect(response.json().remotes).toEqual([
-      { ...descriptor(), version: '1.0.0', manifest: 'http://localhost:3004/1.0.0/mf-manifest.json' },
-    ]);
+    expect(response.json().remotes).toEqual([{ ...descriptor(), version: '1.0.0', manifest: 'http://localhost:3004/1.0.0/mf-manifest.json' }]);
   });
 
   it('a second deploy switches, a rollback goes back one release, and the audit log says who', async () => {
@@ -107,7 +106,12 @@ describe.each(backends)('the remote registry on %s', (backend) => {
       ['a bad name', '/api/registry/Admin%20x/releases/', release('9.0.0'), /name/],
       ['a version with a slash', '/api/registry/admin/releases/', release('../9'), /version/],
       ['a manifest that is not a URL', '/api/registry/admin/releases/', { ...release('9.0.0'), manifest: 'javascript:alert(1)' }, /manifest/],
-      ['a nav path outside the app', '/api/registry/admin/releases/', release('9.0.0', { nav: [{ label: 'x', path: 'https://evil.example', order: 1 }] }), /path/],
+      [
+        'a nav path outside the app',
+        '/api/registry/admin/releases/',
+        release('9.0.0', { nav: [{ label: 'x', path: 'https://evil.example', order: 1 }] }),
+        /path/,
+      ],
       ['no body', '/api/registry/admin/releases/', undefined, /body/],
       ['an extra field', '/api/registry/admin/releases/', { ...release('9.0.0'), current: true }, /unknown field 'current'/],
       ['a rollback with no one named', '/api/registry/admin/rollback/', {}, /'by' is required/],
@@ -124,7 +128,12 @@ describe.each(backends)('the remote registry on %s', (backend) => {
   it('without a token configured, the registry is read-only', async () => {
     const closed = await createTestApp(backend);
     try {
-      const response = await closed.app.inject({ method: 'POST', url: '/api/registry/admin/rollback/', headers: { authorization: 'Bearer x' }, payload: { by: 'x' } });
+      const response = await closed.app.inject({
+        method: 'POST',
+        url: '/api/registry/admin/rollback/',
+        headers: { authorization: 'Bearer x' },
+        payload: { by: 'x' },
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json().detail).toMatch(/REMOTE_DEPLOY_TOKEN/);
       expect((await closed.app.inject({ method: 'GET', url: '/api/registry/' })).statusCode).toBe(200);

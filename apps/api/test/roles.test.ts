@@ -29,7 +29,11 @@ describe.each(backends)('roles on %s', (backend) => {
     expect(routes.filter((r) => adminOnly.test(r.url)).length).toBe(20);
     expect(routes.length).toBeGreaterThan(30);
     for (const route of routes) {
-      const response = await t.app.inject({ ...route, headers: { authorization }, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }) });
+      const response = await t.app.inject({
+        ...route,
+        headers: { authorization },
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
       if (adminOnly.test(route.url)) {
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
         expect(response.json()).toEqual(denied);
@@ -38,7 +42,12 @@ describe.each(backends)('roles on %s', (backend) => {
       }
     }
     // A create refused for the role stores nothing, even with a valid body.
-    const refused = await t.app.inject({ method: 'POST', url: '/api/scrape/bank/msp/create/', headers: { authorization }, payload: { msp: 'Orbit', bank_name: 'Harbor' } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/scrape/bank/msp/create/',
+      headers: { authorization },
+      payload: { msp: 'Orbit', bank_name: 'Harbor' },
+    });
     expect(refused.statusCode).toBe(403);
     const asAdmin = `JWT ${(await login(t.app, admin)).access}`;
     expect((await t.app.inject({ method: 'GET', url: '/api/scrape/bank/msp/list/', headers: { authorization: asAdmin } })).json()).toEqual([]);
@@ -47,7 +56,11 @@ describe.each(backends)('roles on %s', (backend) => {
   it('gives an admin every route', async () => {
     const authorization = `JWT ${(await login(t.app, admin)).access}`;
     for (const route of protectedRoutes()) {
-      const response = await t.app.inject({ ...route, headers: { authorization }, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }) });
+      const response = await t.app.inject({
+        ...route,
+        headers: { authorization },
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
       expect([401, 403], `${route.method} ${route.url}`).not.toContain(response.statusCode);
     }
   });

@@ -23,14 +23,22 @@ describe('a process started with a bad setting', () => {
     ['src/server.ts', { API_PORT: 'abc' }, 'API_PORT is "abc", which is not accepted; it accepts a whole number from 1 to 65535.'],
     ['src/server.ts', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL is "loud", which is not accepted; it accepts one of: trace, debug, info, warn, error, fatal, silent.'],
     ['src/server.ts', { DATABASE_URL: 'postgres://127.0.0.1:1/x' }, 'JWT_SECRET is not set; it is required when DATABASE_URL is set.'],
-    ['src/server.ts', { DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40) }, 'BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.'],
+    [
+      'src/server.ts',
+      { DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40) },
+      'BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.',
+    ],
     ['src/server.ts', { DATABASE_URL: 'mysql://127.0.0.1/x' }, 'DATABASE_URL is "mysql://127.0.0.1/x", which is not accepted; it accepts a postgres:// URL.'],
     // The mail ingester hosted in the API process checks its own settings before the API listens.
     ['src/server.ts', { EJDESK_HOSTED_WORKER: `${apiDir}../ingest/src/hosted.ts`, INGEST_LANES: 'abc' }, 'INGEST_LANES is "abc", which is not accepted'],
     ['src/cli/migrate.ts', { DB_STATEMENT_TIMEOUT_MS: '10 s' }, 'DB_STATEMENT_TIMEOUT_MS is "10 s", which is not accepted'],
     ['src/cli/seed.ts', { EXPORT_CONCURRENCY: '-1' }, 'EXPORT_CONCURRENCY is "-1", which is not accepted'],
     ['src/cli/prepare-demo.ts', { EJDESK_DEMO_EMAILS: 'many' }, 'EJDESK_DEMO_EMAILS is "many", which is not accepted'],
-    ['src/cli/user-create.ts', { CORS_ORIGINS: ' ', BANK_PASS_KEY: 'short' }, 'BANK_PASS_KEY is set to a value that is not accepted; it accepts 32 bytes as 64 hex characters or base64.'],
+    [
+      'src/cli/user-create.ts',
+      { CORS_ORIGINS: ' ', BANK_PASS_KEY: 'short' },
+      'BANK_PASS_KEY is set to a value that is not accepted; it accepts 32 bytes as 64 hex characters or base64.',
+    ],
   ])('%s with %j exits 1 naming it', async (script, env, line) => {
     const { code, stderr } = await start(script, env, script.includes('user-create') ? ['--email', 'x@bank.example'] : []);
     expect(code).toBe(1);

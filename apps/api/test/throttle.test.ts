@@ -62,10 +62,7 @@ describe.each(backends)('failed-login throttle on %s', (backend) => {
 
   it('counts the right password of a parallel burst as no failure', async () => {
     const ip = `10.30.${randomBytes(1)[0]}.1`;
-    const answers = await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) => attempt(i, `wrong-${i}`, ip)),
-      attempt(1, operator.password, ip),
-    ]);
+    const answers = await Promise.all([...Array.from({ length: 5 }, (_, i) => attempt(i, `wrong-${i}`, ip)), attempt(1, operator.password, ip)]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401, 401]);
     const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from login_failures where ip = ${ip}`);
     expect(row!.n).toBe(5);

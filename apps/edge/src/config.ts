@@ -27,10 +27,21 @@ export const edgeSettings = {
   SHELL_PORT: port(defaultPorts.shell, "Port of the shell's server: the console's address."),
   API_PORT: port(8000, 'Port the API listens on (started by `pnpm start`).'),
   API_URL: url('The API the shell forwards /api to; unset, the one `pnpm start` runs on API_PORT.'),
-  REMOTE_DEPLOY_TOKEN: text({ secret: true, description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the one `pnpm start` wrote into the data folder.' }),
-  DATABASE_URL: text({ pattern: '^postgres(ql)?://', accepts: 'a postgres:// URL', description: 'Set: `pnpm start` seeds no demo and leaves migrating to the API.' }),
+  REMOTE_DEPLOY_TOKEN: text({
+    secret: true,
+    description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the one `pnpm start` wrote into the data folder.',
+  }),
+  DATABASE_URL: text({
+    pattern: '^postgres(ql)?://',
+    accepts: 'a postgres:// URL',
+    description: 'Set: `pnpm start` seeds no demo and leaves migrating to the API.',
+  }),
   IMAP_HOST: text({ description: 'Set: `pnpm start` says which mailbox the API’s hosted ingester watches.' }),
-  REMOTE_VERSION: text({ pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$', accepts: 'a version (letters, digits, . + _ -)', description: 'The version a remote’s build records; unset, its package.json’s.' }),
+  REMOTE_VERSION: text({
+    pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$',
+    accepts: 'a version (letters, digits, . + _ -)',
+    description: 'The version a remote’s build records; unset, its package.json’s.',
+  }),
   ...remoteSettings,
 };
 

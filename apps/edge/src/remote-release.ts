@@ -45,13 +45,18 @@ export function releaseProblems(candidate: ReleaseCandidate): string[] {
     if (!shared.singleton || !shellVersion) continue;
     const wanted = [shared.version, shared.requiredVersion].filter((v): v is string => !!v);
     if (wanted.some((v) => caretLine(v) !== caretLine(shellVersion))) {
-      problems.push(`it shares ${shared.name} ${shared.version}${shared.requiredVersion ? ` (needs ${shared.requiredVersion})` : ''}, and the shell provides ${shellVersion}: one copy serves the whole page, so the majors must match`);
+      problems.push(
+        `it shares ${shared.name} ${shared.version}${shared.requiredVersion ? ` (needs ${shared.requiredVersion})` : ''}, and the shell provides ${shellVersion}: one copy serves the whole page, so the majors must match`,
+      );
     }
   }
   for (const other of candidate.others) {
     if (other.name === name) continue;
     const taken = (descriptor.paths ?? []).filter((p) => other.paths.includes(p));
-    if (taken.length) problems.push(`the path${taken.length > 1 ? 's' : ''} ${taken.map((p) => `/${p}`).join(', ')} belong${taken.length > 1 ? '' : 's'} to the remote '${other.name}'`);
+    if (taken.length)
+      problems.push(
+        `the path${taken.length > 1 ? 's' : ''} ${taken.map((p) => `/${p}`).join(', ')} belong${taken.length > 1 ? '' : 's'} to the remote '${other.name}'`,
+      );
   }
   return problems;
 }

@@ -31,7 +31,9 @@ async function getJson<T>(url: string, what: string): Promise<T> {
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(5_000), headers: { 'cache-control': 'no-cache' } });
   } catch (err) {
-    throw new Refused(`${what} could not be read at ${url}: ${(err as Error).cause ? String((err as Error & { cause: Error }).cause.message) : (err as Error).message}`);
+    throw new Refused(
+      `${what} could not be read at ${url}: ${(err as Error).cause ? String((err as Error & { cause: Error }).cause.message) : (err as Error).message}`,
+    );
   }
   if (!response.ok) throw new Refused(`${what} could not be read at ${url}: HTTP ${response.status}`);
   try {
@@ -133,7 +135,9 @@ async function list(name?: RemoteName) {
   const releases = await releaseHistory(name);
   if (!releases.length) return console.log('No release deployed yet.');
   for (const r of releases) {
-    console.log(`${r.current ? '*' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`);
+    console.log(
+      `${r.current ? '*' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`,
+    );
   }
   console.log('(* current)');
 }

@@ -94,7 +94,11 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     if (/^\/api\/registry\/./.test(request.url.split('?')[0]!)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
-      return reply.code(413).type('application/json').header('connection', 'close').send(detail(`The request body is larger than ${maxBodyBytes / 1024} KB.`));
+      return reply
+        .code(413)
+        .type('application/json')
+        .header('connection', 'close')
+        .send(detail(`The request body is larger than ${maxBodyBytes / 1024} KB.`));
     }
   });
   app.addHook('onSend', async (request, reply) => {

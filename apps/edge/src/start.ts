@@ -10,7 +10,21 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { descriptorFile, remoteNames } from '@ejdesk/contract';
 import { childEnv } from '@ejdesk/settings';
-import { apiPort, apiUrl, dataDir, deployTokenFile, edge, host, pidFile, releasesDir, remoteOrigin, root, shellOrigin, shellPort, stoppedMark } from './config.ts';
+import {
+  apiPort,
+  apiUrl,
+  dataDir,
+  deployTokenFile,
+  edge,
+  host,
+  pidFile,
+  releasesDir,
+  remoteOrigin,
+  root,
+  shellOrigin,
+  shellPort,
+  stoppedMark,
+} from './config.ts';
 import type { FederationManifest } from './remote-release.ts';
 import { deploy, releaseHistory } from './remote.ts';
 import { registryFrom, serveShell } from './serve.ts';

@@ -14,7 +14,12 @@ const fits = (): ReleaseCandidate => ({
   manifest: {
     name: 'admin',
     exposes: [{ path: './routes' }],
-    shared: [shared('react', '19.2.0', '^19.0.0'), shared('react-router-dom', '7.1.0', '^7.0.0'), shared('@ejdesk/ui', '0.1.3', '^0.1.0'), shared('@ejdesk/export', '0.1.0', '^0.1.0')],
+    shared: [
+      shared('react', '19.2.0', '^19.0.0'),
+      shared('react-router-dom', '7.1.0', '^7.0.0'),
+      shared('@ejdesk/ui', '0.1.3', '^0.1.0'),
+      shared('@ejdesk/export', '0.1.0', '^0.1.0'),
+    ],
   },
   descriptor: { name: 'admin', section: 'admin lists', paths: ['users'], nav: [], contract: 2 },
   shell,
@@ -28,8 +33,16 @@ describe('releaseProblems', () => {
   });
 
   it.each([
-    ['react 18', (c: ReleaseCandidate) => (c.manifest.shared![0] = shared('react', '18.3.1', '^18.0.0')), /shares react 18.3.1 \(needs \^18.0.0\), and the shell provides 19.3.1/],
-    ['react-router 6', (c: ReleaseCandidate) => (c.manifest.shared![1] = shared('react-router-dom', '6.30.0', '^6.0.0')), /react-router-dom 6.30.0 .* the shell provides 7.18.5/],
+    [
+      'react 18',
+      (c: ReleaseCandidate) => (c.manifest.shared![0] = shared('react', '18.3.1', '^18.0.0')),
+      /shares react 18.3.1 \(needs \^18.0.0\), and the shell provides 19.3.1/,
+    ],
+    [
+      'react-router 6',
+      (c: ReleaseCandidate) => (c.manifest.shared![1] = shared('react-router-dom', '6.30.0', '^6.0.0')),
+      /react-router-dom 6.30.0 .* the shell provides 7.18.5/,
+    ],
     ['a range past the shell', (c: ReleaseCandidate) => (c.manifest.shared![0] = shared('react', '19.3.1', '^20.0.0')), /needs \^20.0.0/],
     ['a 0.x minor', (c: ReleaseCandidate) => (c.manifest.shared![2] = shared('@ejdesk/ui', '0.2.0', '^0.2.0')), /@ejdesk\/ui 0.2.0/],
     ['another name', (c: ReleaseCandidate) => (c.manifest.name = 'files'), /its manifest names the remote 'files', not 'admin'/],

@@ -54,4 +54,3 @@ describe('pnpm remote', () => {
     expect(existsSync(published) ? readdirSync(published) : []).toEqual([]);
   });
 });
-

@@ -36,8 +36,13 @@ describe('the shell server', () => {
   const api = Fastify();
   let shell: Awaited<ReturnType<typeof serveShell>>;
   const admin: RegistryEntry = {
-    name: 'admin', section: 'admin lists', role: 'admin', paths: ['store-password-list'], version: '0.1.0',
-    nav: [{ label: 'Password List', path: '/store-password-list', order: 110 }], manifest: 'http://localhost:3004/mf-manifest.json',
+    name: 'admin',
+    section: 'admin lists',
+    role: 'admin',
+    paths: ['store-password-list'],
+    version: '0.1.0',
+    nav: [{ label: 'Password List', path: '/store-password-list', order: 110 }],
+    manifest: 'http://localhost:3004/mf-manifest.json',
   };
   let registry: RegistryEntry[] = [admin];
   let registryReads = 0;
@@ -95,8 +100,16 @@ describe('the shell server', () => {
 
   it("forwards the registry's read, never its writes or history (those are the deployers', on the API's port)", async () => {
     expect(await (await fetch(`${base}/api/registry/`)).json()).toEqual({ forwardedFor: '127.0.0.1', proxy: 'proxy-secret', url: '/api/registry/' });
-    for (const [method, path] of [['POST', '/api/registry/admin/releases/'], ['POST', '/api/registry/admin/rollback/'], ['GET', '/api/registry/releases/?name=admin']]) {
-      const response = await fetch(`${base}${path}`, { method, headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : null });
+    for (const [method, path] of [
+      ['POST', '/api/registry/admin/releases/'],
+      ['POST', '/api/registry/admin/rollback/'],
+      ['GET', '/api/registry/releases/?name=admin'],
+    ]) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : null,
+      });
       expect(response.status, path).toBe(404);
     }
   });
@@ -119,7 +132,9 @@ describe('the shell server', () => {
   });
 
   it('reads the remotes on every request: a moved remote or a new screen counts with no restart', async () => {
-    registry = [{ ...admin, manifest: 'http://cdn.bank.example:8443/admin/2/mf-manifest.json', nav: [...admin.nav, { label: 'Reports', path: '/reports', order: 170 }] }];
+    registry = [
+      { ...admin, manifest: 'http://cdn.bank.example:8443/admin/2/mf-manifest.json', nav: [...admin.nav, { label: 'Reports', path: '/reports', order: 170 }] },
+    ];
     try {
       const answer = await fetch(`${base}/remotes.json`);
       expect(answer.headers.get('cache-control')).toBe('no-cache');
@@ -214,7 +229,14 @@ describe('remotes.json from the registry', () => {
   it('is read through the API each time, and the last one read serves while the API is away', async () => {
     const api = Fastify();
     let version = '1.0.0';
-    const entry = (v: string) => ({ name: 'admin', section: 'admin lists', paths: ['users'], nav: [], manifest: `http://cdn.example/admin/${v}/mf-manifest.json`, version: v });
+    const entry = (v: string) => ({
+      name: 'admin',
+      section: 'admin lists',
+      paths: ['users'],
+      nav: [],
+      manifest: `http://cdn.example/admin/${v}/mf-manifest.json`,
+      version: v,
+    });
     api.get('/api/registry/', async () => ({ api_contract: 1, remotes: [entry(version)] }));
     await api.listen({ port: 0, host: '127.0.0.1' });
     const remotes = registryFrom(`http://127.0.0.1:${(api.server.address() as { port: number }).port}`);

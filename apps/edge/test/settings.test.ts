@@ -9,7 +9,11 @@ const run = promisify(execFile);
 
 async function edge(script: string, env: Record<string, string>, args: string[] = []) {
   try {
-    await run(process.execPath, ['--import', 'tsx', script, ...args], { cwd: new URL('..', import.meta.url).pathname, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
+    await run(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 30_000,
+    });
     return { code: 0, stderr: '' };
   } catch (err) {
     const failed = err as { code: number; stderr: string };
@@ -22,7 +26,12 @@ describe('an edge process started with a bad setting', () => {
     ['src/start.ts', { SHELL_PORT: 'abc' }, [], 'SHELL_PORT is "abc", which is not accepted; it accepts a whole number from 1 to 65535.'],
     ['src/start.ts', { API_URL: 'localhost:8000' }, [], 'API_URL is "localhost:8000", which is not accepted; it accepts an http(s):// URL.'],
     ['src/dev.ts', { ADMIN_REMOTE_PORT: '0' }, [], 'ADMIN_REMOTE_PORT is "0", which is not accepted; it accepts a whole number from 1 to 65535.'],
-    ['src/remote.ts', { EMAIL_REMOTE_URL: 'cdn.bank.example' }, ['list'], 'EMAIL_REMOTE_URL is "cdn.bank.example", which is not accepted; it accepts an http(s):// URL.'],
+    [
+      'src/remote.ts',
+      { EMAIL_REMOTE_URL: 'cdn.bank.example' },
+      ['list'],
+      'EMAIL_REMOTE_URL is "cdn.bank.example", which is not accepted; it accepts an http(s):// URL.',
+    ],
   ])('%s with %j exits 1 naming it', async (script, env, args, line) => {
     const { code, stderr } = await edge(script, env, args);
     expect(code).toBe(1);

@@ -9,9 +9,22 @@ import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import EjRoutes from '../src/routes.tsx';
 
 const record = (id: number, atm: string, amount: string, file_name?: string): EjRecord => ({
-  id, atm_id: atm, card_no: '4111XXXXXXXX1001', txt_no: String(700000 + id), transaction_date: '2026-10-02', transaction_amt: amount,
-  dispute_amt: amount, overage: null, msp_remarks: 'Cash not dispensed', msp_ref_no: '', short_desc_ej_error: '', ej_error: '',
-  complaint_date: null, short_description: '', mail_received_from: 'disputes@harborbank.example', mail_subject: `ATM dispute ${atm}`,
+  id,
+  atm_id: atm,
+  card_no: '4111XXXXXXXX1001',
+  txt_no: String(700000 + id),
+  transaction_date: '2026-10-02',
+  transaction_amt: amount,
+  dispute_amt: amount,
+  overage: null,
+  msp_remarks: 'Cash not dispensed',
+  msp_ref_no: '',
+  short_desc_ej_error: '',
+  ej_error: '',
+  complaint_date: null,
+  short_description: '',
+  mail_received_from: 'disputes@harborbank.example',
+  mail_subject: `ATM dispute ${atm}`,
   ...(file_name ? { file_name } : {}),
 });
 const disputes = [record(2, 'HRB00002', '700.00'), record(1, 'HRB00001', '600.00')];
@@ -42,7 +55,11 @@ describe('/email, the EJ error table', () => {
   });
 
   it('says the table could not be loaded, with Retry, and never claims 0 records', async () => {
-    network = fakeApi({ '/scrape/extract/email/data/pagination/': () => { throw answer(503, { detail: 'The database is unavailable; try again.' }); } });
+    network = fakeApi({
+      '/scrape/extract/email/data/pagination/': () => {
+        throw answer(503, { detail: 'The database is unavailable; try again.' });
+      },
+    });
     renderScreen(EjRoutes, '/email');
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
     expect(screen.getByText('Total Records: —')).toBeTruthy();

@@ -6,9 +6,7 @@ import { categoryListConfigs } from './features/email-lists/lists.ts';
 export default {
   name: 'email',
   section: 'email monitoring',
-  paths: [
-    'dashboard', 'mail-flow', 'all-email', 'data-email', ...categoryListConfigs.map((list) => list.path.slice(1)), 'email-details-data',
-  ],
+  paths: ['dashboard', 'mail-flow', 'all-email', 'data-email', ...categoryListConfigs.map((list) => list.path.slice(1)), 'email-details-data'],
   nav: [
     { label: 'Dashboard', path: '/dashboard', order: 10 },
     { label: 'Mail Flow', path: '/mail-flow', order: 20 },

@@ -16,8 +16,16 @@ const emails: EmailListRow[] = [
 ];
 const page = { count: 2, total_pages: 1, next: null, previous: null, results: emails };
 const details = {
-  id: 31, from_email: 'disputes@harborbank.example', to_email: 'ej@ops.example', subject: 'ATM dispute HRB00001', email_body: 'Please check.',
-  email_body_html: '<p>Please check.</p>', num_of_email: 1, date_time_of_email: at, create_at: at, update_at: at,
+  id: 31,
+  from_email: 'disputes@harborbank.example',
+  to_email: 'ej@ops.example',
+  subject: 'ATM dispute HRB00001',
+  email_body: 'Please check.',
+  email_body_html: '<p>Please check.</p>',
+  num_of_email: 1,
+  date_time_of_email: at,
+  create_at: at,
+  update_at: at,
 };
 
 let network: ReturnType<typeof fakeApi>;
@@ -41,12 +49,30 @@ describe.each([allEmailList, ...categoryListConfigs].map((list) => [list.path, l
 describe('/dashboard', () => {
   it('shows the month’s counts, each opening its list for the month', async () => {
     network = fakeApi({
-      '/scrape/email/dashboard/count/': { total_emails: 12, read: 9, unread: 3, email_ignores: 2, ej_not_found: 4, email_same_subject_processing: 1, email_same_subject_count: 5 },
+      '/scrape/email/dashboard/count/': {
+        total_emails: 12,
+        read: 9,
+        unread: 3,
+        email_ignores: 2,
+        ej_not_found: 4,
+        email_same_subject_processing: 1,
+        email_same_subject_count: 5,
+      },
     });
     renderScreen(EmailRoutes, '/dashboard?month=2026-11&data_month=2026-11');
     const email = screen.getByRole('region', { name: 'Email' });
-    await waitFor(() => expect(within(email).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Total Email12', 'Read Email9', 'Unread Email3']));
-    expect(within(email).getByRole('link', { name: /Unread Email/ }).getAttribute('href')).toBe('/unread-email?month=2026-11');
+    await waitFor(() =>
+      expect(
+        within(email)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(['Total Email12', 'Read Email9', 'Unread Email3']),
+    );
+    expect(
+      within(email)
+        .getByRole('link', { name: /Unread Email/ })
+        .getAttribute('href'),
+    ).toBe('/unread-email?month=2026-11');
     expect(network.requests.every((r) => r.params.date === '2026-Nov')).toBe(true);
   });
 });
@@ -56,12 +82,30 @@ describe('/mail-flow', () => {
     const flow: MailFlow = {
       mailboxes: [
         {
-          source: 'imap://ej@mail.bank.example:993/INBOX', state: 'disconnected', last_error: 'ECONNREFUSED', last_sync_at: at, update_at: at,
-          uid_validity: 7, last_uid: 420, checkpoint_at: at, waiting: 3, processed_last_hour: 12, processed_last_day: 140,
+          source: 'imap://ej@mail.bank.example:993/INBOX',
+          state: 'disconnected',
+          last_error: 'ECONNREFUSED',
+          last_sync_at: at,
+          update_at: at,
+          uid_validity: 7,
+          last_uid: 420,
+          checkpoint_at: at,
+          waiting: 3,
+          processed_last_hour: 12,
+          processed_last_day: 140,
         },
       ],
       queue: { waiting: 3, oldest_waiting_at: at, processed_last_hour: 12, processed_last_day: 140 },
-      failures: [{ email_id: 32, email_from: 'ops@atlas-atm.example', subject: 'Locked results', reason: 'results.pdf: the PDF is password-protected', at, source: null }],
+      failures: [
+        {
+          email_id: 32,
+          email_from: 'ops@atlas-atm.example',
+          subject: 'Locked results',
+          reason: 'results.pdf: the PDF is password-protected',
+          at,
+          source: null,
+        },
+      ],
       stalled: { stalled: true, reasons: ['No mailbox has synced for more than 15 minutes.'], stall_after_seconds: 900 },
     };
     network = fakeApi({ '/mail-flow/': flow });
@@ -79,7 +123,12 @@ describe('/mail-flow', () => {
 
   it('says when no mailbox is watched', async () => {
     network = fakeApi({
-      '/mail-flow/': { mailboxes: [], queue: { waiting: 0, oldest_waiting_at: null, processed_last_hour: 0, processed_last_day: 0 }, failures: [], stalled: { stalled: false, reasons: [], stall_after_seconds: 900 } },
+      '/mail-flow/': {
+        mailboxes: [],
+        queue: { waiting: 0, oldest_waiting_at: null, processed_last_hour: 0, processed_last_day: 0 },
+        failures: [],
+        stalled: { stalled: false, reasons: [], stall_after_seconds: 900 },
+      },
     });
     renderScreen(EmailRoutes, '/mail-flow');
     expect(await screen.findByText(/No mailbox is watched/)).toBeTruthy();
@@ -101,11 +150,19 @@ describe('/email-details-data/:id', () => {
     act(() => sessionStore.setState({ role: 'admin' }));
     network = fakeApi({
       '/scrape/email/body/html/text/data/31/': details,
-      'POST /admin/emails/31/reprocess/': { id: 31, processed: true, category: 'ignored', processing_error: 'ignored: the subject matches the ignore rule "atm dispute"', detail: 'Processed again: ignored.' },
+      'POST /admin/emails/31/reprocess/': {
+        id: 31,
+        processed: true,
+        category: 'ignored',
+        processing_error: 'ignored: the subject matches the ignore rule "atm dispute"',
+        detail: 'Processed again: ignored.',
+      },
     });
     renderScreen(EmailRoutes, '/email-details-data/31');
     await userEvent.click(await screen.findByRole('button', { name: 'Reprocess' }));
-    expect((await screen.findByText(/^Processed again/)).textContent).toBe('Processed again: ignored. ignored: the subject matches the ignore rule "atm dispute"');
+    expect((await screen.findByText(/^Processed again/)).textContent).toBe(
+      'Processed again: ignored. ignored: the subject matches the ignore rule "atm dispute"',
+    );
   });
 
   it('says a missing email was not found', async () => {

@@ -42,7 +42,9 @@ describe('sanitiseEmailHtml', () => {
   });
 
   it('keeps inline images, the rest of a style, and links (which only a click follows)', () => {
-    const content = parse('<img src="data:image/png;base64,iVBORw0KGgo="><div style="color: red; background: url(https://t.example/x)">x</div><a href="https://bank.example/case/1">case</a>');
+    const content = parse(
+      '<img src="data:image/png;base64,iVBORw0KGgo="><div style="color: red; background: url(https://t.example/x)">x</div><a href="https://bank.example/case/1">case</a>',
+    );
     expect(content.querySelector('img')!.getAttribute('src')).toMatch(/^data:image\/png/);
     expect(content.querySelector('div')!.getAttribute('style')).toMatch(/color: red/);
     expect(content.querySelector('div')!.getAttribute('data-blocked-remote')).toBe('true');

@@ -83,7 +83,12 @@ if (process.env.BENCH_ONLY !== 'big') {
     const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox');
     const mbox = await ingest(['--from', mboxPath], { DATABASE_URL: mboxUrl });
     console.log(`mbox import: ${figures(mbox)}`);
-    console.log(imap.split('\n').filter((l) => /^(Categories|Rows)/.test(l)).join('\n'));
+    console.log(
+      imap
+        .split('\n')
+        .filter((l) => /^(Categories|Rows)/.test(l))
+        .join('\n'),
+    );
   } finally {
     await dovecot.stop();
     rmSync(folder, { recursive: true, force: true });

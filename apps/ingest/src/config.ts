@@ -14,7 +14,12 @@ export const ingestSettings = {
   IMAP_USER: text({ description: 'The mailbox signed in to; required with IMAP_HOST.' }),
   IMAP_PASSWORD: text({ secret: true, description: 'Its password.' }),
   IMAP_MAILBOX: text({ default: 'INBOX', description: 'The folder read.' }),
-  INGEST_POLL_SECONDS: integer({ minimum: 1, maximum: 86400, default: 300, description: 'Sync at least this often when the server sends no word of new mail (IDLE).' }),
+  INGEST_POLL_SECONDS: integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 300,
+    description: 'Sync at least this often when the server sends no word of new mail (IDLE).',
+  }),
   INGEST_LANES: integer({ minimum: 1, maximum: 64, description: 'Messages processed at once; unset, 4 on PostgreSQL and 1 embedded (`--lanes` overrides).' }),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'], { default: 'info', description: 'Least severe log line written.' }),
 };
@@ -37,7 +42,14 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
   if (s.DATABASE_URL && !s.BANK_PASS_KEY) throw new SettingError('BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.');
   const mailbox =
     s.IMAP_HOST && s.IMAP_USER
-      ? { host: s.IMAP_HOST, port: s.IMAP_PORT ?? (s.IMAP_TLS ? 993 : 143), user: s.IMAP_USER, password: s.IMAP_PASSWORD ?? '', tls: s.IMAP_TLS, mailbox: s.IMAP_MAILBOX }
+      ? {
+          host: s.IMAP_HOST,
+          port: s.IMAP_PORT ?? (s.IMAP_TLS ? 993 : 143),
+          user: s.IMAP_USER,
+          password: s.IMAP_PASSWORD ?? '',
+          tls: s.IMAP_TLS,
+          mailbox: s.IMAP_MAILBOX,
+        }
       : null;
   return {
     databaseUrl: s.DATABASE_URL,

@@ -8,7 +8,7 @@ import { cleanText } from './extract/columns.ts';
 /** "Re: FW: [EXT] ATM dispute  APX" -> "atm dispute apx": replies and forwards share a subject. */
 export function normalizeSubject(subject: string): string {
   let s = subject.toLowerCase().replace(/\s+/g, ' ').trim();
-  for (let previous = ''; previous !== s; ) {
+  for (let previous = ''; previous !== s;) {
     previous = s;
     s = s.replace(/^(\[[^\]]*\]|(re|fw|fwd|aw|sv|wg|tr|rif)(\[\d+\])?\s*:)\s*/, '');
   }

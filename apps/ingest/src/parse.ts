@@ -75,7 +75,10 @@ const charsetOf = (headers: Headers): string | undefined => {
 };
 
 /** Parse a raw message given whole or as pieces (a stored big message is read piece by piece). */
-export function parseMessage(raw: Buffer | Iterable<Buffer> | AsyncIterable<Buffer>, onHeaders: (headers: MessageHeaders) => AttachmentHandler | null): Promise<ParsedMessage> {
+export function parseMessage(
+  raw: Buffer | Iterable<Buffer> | AsyncIterable<Buffer>,
+  onHeaders: (headers: MessageHeaders) => AttachmentHandler | null,
+): Promise<ParsedMessage> {
   return new Promise((resolve, reject) => {
     const parser = new MailParser({ skipTextToHtml: true, skipHtmlToText: true, skipImageLinks: true, maxHtmlLengthToParse: limits.htmlBytes });
     let headers: Headers = new Map();

@@ -1,6 +1,15 @@
 // Processing: claim a queued message, parse it, classify it, extract its rows and write them in the
 // same transaction that takes it off the queue, so a crash at any point loses and duplicates nothing.
-import { claimFingerprints, claimNextMessage, markProcessingFailed, saveProcessedMessage, type Db, type EmailCategory, type IngestRules, type QueuedMessage } from '@ejdesk/db';
+import {
+  claimFingerprints,
+  claimNextMessage,
+  markProcessingFailed,
+  saveProcessedMessage,
+  type Db,
+  type EmailCategory,
+  type IngestRules,
+  type QueuedMessage,
+} from '@ejdesk/db';
 import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
 import { limits } from './limits.ts';
@@ -83,7 +92,9 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   const firstOf = new Set<string>();
   const once = (fingerprint: string) => fresh(fingerprint) && !firstOf.has(fingerprint) && firstOf.add(fingerprint) !== undefined;
   const bodyRows = extraction.bodyRows.filter((r) => once(r.fingerprint)).map((r) => ({ ...r, row: withMail(r.row, from, subject) }));
-  const files = extraction.files.filter((f) => once(f.fingerprint)).map((f) => ({ ...f, rows: f.rows.map((r) => ({ ...r, row: withMail(r.row, from, subject) })) }));
+  const files = extraction.files
+    .filter((f) => once(f.fingerprint))
+    .map((f) => ({ ...f, rows: f.rows.map((r) => ({ ...r, row: withMail(r.row, from, subject) })) }));
   const newRows = bodyRows.length + files.reduce((n, f) => n + f.rows.length, 0);
 
   const category: EmailCategory = sender.ignoredBecause

@@ -128,10 +128,12 @@ async function syncUntilDone(client: ImapFlow, settings: ImapSettings, options: 
  * What this ingester says of its mailbox on the Mail flow screen. A report that cannot be written
  * (the database is away) is logged and dropped: it must never stop the ingester.
  */
-const reporter = (settings: ImapSettings, options: RunOptions) => (state: MailboxState, report: { error?: string; synced?: boolean } = {}) =>
-  reportMailbox(options.db, mailboxName(settings), { state, ...report }).catch((err: unknown) =>
-    options.log.warn(`${mailboxName(settings)}: its state could not be recorded (${reasonOf(err)})`),
-  );
+const reporter =
+  (settings: ImapSettings, options: RunOptions) =>
+  (state: MailboxState, report: { error?: string; synced?: boolean } = {}) =>
+    reportMailbox(options.db, mailboxName(settings), { state, ...report }).catch((err: unknown) =>
+      options.log.warn(`${mailboxName(settings)}: its state could not be recorded (${reasonOf(err)})`),
+    );
 
 /** One sync of an IMAP mailbox, processing as messages arrive; then exit. */
 export async function ingestFromImap(settings: ImapSettings, given: RunOptions): Promise<Summary> {

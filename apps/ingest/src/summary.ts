@@ -29,7 +29,13 @@ export class Summary {
     const lines = [
       `Messages seen: ${this.seen}, stored: ${this.stored}, skipped as already stored: ${this.alreadyStored}, processed: ${this.processed}`,
       `Categories: ${emailCategories.map((c) => `${c} ${this.categories[c]}`).join(', ')}`,
-      `Rows extracted: ${Object.keys(this.rows).length ? Object.entries(this.rows).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`,
+      `Rows extracted: ${
+        Object.keys(this.rows).length
+          ? Object.entries(this.rows)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ')
+          : 'none'
+      }`,
     ];
     if (this.failures.length) {
       lines.push(`Failures (${this.failures.length}; recorded on the message, shown as ej_not_found):`);

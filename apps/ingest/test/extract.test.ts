@@ -34,11 +34,35 @@ describe('columns', () => {
   });
 
   test('a dispute table names 3 of the columns, among them ATM ID and a transaction key; rows without an ATM ID are skipped', () => {
-    expect(readTable([['Name', 'Amount'], ['x', '1']], 100)).toEqual({ rows: [], headerFound: false });
-    const table = readTable([['Report'], ['ATM ID', 'Txn No', 'Amount', 'Note'], ['A1', 'T1', '10', 'ok'], ['', 'T2', '20', 'total'], ['A2\u0000', 'T3', '=1+1', '']], 100);
-    expect(table.rows.map((r) => [r.row.atmId, r.row.txtNo, r.row.txtAmt, r.record.Note])).toEqual([['A1', 'T1', '10.00', 'ok'], ['A2', 'T3', null, '']]);
+    expect(
+      readTable(
+        [
+          ['Name', 'Amount'],
+          ['x', '1'],
+        ],
+        100,
+      ),
+    ).toEqual({ rows: [], headerFound: false });
+    const table = readTable(
+      [['Report'], ['ATM ID', 'Txn No', 'Amount', 'Note'], ['A1', 'T1', '10', 'ok'], ['', 'T2', '20', 'total'], ['A2\u0000', 'T3', '=1+1', '']],
+      100,
+    );
+    expect(table.rows.map((r) => [r.row.atmId, r.row.txtNo, r.row.txtAmt, r.record.Note])).toEqual([
+      ['A1', 'T1', '10.00', 'ok'],
+      ['A2', 'T3', null, ''],
+    ]);
     // A header repeated on a later page is not a row.
-    expect(readTable([['ATM ID', 'Card No', 'Amount'], ['A1', 'C1', '5'], ['ATM ID', 'Card No', 'Amount'], ['A2', 'C2', '6']], 100).rows).toHaveLength(2);
+    expect(
+      readTable(
+        [
+          ['ATM ID', 'Card No', 'Amount'],
+          ['A1', 'C1', '5'],
+          ['ATM ID', 'Card No', 'Amount'],
+          ['A2', 'C2', '6'],
+        ],
+        100,
+      ).rows,
+    ).toHaveLength(2);
   });
 
   test.each([
@@ -52,15 +76,28 @@ describe('columns', () => {
   });
 
   test('delimited text: pipes with edges, quoted CSV, spaced columns', () => {
-    expect(textGrid('| ATM ID | Amount |\n| A1 | 5 |', 100)).toEqual([['ATM ID', 'Amount'], ['A1', '5']]);
-    expect(textGrid('ATM ID,Remarks\nA1,"cash, not ""dispensed"""', 100)).toEqual([['ATM ID', 'Remarks'], ['A1', 'cash, not "dispensed"']]);
-    expect(textGrid('ATM ID    Amount\nA1        5', 100)).toEqual([['ATM ID', 'Amount'], ['A1', '5']]);
+    expect(textGrid('| ATM ID | Amount |\n| A1 | 5 |', 100)).toEqual([
+      ['ATM ID', 'Amount'],
+      ['A1', '5'],
+    ]);
+    expect(textGrid('ATM ID,Remarks\nA1,"cash, not ""dispensed"""', 100)).toEqual([
+      ['ATM ID', 'Remarks'],
+      ['A1', 'cash, not "dispensed"'],
+    ]);
+    expect(textGrid('ATM ID    Amount\nA1        5', 100)).toEqual([
+      ['ATM ID', 'Amount'],
+      ['A1', '5'],
+    ]);
   });
 
   test('the delimiter is the one that splits the header into dispute columns, not the most frequent one', () => {
     const remarks = 'Cash not dispensed, customer called, branch informed, EJ checked, reversal pending, follow up';
     const text = `ATM ID\tTxn No\tRemarks\nA1\t700001\t${remarks}\nA2\t700002\t${remarks}, again`;
-    expect(textGrid(text, 100)).toEqual([['ATM ID', 'Txn No', 'Remarks'], ['A1', '700001', remarks], ['A2', '700002', `${remarks}, again`]]);
+    expect(textGrid(text, 100)).toEqual([
+      ['ATM ID', 'Txn No', 'Remarks'],
+      ['A1', '700001', remarks],
+      ['A2', '700002', `${remarks}, again`],
+    ]);
   });
 });
 
@@ -101,7 +138,9 @@ test('subjects are compared without reply and forward prefixes', () => {
 });
 
 test('a rules file is checked before anything is replaced', () => {
-  expect(parseRulesFile('{"senders":[{"sender":"@Bank.example","organisation":" Apex Bank "}]}')).toEqual({ senders: [{ sender: '@bank.example', organisation: 'Apex Bank' }] });
+  expect(parseRulesFile('{"senders":[{"sender":"@Bank.example","organisation":" Apex Bank "}]}')).toEqual({
+    senders: [{ sender: '@bank.example', organisation: 'Apex Bank' }],
+  });
   expect(() => parseRulesFile('{"senders":[{"sender":"no at sign","organisation":"x"}]}')).toThrow(/senders\[0\]\.sender/);
   expect(() => parseRulesFile('{"ignore":[{"field":"body","pattern":"x"}]}')).toThrow(/ignore\[0\]\.field/);
   expect(() => parseRulesFile('[]')).toThrow(/rules file/);
@@ -109,27 +148,70 @@ test('a rules file is checked before anything is replaced', () => {
 
 describe('PDF tables from text positions', () => {
   /** A text item as pdf.js reports it: x, y (bottom-up), width from the text's length. */
-  const item = (str: string, x: number, y: number) => ({ str, x, y, width: str.length * 5, height: 9, fontSize: 9, fontFamily: 'Helvetica', dir: 'ltr', hasEOL: false });
+  const item = (str: string, x: number, y: number) => ({
+    str,
+    x,
+    y,
+    width: str.length * 5,
+    height: 9,
+    fontSize: 9,
+    fontFamily: 'Helvetica',
+    dir: 'ltr',
+    hasEOL: false,
+  });
   const row = (y: number, cells: [string, number][]) => cells.map(([text, x]) => item(text, x, y));
 
   test('cells are placed by the header bands, empty cells stay empty, repeated headers are skipped', () => {
-    const header = (y: number) => row(y, [['ATM ID', 40], ['Txn No', 140], ['Amount', 240], ['Remarks', 340]]);
+    const header = (y: number) =>
+      row(y, [
+        ['ATM ID', 40],
+        ['Txn No', 140],
+        ['Amount', 240],
+        ['Remarks', 340],
+      ]);
     const pages = [
-      [...header(800), ...row(780, [['A1', 40], ['700001', 140], ['1,250.00', 262], ['Cash short', 340]]), ...row(760, [['A2', 40], ['700002', 140], ['Partial', 340]])],
-      [...header(800), ...row(780, [['A3', 40], ['700003', 140], ['90.00', 270]])],
+      [
+        ...header(800),
+        ...row(780, [
+          ['A1', 40],
+          ['700001', 140],
+          ['1,250.00', 262],
+          ['Cash short', 340],
+        ]),
+        ...row(760, [
+          ['A2', 40],
+          ['700002', 140],
+          ['Partial', 340],
+        ]),
+      ],
+      [
+        ...header(800),
+        ...row(780, [
+          ['A3', 40],
+          ['700003', 140],
+          ['90.00', 270],
+        ]),
+      ],
     ];
-    expect(gridsOfPages(pages)).toEqual([[
-      ['ATM ID', 'Txn No', 'Amount', 'Remarks'],
-      ['A1', '700001', '1,250.00', 'Cash short'],
-      ['A2', '700002', '', 'Partial'],
-      ['A3', '700003', '90.00', ''],
-    ]]);
+    expect(gridsOfPages(pages)).toEqual([
+      [
+        ['ATM ID', 'Txn No', 'Amount', 'Remarks'],
+        ['A1', '700001', '1,250.00', 'Cash short'],
+        ['A2', '700002', '', 'Partial'],
+        ['A3', '700003', '90.00', ''],
+      ],
+    ]);
   });
 
   test('words of one cell are joined; a PDF without a dispute header is read as delimited lines', () => {
     const words = [item('Cash', 340, 780), item('not', 362, 780), item('dispensed', 379, 780)];
     expect(linesOf(words).map((cells) => cells.map((c) => c.text))).toEqual([['Cash not dispensed']]);
     const piped = [item('ATM ID | Txn No | Amount', 40, 800), item('A1 | 700001 | 5.00', 40, 780)];
-    expect(gridsOfPages([piped])).toEqual([[['ATM ID', 'Txn No', 'Amount'], ['A1', '700001', '5.00']]]);
+    expect(gridsOfPages([piped])).toEqual([
+      [
+        ['ATM ID', 'Txn No', 'Amount'],
+        ['A1', '700001', '5.00'],
+      ],
+    ]);
   });
 });

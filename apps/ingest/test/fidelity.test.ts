@@ -23,7 +23,10 @@ function makeMail(): Buffer[] {
   } catch (error) {
     throw new Error(`${script} failed (apt-get install python3-reportlab python3-openpyxl qpdf): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
   }
-  return readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().map((f) => readFileSync(join(dir, f)));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((f) => readFileSync(join(dir, f)));
 }
 
 /** What make_mail.py's rows() writes for row n of a prefix. */
@@ -64,8 +67,16 @@ describe.each(backends)('mail made by other tools, into %s', (backend) => {
     t = await createTestApp(backend);
     await prepareRules(t.database.db, t.secrets.bankPassKey);
     authorization = `JWT ${(await login(t.app)).access}`;
-    const options: RunOptions = { db: t.database.db, loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey), log: createLogger('error'), lanes: 1 };
-    summary = await ingestFromImap({ host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' }, options);
+    const options: RunOptions = {
+      db: t.database.db,
+      loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey),
+      log: createLogger('error'),
+      lanes: 1,
+    };
+    summary = await ingestFromImap(
+      { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' },
+      options,
+    );
   }, 180_000);
   afterAll(async () => {
     await t?.close();
@@ -108,7 +119,7 @@ describe.each(backends)('mail made by other tools, into %s', (backend) => {
     expect(found.count).toBe(disputeCounts[prefix as keyof typeof disputeCounts]);
     for (const record of found.results) {
       expect(record.msp_remarks).toBe(remark);
-       
+
       expect(JSON.stringify(record)).not.toMatch(/[\u0080-\u009f\uFFFD]/);
     }
     expect(found.results.map((r: { atm_id: string }) => r.atm_id).sort()).toEqual(
@@ -121,7 +132,9 @@ describe.each(backends)('mail made by other tools, into %s', (backend) => {
     const files = await get('/api/scrape/excel/email/data/');
     const sheet = files.find((f: { name: string }) => f.name === 'replenishment.xlsx');
     expect((await get(`/api/scrape/excel/email/data/${sheet.id}/`)).excel_data).toEqual([]);
-    expect(summary.skipped.map((s) => s.note)).toContainEqual(expect.stringMatching(/^replenishment\.xlsx: not read as disputes: its header names .*no Txn No, RRN or Card No/));
+    expect(summary.skipped.map((s) => s.note)).toContainEqual(
+      expect.stringMatching(/^replenishment\.xlsx: not read as disputes: its header names .*no Txn No, RRN or Card No/),
+    );
     const notFound = await get('/api/scrape/ejs/not/found/email/?page_size=100');
     expect(notFound.results.map((r: { subject_name: string }) => r.subject_name)).toEqual(['Cash replenishment schedule']);
   });

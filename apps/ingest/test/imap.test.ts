@@ -13,7 +13,12 @@ const fileKinds = [
   { kind: 'text', list: '/api/scrape/text/email/data/pagination/?page_size=100', detail: '/api/scrape/text/email/data/', key: 'text_data' },
   { kind: 'missing', list: '/api/scrape/text/missing/data/pagination/?page_size=100', detail: '/api/scrape/text/missing/data/', key: 'text_data' },
   { kind: 'missing_txn', list: '/api/scrape/text/missing/txn/data/pagination/?page_size=100', detail: '/api/scrape/text/missing/txn/data/', key: 'text_data' },
-  { kind: 'between_successful', list: '/api/scrape/text/successful/between/data/pagination/?page_size=100', detail: '/api/scrape/text/successful/between/data/', key: 'text_data' },
+  {
+    kind: 'between_successful',
+    list: '/api/scrape/text/successful/between/data/pagination/?page_size=100',
+    detail: '/api/scrape/text/successful/between/data/',
+    key: 'text_data',
+  },
   { kind: 'excel', list: '/api/scrape/excel/email/data/', detail: '/api/scrape/excel/email/data/', key: 'excel_data' },
   { kind: 'pdf', list: '/api/scrape/pdf/email/data/', detail: '/api/scrape/pdf/email/data/', key: 'pdf_data' },
   { kind: 'other', list: '/api/scrape/other/email/data/', detail: '/api/scrape/other/email/data/', key: 'other_format_data' },
@@ -63,7 +68,12 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     await prepareRules(t.database.db, t.secrets.bankPassKey);
     authorization = `JWT ${(await login(t.app)).access}`;
     settings = { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' };
-    options = { db: t.database.db, loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey), log: createLogger('error'), lanes: backend === 'postgres' ? 3 : 1 };
+    options = {
+      db: t.database.db,
+      loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey),
+      log: createLogger('error'),
+      lanes: backend === 'postgres' ? 3 : 1,
+    };
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -81,7 +91,10 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     expect(summary.rows).toEqual(expected.rows);
     // Each hostile message is recorded with its own reason.
     for (const m of corpus.filter((c) => c.expect?.failure)) {
-      expect(summary.failures.map((f) => f.reason), m.name).toContainEqual(expect.stringMatching(m.expect!.failure!));
+      expect(
+        summary.failures.map((f) => f.reason),
+        m.name,
+      ).toContainEqual(expect.stringMatching(m.expect!.failure!));
     }
   }, 120_000);
 
@@ -107,7 +120,11 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
       expect(list.count, category).toBe(category === 'unread' ? 0 : expected.length);
     }
     const ignored = await get('/api/scrape/ejs/ignore/email/data/?page_size=100');
-    expect(ignored.results.map((r: { subject_name: string }) => r.subject_name).sort()).toEqual(['Big savings', 'Out of Office: back Monday', 'Statement ready']);
+    expect(ignored.results.map((r: { subject_name: string }) => r.subject_name).sort()).toEqual([
+      'Big savings',
+      'Out of Office: back Monday',
+      'Statement ready',
+    ]);
   });
 
   test('the EJ table holds the body-table disputes, with their bank; overage and succeeding files land in theirs', async () => {
@@ -140,7 +157,13 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     const [excelFile] = await get('/api/scrape/excel/email/data/');
     const excel = await get(`/api/scrape/excel/email/data/${excelFile.id}/`);
     expect(excel.name).toBe('disputes.xlsx');
-    expect(excel.excel_data[0]).toMatchObject({ 'ATM ID': 'APX00040', 'TXT No.': '700040', 'MSP Remarks': 'Cash not dispensed', Response: '91', 'Mail Received From': `disputes@${banks.apex.domain}` });
+    expect(excel.excel_data[0]).toMatchObject({
+      'ATM ID': 'APX00040',
+      'TXT No.': '700040',
+      'MSP Remarks': 'Cash not dispensed',
+      Response: '91',
+      'Mail Received From': `disputes@${banks.apex.domain}`,
+    });
     expect(excel.excel_data[0]['TXT Date.(DD/MM/YY)']).toMatch(/13\/10\/26|2026-10-13/);
   });
 
@@ -174,7 +197,9 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     const nextRound = () => new Promise<void>((resolve) => (roundDone = resolve));
     await nextRound(); // the first sync finds nothing new
     const arrived = nextRound();
-    await dovecot.append([await compose({ from: `disputes@${banks.apex.domain}`, subject: 'New while watching', html: htmlTable(disputeLines('APX', 500, 2)) })]);
+    await dovecot.append([
+      await compose({ from: `disputes@${banks.apex.domain}`, subject: 'New while watching', html: htmlTable(disputeLines('APX', 500, 2)) }),
+    ]);
     await arrived;
     controller.abort();
     await watching;
@@ -196,7 +221,9 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
       loadRules: async () => {
         if (calls++ === 0) {
           await new Promise((r) => setTimeout(r, 1500)); // the sync is done; imapflow enters IDLE
-          await dovecot.append([await compose({ from: `disputes@${banks.apex.domain}`, subject: 'New while busy', html: htmlTable(disputeLines('APX', 600, 1)) })]);
+          await dovecot.append([
+            await compose({ from: `disputes@${banks.apex.domain}`, subject: 'New while busy', html: htmlTable(disputeLines('APX', 600, 1)) }),
+          ]);
           await new Promise((r) => setTimeout(r, 3000));
         }
         return options.loadRules();

@@ -78,11 +78,25 @@ describe.each(backends)('mail flow on %s', (backend) => {
     await watcher.round();
     // Before the mapping: not a known sender, so ignored.
     let arrived = watcher.stored();
-    await dovecot.append([await compose({ from: 'Disputes <disputes@meridian.example>', subject: 'Before the mapping MRD', html: htmlTable(disputeLines('MRD', 1, 1)), messageId: '<before@ops>' })]);
+    await dovecot.append([
+      await compose({
+        from: 'Disputes <disputes@meridian.example>',
+        subject: 'Before the mapping MRD',
+        html: htmlTable(disputeLines('MRD', 1, 1)),
+        messageId: '<before@ops>',
+      }),
+    ]);
     await arrived;
     expect((await call('POST', '/api/admin/sender-mappings/', asAdmin, { sender: '@meridian.example', organisation: 'Meridian Bank' })).statusCode).toBe(201);
     arrived = watcher.stored();
-    await dovecot.append([await compose({ from: 'Disputes <disputes@meridian.example>', subject: 'After the mapping MRD', html: htmlTable(disputeLines('MRD', 2, 2)), messageId: '<after@ops>' })]);
+    await dovecot.append([
+      await compose({
+        from: 'Disputes <disputes@meridian.example>',
+        subject: 'After the mapping MRD',
+        html: htmlTable(disputeLines('MRD', 2, 2)),
+        messageId: '<after@ops>',
+      }),
+    ]);
     await arrived;
 
     const ignored = await get('/api/scrape/ejs/ignore/email/data/?page_size=100');
@@ -122,7 +136,12 @@ describe.each(backends)('mail flow on %s', (backend) => {
     const afterFailure = await get('/api/mail-flow/');
     expect(afterFailure.mailboxes[0].state).toBe('stopped');
     const [failure] = afterFailure.failures;
-    expect(failure).toMatchObject({ subject: 'Broken statement MRD', email_from: 'disputes@meridian.example', reason: expect.stringMatching(/statement\.pdf/), source: afterFailure.mailboxes[0].source });
+    expect(failure).toMatchObject({
+      subject: 'Broken statement MRD',
+      email_from: 'disputes@meridian.example',
+      reason: expect.stringMatching(/statement\.pdf/),
+      source: afterFailure.mailboxes[0].source,
+    });
     const details = await get(`/api/scrape/email/body/html/text/data/${failure.email_id}/`);
     expect(details.subject).toBe('Broken statement MRD');
   }, 90_000);
@@ -136,7 +155,12 @@ describe.each(backends)('mail flow on %s', (backend) => {
     expect(refused.statusCode).toBe(403);
     const reprocessed = await call('POST', `/api/admin/emails/${after!.id}/reprocess/`);
     expect(reprocessed.statusCode, reprocessed.body).toBe(200);
-    expect(reprocessed.json()).toMatchObject({ id: after!.id, processed: true, category: 'ignored', processing_error: expect.stringMatching(/ignore rule "after the mapping"/) });
+    expect(reprocessed.json()).toMatchObject({
+      id: after!.id,
+      processed: true,
+      category: 'ignored',
+      processing_error: expect.stringMatching(/ignore rule "after the mapping"/),
+    });
     // Its rows went with the old result.
     const rows = await get(`/api/scrape/extract/email/data/pagination/?page_size=100&bank_name=${encodeURIComponent('Meridian Bank')}`);
     expect(rows.count).toBe(0);
@@ -159,7 +183,10 @@ describe.each(backends)('mail flow on %s', (backend) => {
     expect((await call('POST', '/api/admin/emails/999999/reprocess/')).statusCode).toBe(404);
     expect((await call('POST', '/api/admin/emails/abc/reprocess/')).json().detail).toMatch(/path 'id'/);
     // An email with no stored message (as the demo's seeded ones) cannot be processed again.
-    const [seeded] = await t.database.db.insert(emails).values({ emailFrom: 'x@seed.example', subject: 'Seeded', category: 'processed', isRead: true, receivedAt: new Date() }).returning({ id: emails.id });
+    const [seeded] = await t.database.db
+      .insert(emails)
+      .values({ emailFrom: 'x@seed.example', subject: 'Seeded', category: 'processed', isRead: true, receivedAt: new Date() })
+      .returning({ id: emails.id });
     const noSource = await call('POST', `/api/admin/emails/${seeded!.id}/reprocess/`);
     expect(noSource.statusCode).toBe(409);
     expect(noSource.json().detail).toMatch(/no stored message/);

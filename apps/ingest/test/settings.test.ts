@@ -9,7 +9,11 @@ const run = promisify(execFile);
 
 async function ingest(env: Record<string, string>, args: string[]) {
   try {
-    await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: new URL('..', import.meta.url).pathname, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
+    await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 30_000,
+    });
     return { code: 0, stderr: '' };
   } catch (err) {
     const failed = err as { code: number; stderr: string };
@@ -21,7 +25,11 @@ describe('the ingester started with a bad setting', () => {
   it.each([
     [{ INGEST_LANES: 'abc' }, ['--reprocess'], 'INGEST_LANES is "abc", which is not accepted; it accepts a whole number from 1 to 64.'],
     [{ INGEST_POLL_SECONDS: '0' }, ['--reprocess'], 'INGEST_POLL_SECONDS is "0", which is not accepted; it accepts a whole number from 1 to 86400.'],
-    [{ IMAP_HOST: 'mail.bank.example', IMAP_PORT: '99999' }, ['--imap'], 'IMAP_PORT is "99999", which is not accepted; it accepts a whole number from 1 to 65535.'],
+    [
+      { IMAP_HOST: 'mail.bank.example', IMAP_PORT: '99999' },
+      ['--imap'],
+      'IMAP_PORT is "99999", which is not accepted; it accepts a whole number from 1 to 65535.',
+    ],
     [{ IMAP_HOST: 'mail.bank.example', IMAP_TLS: 'maybe' }, ['--imap'], 'IMAP_TLS is "maybe", which is not accepted; it accepts true or false.'],
     [{ IMAP_HOST: 'mail.bank.example' }, ['--imap'], 'IMAP_USER is not set; it is required with IMAP_HOST.'],
     [{ DATABASE_URL: 'postgres://127.0.0.1:1/x' }, ['--reprocess'], 'BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.'],

@@ -96,7 +96,10 @@ describe.runIf(testDatabaseUrl)('ingest workers on PostgreSQL', () => {
     expect(b.code, b.output).toBe(0);
     // Both did work, and each printed its summary.
     const processed = [a, b].map((run) => Number(/processed: (\d+)/.exec(run.output)?.[1]));
-    expect(processed.every((n) => n > 0), `${a.output}\n${b.output}`).toBe(true);
+    expect(
+      processed.every((n) => n > 0),
+      `${a.output}\n${b.output}`,
+    ).toBe(true);
     expect(processed[0]! + processed[1]!).toBe(total);
     expect(await ingestSnapshot(t.database.db)).toEqual(reference);
     // Credentials never reach the output, even at debug level.

@@ -7,13 +7,42 @@ const { navigationFor, ownerOf, registerRemotesFrom, registryFailure, screenPath
 const { registerRemotes } = await import('@module-federation/enhanced/runtime');
 
 const remotes = [
-  { name: 'email', section: 'email', paths: ['dashboard', 'mail-flow'], nav: [{ label: 'Mail Flow', path: '/mail-flow', order: 20 }, { label: 'Dashboard', path: '/dashboard', order: 10 }], screens: { 'mail flow': '/mail-flow' }, manifest: 'http://cdn.example/email/2/mf-manifest.json', version: '2' },
-  { name: 'admin', section: 'admin lists', role: 'admin', paths: ['users'], nav: [{ label: 'Users', path: '/users', order: 150 }], manifest: 'http://cdn.example/admin/1/mf-manifest.json', version: '1' },
-  { name: 'ej', section: 'EJ', paths: ['ej-data'], nav: [{ label: 'EJ Data', path: '/ej-data', order: 30 }], manifest: 'http://cdn.example/ej/1/mf-manifest.json', version: '1' },
+  {
+    name: 'email',
+    section: 'email',
+    paths: ['dashboard', 'mail-flow'],
+    nav: [
+      { label: 'Mail Flow', path: '/mail-flow', order: 20 },
+      { label: 'Dashboard', path: '/dashboard', order: 10 },
+    ],
+    screens: { 'mail flow': '/mail-flow' },
+    manifest: 'http://cdn.example/email/2/mf-manifest.json',
+    version: '2',
+  },
+  {
+    name: 'admin',
+    section: 'admin lists',
+    role: 'admin',
+    paths: ['users'],
+    nav: [{ label: 'Users', path: '/users', order: 150 }],
+    manifest: 'http://cdn.example/admin/1/mf-manifest.json',
+    version: '1',
+  },
+  {
+    name: 'ej',
+    section: 'EJ',
+    paths: ['ej-data'],
+    nav: [{ label: 'EJ Data', path: '/ej-data', order: 30 }],
+    manifest: 'http://cdn.example/ej/1/mf-manifest.json',
+    version: '1',
+  },
 ];
 
 beforeAll(async () => {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ api_contract: 1, remotes }), { headers: { 'content-type': 'application/json' } })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify({ api_contract: 1, remotes }), { headers: { 'content-type': 'application/json' } })),
+  );
   await registerRemotesFrom('/remotes.json');
 });
 afterAll(() => vi.unstubAllGlobals());

@@ -77,5 +77,7 @@ export async function changePassword(access: string, oldPassword: string, newPas
   }
   if (response.ok) return;
   const answer: { detail?: unknown } = await response.json().catch(() => ({}));
-  throw new LoginError(typeof answer.detail === 'string' ? answer.detail.replace(/^body: /, '') : `The password could not be changed (the server answered ${response.status}).`);
+  throw new LoginError(
+    typeof answer.detail === 'string' ? answer.detail.replace(/^body: /, '') : `The password could not be changed (the server answered ${response.status}).`,
+  );
 }

@@ -83,7 +83,11 @@ describe('shared API client', () => {
 
   it('says in words why a load failed: the server detail, else what kind of failure', async () => {
     startSession(freshAccess, goodRefresh);
-    const failure = () => listBankMsps().then(() => 'loaded', (error: unknown) => loadFailure('list', error));
+    const failure = () =>
+      listBankMsps().then(
+        () => 'loaded',
+        (error: unknown) => loadFailure('list', error),
+      );
     failWith = 500;
     failBody = JSON.stringify({ detail: 'Page 4 is past the end.' });
     expect(await failure()).toBe('The list could not be loaded: Page 4 is past the end.');

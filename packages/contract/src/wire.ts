@@ -3,13 +3,7 @@
 // two sides cannot drift; type-only, so nothing of TypeBox reaches the browser.
 import type { Static, TSchema } from 'typebox';
 
-export type Wire<T> = T extends Date
-  ? string
-  : T extends (infer Item)[]
-    ? Wire<Item>[]
-    : T extends object
-      ? { [K in keyof T]: Wire<T[K]> }
-      : T;
+export type Wire<T> = T extends Date ? string : T extends (infer Item)[] ? Wire<Item>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
 
 /** The answer to a request whose response the schema describes, as the client reads it. */
 export type Answer<S extends TSchema> = Wire<Static<S>>;

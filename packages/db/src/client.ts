@@ -68,9 +68,9 @@ const newestMigration = (): number => {
 };
 
 async function migrationsApplied(db: Db): Promise<boolean> {
-  const result = (await db.execute(
-    sql`select coalesce(max(created_at), 0)::text as newest from drizzle.__drizzle_migrations`,
-  )) as unknown as { rows: { newest: string }[] };
+  const result = (await db.execute(sql`select coalesce(max(created_at), 0)::text as newest from drizzle.__drizzle_migrations`)) as unknown as {
+    rows: { newest: string }[];
+  };
   return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
 }
 
@@ -175,7 +175,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
 }
 
 /** A LISTEN connection of its own, made again after any failure until stopped. */
-async function listenPg(url: string, channel: string, onNotify: (payload: string | null) => void, onError?: (error: Error) => void): Promise<() => Promise<void>> {
+async function listenPg(
+  url: string,
+  channel: string,
+  onNotify: (payload: string | null) => void,
+  onError?: (error: Error) => void,
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | null = null;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -216,8 +221,21 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-const unavailableCodes = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
-const unavailableMessages = /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+const unavailableCodes = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
+const unavailableMessages =
+  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
 
 /**
  * Whether an error (or one it wraps: drizzle wraps the driver's) means the database could not be

@@ -31,27 +31,13 @@ const createdAt = () => timestamp('create_at', { withTimezone: true }).notNull()
 const updatedAt = () => timestamp('update_at', { withTimezone: true }).notNull().defaultNow();
 const money = (name: string) => numeric(name, { precision: 14, scale: 2 });
 
-export const emailCategories = [
-  'processed',
-  'ej_not_found',
-  'ignored',
-  'same_subject',
-  'same_subject_processing',
-] as const;
+export const emailCategories = ['processed', 'ej_not_found', 'ignored', 'same_subject', 'same_subject_processing'] as const;
 export type EmailCategory = (typeof emailCategories)[number];
 
 export const ejRecordKinds = ['dispute', 'overage', 'succeeding'] as const;
 export type EjRecordKind = (typeof ejRecordKinds)[number];
 
-export const dataFileKinds = [
-  'text',
-  'missing',
-  'missing_txn',
-  'between_successful',
-  'excel',
-  'pdf',
-  'other',
-] as const;
+export const dataFileKinds = ['text', 'missing', 'missing_txn', 'between_successful', 'excel', 'pdf', 'other'] as const;
 export type DataFileKind = (typeof dataFileKinds)[number];
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
@@ -73,10 +59,7 @@ export const users = pgTable(
     lastLogin: timestamp('last_login', { withTimezone: true }),
     createAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    check('users_role_check', sql`${t.role} in (${inList(userRoles)})`),
-  ],
+  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), check('users_role_check', sql`${t.role} in (${inList(userRoles)})`)],
 );
 
 /** Failed logins only: throttling counts these per account and per IP. */
@@ -88,11 +71,7 @@ export const loginFailures = pgTable(
     ip: text('ip').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('login_failures_email_at_idx').on(t.email, t.at),
-    index('login_failures_ip_at_idx').on(t.ip, t.at),
-    index('login_failures_at_idx').on(t.at),
-  ],
+  (t) => [index('login_failures_email_at_idx').on(t.email, t.at), index('login_failures_ip_at_idx').on(t.ip, t.at), index('login_failures_at_idx').on(t.at)],
 );
 
 export const emails = pgTable(
@@ -128,7 +107,9 @@ export const emails = pgTable(
     // counters cannot (a sender filter as well).
     index('emails_received_idx').on(t.receivedAt, t.id),
     // The recent processing failures (the Mail flow screen): few rows, newest first.
-    index('emails_failures_idx').on(t.updateAt, t.id).where(sql`${t.processingError} is not null and ${t.category} = 'ej_not_found'`),
+    index('emails_failures_idx')
+      .on(t.updateAt, t.id)
+      .where(sql`${t.processingError} is not null and ${t.category} = 'ej_not_found'`),
     index('emails_from_trgm_idx').using('gin', sql`${t.emailFrom} gin_trgm_ops`),
   ],
 );
@@ -465,9 +446,13 @@ export const emailSources = pgTable(
     createAt: createdAt(),
   },
   (t) => [
-    index('email_sources_pending_idx').on(t.emailId).where(sql`${t.processedAt} is null`),
+    index('email_sources_pending_idx')
+      .on(t.emailId)
+      .where(sql`${t.processedAt} is null`),
     // What was processed in the last hour and day (the Mail flow screen).
-    index('email_sources_processed_idx').on(t.processedAt).where(sql`${t.processedAt} is not null`),
+    index('email_sources_processed_idx')
+      .on(t.processedAt)
+      .where(sql`${t.processedAt} is not null`),
     // A subject's messages in order: the claim skips a message while an earlier one is pending.
     index('email_sources_subject_idx').on(t.normalizedSubject, t.emailId),
   ],

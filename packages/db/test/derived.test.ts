@@ -7,7 +7,9 @@ import { derivedSql, queryRows, type Database } from '../src/index.ts';
 import { backends, fresh } from './backends.ts';
 
 /** name -> body, as derived.sql writes them. */
-const bodies = new Map([...derivedSql.matchAll(/CREATE OR REPLACE FUNCTION (\w+)\(\) RETURNS trigger LANGUAGE plpgsql AS \$\$(.*?)\$\$;/gs)].map((m) => [m[1]!, m[2]!]));
+const bodies = new Map(
+  [...derivedSql.matchAll(/CREATE OR REPLACE FUNCTION (\w+)\(\) RETURNS trigger LANGUAGE plpgsql AS \$\$(.*?)\$\$;/gs)].map((m) => [m[1]!, m[2]!]),
+);
 
 describe.each(backends)('derived.sql on %s', (backend) => {
   let database: Database;
@@ -20,7 +22,9 @@ describe.each(backends)('derived.sql on %s', (backend) => {
 
   const installed = async () =>
     new Map(
-      (await queryRows<{ name: string; body: string }>(database.db, sql`select proname as name, prosrc as body from pg_proc where proname like '%\_apply'`)).map((r) => [r.name, r.body]),
+      (
+        await queryRows<{ name: string; body: string }>(database.db, sql`select proname as name, prosrc as body from pg_proc where proname like '%\_apply'`)
+      ).map((r) => [r.name, r.body]),
     );
 
   it('is what the database runs for every derived table', async () => {

@@ -6,7 +6,6 @@ import { ejConditions, ejRecords, listEjRecords, type Database, type EjFilters }
 import { backends, fresh } from './backends.ts';
 import { seed } from '../src/seed.ts';
 
-
 describe.each(backends)('EJ counts on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
@@ -14,10 +13,17 @@ describe.each(backends)('EJ counts on %s', (backend) => {
     ({ database, drop } = await fresh(backend));
     await database.migrate();
     await seed(database.db, { emails: 0, ej: 4000, filesPerKind: 0, now: new Date('2026-06-15T12:00:00Z') });
-    await database.db.update(ejRecords).set({ bankName: 'Renamed Bank', transactionDate: null }).where(sql`${ejRecords.id} % 9 = 0`);
     await database.db
       .update(ejRecords)
-      .set({ atmId: sql`'ZZ' || ${ejRecords.atmId}`, mailSubject: 'Moved subject', kind: sql`case when ${ejRecords.kind} = 'dispute' then 'overage' else 'dispute' end` })
+      .set({ bankName: 'Renamed Bank', transactionDate: null })
+      .where(sql`${ejRecords.id} % 9 = 0`);
+    await database.db
+      .update(ejRecords)
+      .set({
+        atmId: sql`'ZZ' || ${ejRecords.atmId}`,
+        mailSubject: 'Moved subject',
+        kind: sql`case when ${ejRecords.kind} = 'dispute' then 'overage' else 'dispute' end`,
+      })
       .where(sql`${ejRecords.id} % 7 = 0`);
     await database.db.delete(ejRecords).where(sql`${ejRecords.id} % 13 = 0`);
   });
@@ -54,7 +60,16 @@ describe.each(backends)('EJ counts on %s', (backend) => {
     { kind: 'dispute', cardNo: 'XXXXXX0', atmId: 'apx', startDate: '2026-01-01' },
     { kind: 'dispute', mailSubject: 'moved', atmId: 'ZZAPX00', mailReceivedFrom: 'example', endDate: '2026-12-31' },
     { kind: 'dispute', startDate: '2026-02-01', endDate: '2026-02-07' },
-    { kind: 'dispute', startDate: '2026-01-01', endDate: '2026-06-30', atmId: 'HRB', bankName: 'harbor', cardNo: 'XXXXXX', mailSubject: 'dispute', mailReceivedFrom: 'example' },
+    {
+      kind: 'dispute',
+      startDate: '2026-01-01',
+      endDate: '2026-06-30',
+      atmId: 'HRB',
+      bankName: 'harbor',
+      cardNo: 'XXXXXX',
+      mailSubject: 'dispute',
+      mailReceivedFrom: 'example',
+    },
   ];
 
   it('holds no value for a filter that matches nothing, and counts it as 0', async () => {
@@ -73,7 +88,13 @@ describe.each(backends)('EJ counts on %s', (backend) => {
   it.each(cases)('pages %o as the plain query does, in the same order', async (filters) => {
     // Deep pages too (past 2,000 records the whole kind is paged from ej_id_blocks), the last
     // partial one and one past the end.
-    const deep = [{ page: 201, pageSize: 10 }, { page: 97, pageSize: 25 }, { page: 1, pageSize: 3000 }, { page: 2, pageSize: 2500 }, { page: 40, pageSize: 100 }];
+    const deep = [
+      { page: 201, pageSize: 10 },
+      { page: 97, pageSize: 25 },
+      { page: 1, pageSize: 3000 },
+      { page: 2, pageSize: 2500 },
+      { page: 40, pageSize: 100 },
+    ];
     for (const page of [{ page: 1, pageSize: 10 }, { page: 3, pageSize: 25 }, ...deep]) {
       const plain = await database.db
         .select({ id: ejRecords.id })
@@ -91,7 +112,13 @@ describe.each(backends)('EJ counts on %s', (backend) => {
   // Last: it adds records. Writers racing on the same values (the ingester's lanes, several
   // processes) must leave every value's count exact: the triggers' upserts serialise per value.
   it('stays exact when many writers insert and delete the same values at once', async () => {
-    const record = (i: number) => ({ kind: 'dispute' as const, atmId: `RACE${i % 3}`, bankName: 'Race Bank', mailSubject: `race ${i % 2}`, mailReceivedFrom: 'race@example' });
+    const record = (i: number) => ({
+      kind: 'dispute' as const,
+      atmId: `RACE${i % 3}`,
+      bankName: 'Race Bank',
+      mailSubject: `race ${i % 2}`,
+      mailReceivedFrom: 'race@example',
+    });
     await Promise.all(
       Array.from({ length: 12 }, (_, w) =>
         database.db.transaction(async (tx) => {
@@ -105,7 +132,13 @@ describe.each(backends)('EJ counts on %s', (backend) => {
       const [truth] = await database.db.select({ n: count() }).from(ejRecords).where(ejConditions(f));
       expect((await listEjRecords(database.db, f, { page: 1, pageSize: 10 })).count).toBe(truth!.n);
     }
-    const plain = await database.db.select({ id: ejRecords.id }).from(ejRecords).where(ejConditions({ kind: 'dispute' })).orderBy(desc(ejRecords.id)).limit(7).offset(2100);
+    const plain = await database.db
+      .select({ id: ejRecords.id })
+      .from(ejRecords)
+      .where(ejConditions({ kind: 'dispute' }))
+      .orderBy(desc(ejRecords.id))
+      .limit(7)
+      .offset(2100);
     expect((await listEjRecords(database.db, { kind: 'dispute' }, { page: 301, pageSize: 7 })).rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
   });
 });

@@ -17,13 +17,25 @@ describe.each(backends)('email counters on %s', (backend) => {
     await database.migrate();
     await seed(database.db, { emails: 6000, ej: 0, filesPerKind: 0, now });
     // Writes after the seed: the triggers must follow updates and deletes too.
-    await database.db.update(emails).set({ isRead: true, category: 'processed' }).where(sql`${emails.id} % 7 = 0`);
+    await database.db
+      .update(emails)
+      .set({ isRead: true, category: 'processed' })
+      .where(sql`${emails.id} % 7 = 0`);
     await database.db.delete(emails).where(sql`${emails.id} % 11 = 0`);
     // Subjects changed after the seed, in other cases and scripts, and with LIKE's own characters.
-    await database.db.update(emails).set({ subject: sql`upper(${emails.subject})` }).where(sql`${emails.id} % 13 = 0`);
-    await database.db.update(emails).set({ subject: sql`'Ärger 100% _Straße_ ' || ${emails.id}` }).where(sql`${emails.id} % 97 = 1`);
+    await database.db
+      .update(emails)
+      .set({ subject: sql`upper(${emails.subject})` })
+      .where(sql`${emails.id} % 13 = 0`);
+    await database.db
+      .update(emails)
+      .set({ subject: sql`'Ärger 100% _Straße_ ' || ${emails.id}` })
+      .where(sql`${emails.id} % 97 = 1`);
     // Mail read in late (an outage, a re-import): created weeks after it was received.
-    await database.db.update(emails).set({ createAt: sql`${emails.createAt} + interval '40 days'` }).where(sql`${emails.id} % 17 = 3`);
+    await database.db
+      .update(emails)
+      .set({ createAt: sql`${emails.createAt} + interval '40 days'` })
+      .where(sql`${emails.id} % 17 = 3`);
   });
   afterAll(() => drop());
 
@@ -37,8 +49,7 @@ describe.each(backends)('email counters on %s', (backend) => {
                 is distinct from (s.email_from, s.category, s.is_read, s.create_at, s.received_at, s.folded)`,
     ).then((r) => r[0]!.n);
 
-  const truth = (where: string) =>
-    queryRows<{ n: number }>(database.db, sql.raw(`select count(*)::int as n from emails where ${where}`)).then((r) => r[0]!.n);
+  const truth = (where: string) => queryRows<{ n: number }>(database.db, sql.raw(`select count(*)::int as n from emails where ${where}`)).then((r) => r[0]!.n);
 
   it('give the dashboard the exact counts of a month after inserts, updates and deletes', async () => {
     const counts = await dashboardCounts(database.db, new Date('2026-05-01T00:00:00Z'), new Date('2026-06-01T00:00:00Z'));
@@ -78,20 +89,30 @@ describe.each(backends)('email counters on %s', (backend) => {
   it.each([
     ['a selective subject, any case', { selection: 'all', subject: 'apx0001' }],
     ['a broad subject in a category', { selection: { category: 'processed' }, subject: 'DISPUTE' }],
-    ['a subject with a sender, read, within dates', { selection: { isRead: true }, subject: 'atm', emailFrom: 'disputes', createdFrom: '2025-09-01', createdTo: '2026-03-31' }],
+    [
+      'a subject with a sender, read, within dates',
+      { selection: { isRead: true }, subject: 'atm', emailFrom: 'disputes', createdFrom: '2025-09-01', createdTo: '2026-03-31' },
+    ],
     ['a subject in another script', { selection: 'all', subject: 'ärger' }],
     ['a subject holding % and _ literally', { selection: 'all', subject: '% _straße_' }],
     ['a subject no email has', { selection: 'all', subject: '%%' }],
   ] as [string, EmailListFilters][])('filter %s to the same count and pages as ILIKE over emails', async (name, filters) => {
     const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const where = and(
-      filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
+      filters.selection === 'all'
+        ? undefined
+        : 'category' in filters.selection
+          ? eq(emails.category, filters.selection.category)
+          : eq(emails.isRead, filters.selection.isRead),
       sql`${emails.subject} ilike ${like(filters.subject!)}`,
       filters.emailFrom ? sql`${emails.emailFrom} ilike ${like(filters.emailFrom)}` : undefined,
       filters.createdFrom ? sql`${emails.createAt} >= ${`${filters.createdFrom}T00:00:00Z`}::timestamptz` : undefined,
       filters.createdTo ? sql`${emails.createAt} < (${filters.createdTo}::date + 1)::timestamptz` : undefined,
     );
-    const [expected] = await database.db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where);
+    const [expected] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(emails)
+      .where(where);
     const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 });
     expect(first.count).toBe(expected!.n);
     expect(first.count > 0).toBe(name !== 'a subject no email has');
@@ -113,23 +134,49 @@ describe.each(backends)('email counters on %s', (backend) => {
     ['a category', { selection: { category: 'processed' } }],
     ['a selective subject', { selection: 'all', subject: 'apx0001' }],
     ['a broad subject', { selection: { isRead: true }, subject: 'dispute' }],
-    ['a sender and a month', { selection: 'all', emailFrom: 'disputes@', receivedIn: { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') } }],
+    [
+      'a sender and a month',
+      { selection: 'all', emailFrom: 'disputes@', receivedIn: { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') } },
+    ],
   ] as [string, EmailListFilters][])('list %s oldest first, ties by id, as a plain ORDER BY create_at, id', async (_name, filters) => {
     // Two emails created at the same instant: their order is by id, the same way as the time.
     const tied = await database.db.select({ id: emails.id }).from(emails).orderBy(emails.id).limit(2);
-    await database.db.update(emails).set({ createAt: new Date('2025-12-01T08:00:00Z') }).where(inArray(emails.id, tied.map((r) => r.id)));
+    await database.db
+      .update(emails)
+      .set({ createAt: new Date('2025-12-01T08:00:00Z') })
+      .where(
+        inArray(
+          emails.id,
+          tied.map((r) => r.id),
+        ),
+      );
     const where = and(
-      filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
+      filters.selection === 'all'
+        ? undefined
+        : 'category' in filters.selection
+          ? eq(emails.category, filters.selection.category)
+          : eq(emails.isRead, filters.selection.isRead),
       filters.subject ? sql`${emails.subject} ilike ${`%${filters.subject}%`}` : undefined,
       filters.emailFrom ? sql`${emails.emailFrom} ilike ${`%${filters.emailFrom}%`}` : undefined,
-      filters.receivedIn ? sql`${emails.receivedAt} >= ${filters.receivedIn.from.toISOString()}::timestamptz and ${emails.receivedAt} < ${filters.receivedIn.to.toISOString()}::timestamptz` : undefined,
+      filters.receivedIn
+        ? sql`${emails.receivedAt} >= ${filters.receivedIn.from.toISOString()}::timestamptz and ${emails.receivedAt} < ${filters.receivedIn.to.toISOString()}::timestamptz`
+        : undefined,
     );
     const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 }, 'oldest');
     expect(first.count).toBeGreaterThan(0);
     for (const pageNumber of [1, 2, Math.ceil(first.count / 10)]) {
       const page = await listEmails(database.db, filters, { page: pageNumber, pageSize: 10 }, 'oldest');
-      const plain = await database.db.select({ id: emails.id }).from(emails).where(where).orderBy(emails.createAt, emails.id).limit(10).offset((pageNumber - 1) * 10);
-      expect(page.rows.map((r) => r.id), `page ${pageNumber}`).toEqual(plain.map((r) => r.id));
+      const plain = await database.db
+        .select({ id: emails.id })
+        .from(emails)
+        .where(where)
+        .orderBy(emails.createAt, emails.id)
+        .limit(10)
+        .offset((pageNumber - 1) * 10);
+      expect(
+        page.rows.map((r) => r.id),
+        `page ${pageNumber}`,
+      ).toEqual(plain.map((r) => r.id));
     }
   });
 
@@ -155,9 +202,17 @@ describe.each(backends)('email counters on %s', (backend) => {
       expect(first.count, key).toBeGreaterThan(0);
       for (const pageNumber of [1, Math.ceil(first.count / 10)]) {
         const page = await listEmails(database.db, month, { page: pageNumber, pageSize: 10 });
-        const plain = await database.db.select({ id: emails.id }).from(emails).where(and(selected(filters), inMay))
-          .orderBy(desc(emails.createAt), desc(emails.id)).limit(10).offset((pageNumber - 1) * 10);
-        expect(page.rows.map((r) => r.id), `${key} page ${pageNumber}`).toEqual(plain.map((r) => r.id));
+        const plain = await database.db
+          .select({ id: emails.id })
+          .from(emails)
+          .where(and(selected(filters), inMay))
+          .orderBy(desc(emails.createAt), desc(emails.id))
+          .limit(10)
+          .offset((pageNumber - 1) * 10);
+        expect(
+          page.rows.map((r) => r.id),
+          `${key} page ${pageNumber}`,
+        ).toEqual(plain.map((r) => r.id));
       }
     }
     // With a subject (the narrow rows carry the month) or a sender (counted on the emails).
@@ -169,23 +224,36 @@ describe.each(backends)('email counters on %s', (backend) => {
         extra.subject ? sql`${emails.subject} ilike ${`%${extra.subject}%`}` : undefined,
         'emailFrom' in extra ? sql`${emails.emailFrom} ilike ${`%${extra.emailFrom}%`}` : undefined,
       );
-      const [expected] = await database.db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where);
+      const [expected] = await database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(emails)
+        .where(where);
       const page = await listEmails(database.db, filters, { page: 2, pageSize: 10 });
       expect(page.count, JSON.stringify(extra)).toBe(expected!.n);
       const plain = await database.db.select({ id: emails.id }).from(emails).where(where).orderBy(desc(emails.createAt), desc(emails.id)).limit(10).offset(10);
-      expect(page.rows.map((r) => r.id), JSON.stringify(extra)).toEqual(plain.map((r) => r.id));
+      expect(
+        page.rows.map((r) => r.id),
+        JSON.stringify(extra),
+      ).toEqual(plain.map((r) => r.id));
     }
   });
 
   it.each(selections)('count %s exactly and seek deep pages to the same rows as a plain OFFSET', async (_name, filters) => {
     const first = await listEmails(database.db, filters, { page: 1, pageSize: 10 });
     const where = and(
-      filters.selection === 'all' ? undefined : 'category' in filters.selection ? eq(emails.category, filters.selection.category) : eq(emails.isRead, filters.selection.isRead),
+      filters.selection === 'all'
+        ? undefined
+        : 'category' in filters.selection
+          ? eq(emails.category, filters.selection.category)
+          : eq(emails.isRead, filters.selection.isRead),
       filters.createdFrom ? sql`${emails.createAt} >= ${`${filters.createdFrom}T00:00:00Z`}::timestamptz` : undefined,
       filters.createdTo ? sql`${emails.createAt} < (${filters.createdTo}::date + 1)::timestamptz` : undefined,
       filters.emailFrom ? sql`${emails.emailFrom} ilike ${`%${filters.emailFrom}%`}` : undefined,
     );
-    const [expected] = await database.db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where);
+    const [expected] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(emails)
+      .where(where);
     expect(first.count).toBe(expected!.n);
     expect(first.count).toBeGreaterThan(2100);
 
@@ -206,14 +274,24 @@ describe.each(backends)('email counters on %s', (backend) => {
   it('stay exact when many writers insert, update, reprocess and delete at once', async () => {
     const at = new Date('2026-05-20T10:00:00Z');
     const email = (w: number, i: number) => ({
-      emailFrom: `race${w % 3}@example`, emailTo: 'ej-desk@operations.example', subject: `Race ${w}-${i} dispute`,
-      normalizedSubject: `race ${w}-${i} dispute`, receivedAt: at, createAt: at, updateAt: at, category: 'ej_not_found',
+      emailFrom: `race${w % 3}@example`,
+      emailTo: 'ej-desk@operations.example',
+      subject: `Race ${w}-${i} dispute`,
+      normalizedSubject: `race ${w}-${i} dispute`,
+      receivedAt: at,
+      createAt: at,
+      updateAt: at,
+      category: 'ej_not_found',
     });
     await Promise.all(
       Array.from({ length: 12 }, (_, w) =>
         database.db.transaction(async (tx) => {
           await tx.insert(emails).values(Array.from({ length: 20 }, (_, i) => email(w, i)));
-          if (w % 3 === 1) await tx.update(emails).set({ isRead: true, category: 'processed', subject: sql`${emails.subject} || ' reprocessed'` }).where(sql`${emails.subject} like 'Race %' and ${emails.id} % 3 = 0`);
+          if (w % 3 === 1)
+            await tx
+              .update(emails)
+              .set({ isRead: true, category: 'processed', subject: sql`${emails.subject} || ' reprocessed'` })
+              .where(sql`${emails.subject} like 'Race %' and ${emails.id} % 3 = 0`);
           if (w % 4 === 2) await tx.delete(emails).where(sql`${emails.subject} like 'Race %' and ${emails.id} % 5 = 0`);
         }),
       ),
@@ -233,7 +311,11 @@ describe.each(backends)('email counters on %s', (backend) => {
       const where = [
         filters.subject ? `subject ilike '%${filters.subject}%'` : 'true',
         filters.emailFrom ? `email_from ilike '%${filters.emailFrom}%'` : 'true',
-        filters.selection === 'all' ? 'true' : 'category' in filters.selection ? `category = '${filters.selection.category}'` : `is_read = ${filters.selection.isRead}`,
+        filters.selection === 'all'
+          ? 'true'
+          : 'category' in filters.selection
+            ? `category = '${filters.selection.category}'`
+            : `is_read = ${filters.selection.isRead}`,
       ].join(' and ');
       expect((await listEmails(database.db, filters, { page: 1, pageSize: 10 })).count, JSON.stringify(filters)).toBe(await truth(where));
     }

@@ -63,8 +63,7 @@ export function exportCell(value: unknown): string | number {
 }
 
 /** The raw value of a column in a row (its key, or its function for derived cells). */
-export const cellValue = <Row>(row: Row, column: ExportColumn<Row>): unknown =>
-  typeof column.value === 'function' ? column.value(row) : row[column.value];
+export const cellValue = <Row>(row: Row, column: ExportColumn<Row>): unknown => (typeof column.value === 'function' ? column.value(row) : row[column.value]);
 
 export function exportRows<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[]): (string | number)[][] {
   return rows.map((row) => columns.map((column) => exportCell(cellValue(row, column))));

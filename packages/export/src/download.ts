@@ -19,11 +19,6 @@ export function downloadCsv<Row>(filename: string, rows: readonly Row[], columns
   saveFile(filename, toCsv(rows, columns), 'text/csv;charset=utf-8');
 }
 
-export async function downloadXlsx<Row>(
-  filename: string,
-  sheetName: string,
-  rows: readonly Row[],
-  columns: readonly ExportColumn<Row>[],
-): Promise<void> {
+export async function downloadXlsx<Row>(filename: string, sheetName: string, rows: readonly Row[], columns: readonly ExportColumn<Row>[]): Promise<void> {
   saveFile(filename, await toXlsx(rows, columns, sheetName), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
 }

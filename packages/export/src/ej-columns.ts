@@ -10,8 +10,7 @@ export type EjRecord = Answer<typeof EjRecordSchema> & { file_name?: string };
 export type EjListKind = 'dispute' | 'overage' | 'succeeding';
 
 /** 'Short Desc. EJ_Error' shows the short description followed by the EJ error. */
-export const shortDescAndError = (r: Pick<EjRecord, 'short_desc_ej_error' | 'ej_error'>) =>
-  [r.short_desc_ej_error, r.ej_error].filter(Boolean).join(' - ');
+export const shortDescAndError = (r: Pick<EjRecord, 'short_desc_ej_error' | 'ej_error'>) => [r.short_desc_ej_error, r.ej_error].filter(Boolean).join(' - ');
 
 /** Amounts go out as numbers so spreadsheets can add them up. */
 const amount = (value: string | null) => (value === null || value === '' ? null : Number(value));

@@ -20,11 +20,7 @@ function typedCell<Row>(value: unknown, column: ExportColumn<Row>) {
  * cells typed as the server's (xlsx-stream.ts): dates as date cells shown DD/MM/YY, amounts as
  * numbers. Loaded on first use, so it never weighs on a page that does not export.
  */
-export async function toXlsx<Row>(
-  rows: readonly Row[],
-  columns: readonly ExportColumn<Row>[],
-  sheetName: string,
-): Promise<ArrayBuffer> {
+export async function toXlsx<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[], sheetName: string): Promise<ArrayBuffer> {
   const { default: writeXlsxFile } = await import('write-excel-file/universal');
   const header = columns.map((c) => ({ type: String, value: neutralise(c.header) }));
   const sheet = [header, ...rows.map((row) => columns.map((column) => typedCell(cellValue(row, column), column)))];

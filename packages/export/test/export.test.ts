@@ -15,14 +15,26 @@ const columns: ExportColumn<Row>[] = [
 
 describe('export cells', () => {
   it.each([
-    '=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', '\ncmd', '\n=1+1', '\r\n=cmd|calc',
-    ' =1+1', '\u0000=1+1', '\u3000=1+1', '＝HYPERLINK("http://evil")', '＋1', '－1', '＠SUM(A1)', ' \n ＝1',
-  ])(
-    'neutralises %j so it stays text',
-    (value) => {
-      expect(exportCell(value)).toBe(`'${value}`);
-    },
-  );
+    '=HYPERLINK("http://evil")',
+    '+1+1',
+    '-2+3',
+    '@SUM(A1)',
+    '\tcmd',
+    '\rcmd',
+    '\ncmd',
+    '\n=1+1',
+    '\r\n=cmd|calc',
+    ' =1+1',
+    '\u0000=1+1',
+    '\u3000=1+1',
+    '＝HYPERLINK("http://evil")',
+    '＋1',
+    '－1',
+    '＠SUM(A1)',
+    ' \n ＝1',
+  ])('neutralises %j so it stays text', (value) => {
+    expect(exportCell(value)).toBe(`'${value}`);
+  });
 
   it('fills missing values with N/A and keeps numbers and ordinary text as they are', () => {
     expect([null, undefined, ''].map(exportCell)).toEqual(['N/A', 'N/A', 'N/A']);
@@ -35,22 +47,9 @@ describe('export cells', () => {
 
 describe('CSV', () => {
   it('quotes separators, quotes and line breaks, and guards formulas', () => {
-    const csv = toCsv<Row>(
-      [
-        { atm: 'A,1', amount: 100, note: 'say "hi"' },
-        { atm: '=cmd|calc', note: 'two\nlines' },
-        { atm: null },
-      ],
-      columns,
-    );
+    const csv = toCsv<Row>([{ atm: 'A,1', amount: 100, note: 'say "hi"' }, { atm: '=cmd|calc', note: 'two\nlines' }, { atm: null }], columns);
     expect(csv.startsWith('\uFEFF')).toBe(true);
-    expect(csv.slice(1).split('\r\n')).toEqual([
-      'ATM ID,Amount,Note',
-      '"A,1",100,"say ""hi"""',
-      `'=cmd|calc,N/A,"two\nlines"`,
-      'N/A,N/A,N/A',
-      '',
-    ]);
+    expect(csv.slice(1).split('\r\n')).toEqual(['ATM ID,Amount,Note', '"A,1",100,"say ""hi"""', `'=cmd|calc,N/A,"two\nlines"`, 'N/A,N/A,N/A', '']);
   });
 
   it('takes the columns of JSON data from the first record', () => {
@@ -61,7 +60,14 @@ describe('CSV', () => {
 
 describe('XLSX', () => {
   it('writes one named sheet whose cells match the rows, guarded', async () => {
-    const buffer = await toXlsx<Row>([{ atm: '@evil', amount: 250.5 }, { atm: 'APX00001', note: 'ok' }], columns, 'AttendanceData');
+    const buffer = await toXlsx<Row>(
+      [
+        { atm: '@evil', amount: 250.5 },
+        { atm: 'APX00001', note: 'ok' },
+      ],
+      columns,
+      'AttendanceData',
+    );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(buffer);
     expect(book.worksheets.map((s) => s.name)).toEqual(['AttendanceData']);

@@ -24,7 +24,9 @@ export const PreferenceStoreProvider = PreferenceStoreContext.Provider;
 /** A column's id as react-table resolves it: its id, else its accessor key, else a text header. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const columnIdOf = (def: ColumnDef<any, any>): string | undefined =>
-  def.id ?? ('accessorKey' in def && typeof def.accessorKey === 'string' ? def.accessorKey.replace('.', '_') : undefined) ?? (typeof def.header === 'string' ? def.header : undefined);
+  def.id ??
+  ('accessorKey' in def && typeof def.accessorKey === 'string' ? def.accessorKey.replace('.', '_') : undefined) ??
+  (typeof def.header === 'string' ? def.header : undefined);
 
 export interface ChoosableColumn {
   id: string;

@@ -23,7 +23,11 @@ if (database.backend === 'pglite') {
   for (const account of demoAccounts) {
     // A demo made before roles has its operator as an admin (migration 0021): the demo's roles are
     // these. The password is hashed (argon2, slow on purpose) only for an account still to make.
-    const [kept] = await database.db.update(users).set({ role: account.role }).where(sql`lower(${users.email}) = ${account.email}`).returning({ id: users.id });
+    const [kept] = await database.db
+      .update(users)
+      .set({ role: account.role })
+      .where(sql`lower(${users.email}) = ${account.email}`)
+      .returning({ id: users.id });
     if (!kept) await createUser(database.db, account.email, await hashPassword(account.password), account.role);
   }
   if (counts?.emails === 0) {

@@ -63,7 +63,9 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
     const listening = unlisten;
     unlisten = undefined;
     lastStall = undefined;
-    await (await listening?.catch(() => undefined))?.();
+    await (
+      await listening?.catch(() => undefined)
+    )?.();
   };
 
   return {

@@ -5,7 +5,6 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { bodyLimit } from '@ejdesk/http';
 
-
 export async function registerBodies(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit });
   await app.register(multipart, {

@@ -34,7 +34,8 @@ export function databaseUnavailable(reply: FastifyReply) {
 }
 
 /** Body parsers' failures (multipart, JSON, urlencoded) that carry no status of their own. */
-const malformedBody = /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|boundary|Part terminated early|Unexpected end of JSON|in JSON at position/i;
+const malformedBody =
+  /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|boundary|Part terminated early|Unexpected end of JSON|in JSON at position/i;
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

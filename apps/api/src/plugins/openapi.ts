@@ -29,7 +29,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes: {
-          jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /api/auth/jwt/create/, sent as `Authorization: JWT <token>` or `Bearer <token>`.' },
+          jwt: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An access token from POST /api/auth/jwt/create/, sent as `Authorization: JWT <token>` or `Bearer <token>`.',
+          },
           deployToken: { type: 'http', scheme: 'bearer', description: 'The deployers’ token (REMOTE_DEPLOY_TOKEN).' },
           metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN).' },
         },

@@ -53,7 +53,11 @@ export function registerValidation(app: FastifyInstance): void {
   const strict = withFormats(new Ajv({ ...common, coerceTypes: false }));
   const coercing = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
   app.addHook('preValidation', async (request, reply) => {
-    for (const [where, part] of [['query', request.query], ['path', request.params], ['body', request.body]] as const) {
+    for (const [where, part] of [
+      ['query', request.query],
+      ['path', request.params],
+      ['body', request.body],
+    ] as const) {
       const field = nulAt(part);
       if (field === 'too deep') return reply.code(400).send({ detail: `${where}: nested too deeply.` });
       if (field !== undefined) return refuseNul(reply, where, field);
@@ -63,7 +67,5 @@ export function registerValidation(app: FastifyInstance): void {
     if (!query) return;
     for (const [key, value] of Object.entries(query)) if (value === '') delete query[key];
   });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
 }

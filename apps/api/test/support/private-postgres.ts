@@ -10,7 +10,9 @@ import { join } from 'node:path';
 export const postgresBin = (() => {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(base, versions[0], 'bin') : undefined;
 })();
 
@@ -58,7 +60,8 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
     port,
     start: () => void run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'server.log'), '-w', '-t', '60', 'start']),
     stop: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
-    psql: (sql) => execFileSync(join(postgresBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-At', '-c', sql]).toString(),
+    psql: (sql) =>
+      execFileSync(join(postgresBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-At', '-c', sql]).toString(),
     destroy() {
       try {
         cluster.stop();

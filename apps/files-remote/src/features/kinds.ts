@@ -15,10 +15,22 @@ export interface FileKind {
 }
 
 const textKind = (path: string, title: string, api: FileKindName): FileKind => ({
-  path, title, api, rowsKey: 'text_data', responseKey: 'Response Code', nameHeader: 'Text File Name', paginated: true,
+  path,
+  title,
+  api,
+  rowsKey: 'text_data',
+  responseKey: 'Response Code',
+  nameHeader: 'Text File Name',
+  paginated: true,
 });
 const listedKind = (path: string, title: string, api: FileKindName, rowsKey: FileKind['rowsKey'], label: string): FileKind => ({
-  path, title, api, rowsKey, responseKey: 'Response', nameHeader: `${label} File Name`, paginated: false,
+  path,
+  title,
+  api,
+  rowsKey,
+  responseKey: 'Response',
+  nameHeader: `${label} File Name`,
+  paginated: false,
 });
 
 export const fileKinds: readonly FileKind[] = [

@@ -32,9 +32,7 @@ const columns: Record<Column, { parse: Parse; headers: string[] }> = {
   responseCode: { parse: 'text', headers: ['responsecode', 'response', 'respcode', 'rc'] },
 };
 
-const byHeader = new Map<string, Column>(
-  Object.entries(columns).flatMap(([column, { headers }]) => headers.map((h) => [h, column as Column] as const)),
-);
+const byHeader = new Map<string, Column>(Object.entries(columns).flatMap(([column, { headers }]) => headers.map((h) => [h, column as Column] as const)));
 const squash = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The column a header cell names, if any. */
@@ -84,9 +82,22 @@ export function parseMoney(value: unknown): string | null {
 }
 
 export const emptyRow = (): DisputeRow => ({
-  atmId: '', cardNo: '', txtNo: '', txtDate: null, txtAmt: null, disputeAmt: null, overage: null, mspRemarks: '',
-  mspRefNo: '', shortDesc: '', ejError: '', complaintDate: null, shortDescription: '', mailReceivedFrom: '',
-  mailSubject: '', responseCode: '',
+  atmId: '',
+  cardNo: '',
+  txtNo: '',
+  txtDate: null,
+  txtAmt: null,
+  disputeAmt: null,
+  overage: null,
+  mspRemarks: '',
+  mspRefNo: '',
+  shortDesc: '',
+  ejError: '',
+  complaintDate: null,
+  shortDescription: '',
+  mailReceivedFrom: '',
+  mailSubject: '',
+  responseCode: '',
 });
 
 /** An email's JSON data keeps its first 1,000 records (see process.ts). */
@@ -103,10 +114,22 @@ const cellText = (value: unknown): string =>
 
 /** Display names, for saying which columns a skipped table's header named. */
 const labels: Record<Column, string> = {
-  atmId: 'ATM ID', cardNo: 'Card No', txtNo: 'Txn No', txtDate: 'Txn Date', txtAmt: 'Txn Amount', disputeAmt: 'Dispute Amount',
-  overage: 'Overage', mspRemarks: 'MSP Remarks', mspRefNo: 'MSP Ref No', shortDesc: 'Short Desc', ejError: 'EJ Error',
-  complaintDate: 'Complaint Date', shortDescription: 'Short Description', mailReceivedFrom: 'Mail Received From',
-  mailSubject: 'Mail Subject', responseCode: 'Response Code',
+  atmId: 'ATM ID',
+  cardNo: 'Card No',
+  txtNo: 'Txn No',
+  txtDate: 'Txn Date',
+  txtAmt: 'Txn Amount',
+  disputeAmt: 'Dispute Amount',
+  overage: 'Overage',
+  mspRemarks: 'MSP Remarks',
+  mspRefNo: 'MSP Ref No',
+  shortDesc: 'Short Desc',
+  ejError: 'EJ Error',
+  complaintDate: 'Complaint Date',
+  shortDescription: 'Short Description',
+  mailReceivedFrom: 'Mail Received From',
+  mailSubject: 'Mail Subject',
+  responseCode: 'Response Code',
 };
 
 /** Whether a header's named columns make a dispute table, and if not, why not. */

@@ -105,7 +105,14 @@ function formatOf(name: string, contentType: string): Format {
 }
 
 /** The files in a ZIP (recursively, to limits.zipDepth), each read by its own format, as "other". */
-async function zipFiles(reader: Reader, name: string, bytes: Uint8Array, passwords: readonly string[], subject: string, depth: number): Promise<ExtractedFile[]> {
+async function zipFiles(
+  reader: Reader,
+  name: string,
+  bytes: Uint8Array,
+  passwords: readonly string[],
+  subject: string,
+  depth: number,
+): Promise<ExtractedFile[]> {
   const out: ExtractedFile[] = [];
   for (const entry of await unzip(bytes, passwords)) {
     const entryName = `${name}/${entry.name}`;

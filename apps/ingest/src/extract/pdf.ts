@@ -44,8 +44,7 @@ export function linesOf(items: readonly StructuredTextItem[]): Cell[][] {
   });
 }
 
-const isHeader = (cells: readonly Cell[]) =>
-  judgeHeader(new Set(cells.map((c) => columnOf(c.text)).filter((c): c is Column => !!c))) === null;
+const isHeader = (cells: readonly Cell[]) => judgeHeader(new Set(cells.map((c) => columnOf(c.text)).filter((c): c is Column => !!c))) === null;
 
 /** A line's cells placed in the header's columns: each by its centre, in the band that starts at a header cell. */
 function placeInColumns(cells: readonly Cell[], header: readonly Cell[]): string[] {
@@ -87,7 +86,8 @@ export function gridsOfPages(pages: readonly (readonly StructuredTextItem[])[]):
  * needs), then kept: unpdf's getDocumentProxy resolves a module path on every call, which under a
  * module loader costs a round trip to the loader thread per PDF.
  */
-let pdfjs: Promise<{ extractTextItems: typeof Unpdf.extractTextItems; getDocument: Awaited<ReturnType<typeof Unpdf.getResolvedPDFJS>>['getDocument'] }> | undefined;
+let pdfjs:
+  Promise<{ extractTextItems: typeof Unpdf.extractTextItems; getDocument: Awaited<ReturnType<typeof Unpdf.getResolvedPDFJS>>['getDocument'] }> | undefined;
 const loadPdfjs = () =>
   (pdfjs ??= import('unpdf').then(async (unpdf) => ({ extractTextItems: unpdf.extractTextItems, getDocument: (await unpdf.getResolvedPDFJS()).getDocument })));
 
@@ -97,7 +97,8 @@ export async function pdfGrids(bytes: Uint8Array, passwords: readonly string[]):
   for (const password of [undefined, ...passwords]) {
     try {
       // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy each time.
-      const doc = await getDocument({ data: new Uint8Array(bytes), password, isEvalSupported: false, useSystemFonts: true, stopAtErrors: false, verbosity: 0 }).promise;
+      const doc = await getDocument({ data: new Uint8Array(bytes), password, isEvalSupported: false, useSystemFonts: true, stopAtErrors: false, verbosity: 0 })
+        .promise;
       try {
         if (doc.numPages > limits.pdfPages) throw new ExtractionError(`the PDF has ${doc.numPages} pages (limit ${limits.pdfPages})`);
         const { items } = await extractTextItems(doc);

@@ -33,7 +33,7 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): string 
       text = iconv.decode(buffer, 'windows-1252');
     }
   }
-   
+
   return text.replace(/^\uFEFF/, '').replace(/[\u0080-\u009f]/g, '');
 }
 

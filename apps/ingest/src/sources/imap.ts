@@ -100,35 +100,45 @@ export async function syncMailbox(client: ImapFlow, db: Db, settings: ImapSettin
       // one transaction at a time) nobody waits for room while holding what the other needs.
       const bytes = batch.reduce((n, p) => n + Math.min(p.size, limits.messageBytes), 0);
       let held = false;
-      const outcome = await db.transaction(async (tx) => {
-        await budget.acquire(bytes);
-        held = true;
-        const checkpoint = await lockCheckpoint(tx, source);
-        if (!checkpoint) return 'busy' as const;
-        const last = checkpoint.uidValidity === uidValidity ? checkpoint.lastUid : 0;
-        const todo = batch.filter((p) => p.uid > last);
-        if (todo.length === 0) return 'stored' as const;
-        const whole = await fetchSources(client, todo.filter((p) => p.size <= limits.messageBytes).map((p) => p.uid), false);
-        const partial = await fetchSources(client, todo.filter((p) => p.size > limits.messageBytes).map((p) => p.uid), true);
-        for (const p of todo) {
-          const fetched = whole.get(p.uid) ?? partial.get(p.uid);
-          if (!fetched) continue; // expunged meanwhile
-          summary.seen++;
-          const raw: RawMessage = {
-            raw: fetched.source,
-            size: p.size,
-            origin: `${source}#uid=${p.uid}`,
-            internalDate: fetched.internalDate,
-            ...(partial.has(p.uid)
-              ? { fetchError: `the message is ${limits.mb(p.size)}, over the ${limits.mb(limits.messageBytes)} limit: only its start was fetched` }
-              : {}),
-          };
-          if (await storeMessage(tx, await toNewMessage(raw))) summary.stored++;
-          else summary.alreadyStored++;
-        }
-        await saveCheckpoint(tx, source, { uidValidity, lastUid: todo.at(-1)!.uid });
-        return 'stored' as const;
-      }).finally(() => held && budget.release(bytes));
+      const outcome = await db
+        .transaction(async (tx) => {
+          await budget.acquire(bytes);
+          held = true;
+          const checkpoint = await lockCheckpoint(tx, source);
+          if (!checkpoint) return 'busy' as const;
+          const last = checkpoint.uidValidity === uidValidity ? checkpoint.lastUid : 0;
+          const todo = batch.filter((p) => p.uid > last);
+          if (todo.length === 0) return 'stored' as const;
+          const whole = await fetchSources(
+            client,
+            todo.filter((p) => p.size <= limits.messageBytes).map((p) => p.uid),
+            false,
+          );
+          const partial = await fetchSources(
+            client,
+            todo.filter((p) => p.size > limits.messageBytes).map((p) => p.uid),
+            true,
+          );
+          for (const p of todo) {
+            const fetched = whole.get(p.uid) ?? partial.get(p.uid);
+            if (!fetched) continue; // expunged meanwhile
+            summary.seen++;
+            const raw: RawMessage = {
+              raw: fetched.source,
+              size: p.size,
+              origin: `${source}#uid=${p.uid}`,
+              internalDate: fetched.internalDate,
+              ...(partial.has(p.uid)
+                ? { fetchError: `the message is ${limits.mb(p.size)}, over the ${limits.mb(limits.messageBytes)} limit: only its start was fetched` }
+                : {}),
+            };
+            if (await storeMessage(tx, await toNewMessage(raw))) summary.stored++;
+            else summary.alreadyStored++;
+          }
+          await saveCheckpoint(tx, source, { uidValidity, lastUid: todo.at(-1)!.uid });
+          return 'stored' as const;
+        })
+        .finally(() => held && budget.release(bytes));
       if (outcome === 'busy') return 'busy';
     }
     return 'done';

@@ -20,10 +20,7 @@ export async function prepareRules(db: Db, bankPassKey: Buffer): Promise<void> {
   await db.insert(bankMsps).values(Object.values(banks).map((b) => ({ msp: msp.name, bankName: b.name })));
   await db.insert(bankPasswords).values(Object.values(banks).map((b) => ({ bankName: b.name, bankPassEncrypted: encryptBankPass(bankPassKey, b.password) })));
   await replaceIngestRules(db, {
-    senders: [
-      ...Object.values(banks).map((b) => ({ sender: `@${b.domain}`, organisation: b.name })),
-      { sender: `@${msp.domain}`, organisation: msp.name },
-    ],
+    senders: [...Object.values(banks).map((b) => ({ sender: `@${b.domain}`, organisation: b.name })), { sender: `@${msp.domain}`, organisation: msp.name }],
     ignore: [
       { field: 'subject', pattern: 'out of office' },
       { field: 'sender', pattern: 'noreply@' },
@@ -60,8 +57,7 @@ export const htmlTable = (lines: DisputeLine[]) =>
     .join('')}</table><p>Regards</p>`;
 
 export const csv = (lines: DisputeLine[]) => [header, ...lines.map(cells)].map((r) => r.join(',')).join('\r\n') + '\r\n';
-export const pipeText = (lines: DisputeLine[]) =>
-  ['EJ extract', '', ...[header, ...lines.map(cells)].map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
+export const pipeText = (lines: DisputeLine[]) => ['EJ extract', '', ...[header, ...lines.map(cells)].map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
 
 export async function xlsx(lines: DisputeLine[]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -169,39 +165,158 @@ export async function testCorpus(options: { bigAttachment?: boolean } = {}): Pro
   const out: CorpusMessage[] = [];
   const add = async (name: string, spec: MailSpec, expect?: CorpusMessage['expect']) => out.push({ name, raw: await compose(spec), expect });
 
-  await add('first of a thread', { from: bankMail(apex), subject: 'ATM dispute APX00001', html: htmlTable(thread), messageId: '<thread-1@apexbank.example>' }, { category: 'processed', rows: { dispute: 3 } });
-  await add('reply quoting the same table', { from: bankMail(apex), subject: 'RE: ATM dispute APX00001', html: `<p>Any update?</p>${htmlTable(thread)}`, messageId: '<thread-2@apexbank.example>' }, { category: 'same_subject', rows: {} });
-  await add('reply with one new row', { from: bankMail(apex), subject: 'Re: Fwd: ATM dispute APX00001', html: htmlTable([...thread, ...disputeLines(apex.code, 4, 1)]), messageId: '<thread-3@apexbank.example>' }, { category: 'same_subject_processing', rows: { dispute: 1 } });
-  await add('missing txn csv from the MSP', { from: mspMail, subject: 'Missing txn report Harbor Bank', attachments: [{ filename: 'missing_txn_2026-10.csv', content: csv(disputeLines(harbor.code, 1, 5)) }] }, { category: 'processed', rows: { missing_txn: 5 } });
-  await add('text dump', { from: bankMail(harbor), subject: 'EJ text dump', attachments: [{ filename: 'ej_dump.txt', content: pipeText(disputeLines(harbor.code, 10, 4)) }] }, { category: 'processed', rows: { text: 4, dispute: 4 } });
-  await add('missing report', { from: bankMail(harbor), subject: 'Daily report', attachments: [{ filename: 'missing_report.txt', content: csv(disputeLines(harbor.code, 20, 2)) }] }, { category: 'processed', rows: { missing: 2 } });
-  await add('between successful', { from: bankMail(apex), subject: 'Between successful transactions', attachments: [{ filename: 'report.txt', content: csv(disputeLines(apex.code, 30, 2)) }] }, { category: 'processed', rows: { between_successful: 2 } });
-  await add('excel', { from: bankMail(apex), subject: 'Dispute sheet October', attachments: [{ filename: 'disputes.xlsx', content: await xlsx(disputeLines(apex.code, 40, 6)) }] }, { category: 'processed', rows: { excel: 6, dispute: 6 } });
-  await add('protected pdf', { from: bankMail(apex), subject: 'EJ statement PDF', attachments: [{ filename: 'statement.pdf', content: await pdf(disputeLines(apex.code, 50, 3), apex.password) }] }, { category: 'processed', rows: { pdf: 3, dispute: 3 } });
-  await add('protected zip of overage', { from: mspMail, subject: 'Overage Harbor Bank', attachments: [{ filename: 'overage.zip', content: await zip([{ name: 'overage_HRB.csv', content: csv(disputeLines(harbor.code, 60, 2)) }], harbor.password) }] }, { category: 'processed', rows: { other: 2, overage: 2 } });
-  await add('succeeding file', { from: bankMail(apex), subject: 'Succeeding transactions', attachments: [{ filename: 'succeeding_APX.csv', content: csv(disputeLines(apex.code, 70, 2)) }] }, { category: 'processed', rows: { text: 2, succeeding: 2 } });
+  await add(
+    'first of a thread',
+    { from: bankMail(apex), subject: 'ATM dispute APX00001', html: htmlTable(thread), messageId: '<thread-1@apexbank.example>' },
+    { category: 'processed', rows: { dispute: 3 } },
+  );
+  await add(
+    'reply quoting the same table',
+    { from: bankMail(apex), subject: 'RE: ATM dispute APX00001', html: `<p>Any update?</p>${htmlTable(thread)}`, messageId: '<thread-2@apexbank.example>' },
+    { category: 'same_subject', rows: {} },
+  );
+  await add(
+    'reply with one new row',
+    {
+      from: bankMail(apex),
+      subject: 'Re: Fwd: ATM dispute APX00001',
+      html: htmlTable([...thread, ...disputeLines(apex.code, 4, 1)]),
+      messageId: '<thread-3@apexbank.example>',
+    },
+    { category: 'same_subject_processing', rows: { dispute: 1 } },
+  );
+  await add(
+    'missing txn csv from the MSP',
+    {
+      from: mspMail,
+      subject: 'Missing txn report Harbor Bank',
+      attachments: [{ filename: 'missing_txn_2026-10.csv', content: csv(disputeLines(harbor.code, 1, 5)) }],
+    },
+    { category: 'processed', rows: { missing_txn: 5 } },
+  );
+  await add(
+    'text dump',
+    { from: bankMail(harbor), subject: 'EJ text dump', attachments: [{ filename: 'ej_dump.txt', content: pipeText(disputeLines(harbor.code, 10, 4)) }] },
+    { category: 'processed', rows: { text: 4, dispute: 4 } },
+  );
+  await add(
+    'missing report',
+    { from: bankMail(harbor), subject: 'Daily report', attachments: [{ filename: 'missing_report.txt', content: csv(disputeLines(harbor.code, 20, 2)) }] },
+    { category: 'processed', rows: { missing: 2 } },
+  );
+  await add(
+    'between successful',
+    {
+      from: bankMail(apex),
+      subject: 'Between successful transactions',
+      attachments: [{ filename: 'report.txt', content: csv(disputeLines(apex.code, 30, 2)) }],
+    },
+    { category: 'processed', rows: { between_successful: 2 } },
+  );
+  await add(
+    'excel',
+    {
+      from: bankMail(apex),
+      subject: 'Dispute sheet October',
+      attachments: [{ filename: 'disputes.xlsx', content: await xlsx(disputeLines(apex.code, 40, 6)) }],
+    },
+    { category: 'processed', rows: { excel: 6, dispute: 6 } },
+  );
+  await add(
+    'protected pdf',
+    {
+      from: bankMail(apex),
+      subject: 'EJ statement PDF',
+      attachments: [{ filename: 'statement.pdf', content: await pdf(disputeLines(apex.code, 50, 3), apex.password) }],
+    },
+    { category: 'processed', rows: { pdf: 3, dispute: 3 } },
+  );
+  await add(
+    'protected zip of overage',
+    {
+      from: mspMail,
+      subject: 'Overage Harbor Bank',
+      attachments: [
+        { filename: 'overage.zip', content: await zip([{ name: 'overage_HRB.csv', content: csv(disputeLines(harbor.code, 60, 2)) }], harbor.password) },
+      ],
+    },
+    { category: 'processed', rows: { other: 2, overage: 2 } },
+  );
+  await add(
+    'succeeding file',
+    {
+      from: bankMail(apex),
+      subject: 'Succeeding transactions',
+      attachments: [{ filename: 'succeeding_APX.csv', content: csv(disputeLines(apex.code, 70, 2)) }],
+    },
+    { category: 'processed', rows: { text: 2, succeeding: 2 } },
+  );
   out.push({ name: 'duplicate of the first', raw: out[0]!.raw });
-  await add('unknown sender', { from: 'Deals <offers@marketing.example>', subject: 'Big savings', html: htmlTable(disputeLines('ZZZ', 1, 1)) }, { category: 'ignored', rows: {} });
+  await add(
+    'unknown sender',
+    { from: 'Deals <offers@marketing.example>', subject: 'Big savings', html: htmlTable(disputeLines('ZZZ', 1, 1)) },
+    { category: 'ignored', rows: {} },
+  );
   await add('ignored subject', { from: bankMail(apex), subject: 'Out of Office: back Monday', text: 'I am away.' }, { category: 'ignored', rows: {} });
   await add('ignored sender rule', { from: `noreply@${apex.domain}`, subject: 'Statement ready', text: 'Automated.' }, { category: 'ignored', rows: {} });
   await add('nothing to extract', { from: bankMail(harbor), subject: 'Thanks', text: 'Thank you, noted.' }, { category: 'ej_not_found', rows: {} });
   const noId = await compose({ from: bankMail(harbor), subject: 'No message id', html: htmlTable(disputeLines(harbor.code, 80, 1)), messageId: false });
   out.push({ name: 'no Message-ID', raw: noId, expect: { category: 'processed', rows: { dispute: 1 } } });
   out.push({ name: 'no Message-ID again', raw: noId });
-  await add('pdf with a password nobody stored', { from: bankMail(harbor), subject: 'Locked PDF', attachments: [{ filename: 'locked.pdf', content: await pdf(disputeLines(harbor.code, 90, 1), 'not-the-bank-password') }] }, { category: 'ej_not_found', rows: {}, failure: /password/ });
-  await add('corrupt xlsx', { from: bankMail(apex), subject: 'Broken workbook', attachments: [{ filename: 'broken.xlsx', content: Buffer.from('PK\u0003\u0004 this is not really a workbook') }] }, { category: 'ej_not_found', rows: {}, failure: /broken\.xlsx/ });
-  await add('corrupt pdf', { from: bankMail(apex), subject: 'Broken PDF', attachments: [{ filename: 'broken.pdf', content: Buffer.from('%PDF-1.7\n1 0 obj garbage') }] }, { category: 'ej_not_found', rows: {}, failure: /broken\.pdf/ });
-  await add('zip bomb', { from: bankMail(apex), subject: 'Archive', attachments: [{ filename: 'bomb.zip', content: zipBomb(100 * 1024 * 1024) }] }, { category: 'ej_not_found', rows: {}, failure: /expands beyond/ });
-  await add('hostile cells', { from: bankMail(harbor), subject: 'Formula cells', html: htmlTable([{ atm: 'HRB\u000099999', card: '=HYPERLINK("http://x")', txn: '+1', date: '31/02/26', amount: 1e15 }]) }, { category: 'processed', rows: { dispute: 1 } });
+  await add(
+    'pdf with a password nobody stored',
+    {
+      from: bankMail(harbor),
+      subject: 'Locked PDF',
+      attachments: [{ filename: 'locked.pdf', content: await pdf(disputeLines(harbor.code, 90, 1), 'not-the-bank-password') }],
+    },
+    { category: 'ej_not_found', rows: {}, failure: /password/ },
+  );
+  await add(
+    'corrupt xlsx',
+    {
+      from: bankMail(apex),
+      subject: 'Broken workbook',
+      attachments: [{ filename: 'broken.xlsx', content: Buffer.from('PK\u0003\u0004 this is not really a workbook') }],
+    },
+    { category: 'ej_not_found', rows: {}, failure: /broken\.xlsx/ },
+  );
+  await add(
+    'corrupt pdf',
+    { from: bankMail(apex), subject: 'Broken PDF', attachments: [{ filename: 'broken.pdf', content: Buffer.from('%PDF-1.7\n1 0 obj garbage') }] },
+    { category: 'ej_not_found', rows: {}, failure: /broken\.pdf/ },
+  );
+  await add(
+    'zip bomb',
+    { from: bankMail(apex), subject: 'Archive', attachments: [{ filename: 'bomb.zip', content: zipBomb(100 * 1024 * 1024) }] },
+    { category: 'ej_not_found', rows: {}, failure: /expands beyond/ },
+  );
+  await add(
+    'hostile cells',
+    {
+      from: bankMail(harbor),
+      subject: 'Formula cells',
+      html: htmlTable([{ atm: 'HRB\u000099999', card: '=HYPERLINK("http://x")', txn: '+1', date: '31/02/26', amount: 1e15 }]),
+    },
+    { category: 'processed', rows: { dispute: 1 } },
+  );
   const broken = Buffer.from(
     'From: disputes@harborbank.example\r\nSubject: Broken MIME\r\nDate: Thu, 15 Oct 2026 10:00:00 +0000\r\nMessage-ID: <broken-mime@harborbank.example>\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/html; charset="x-no-such-charset"\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%not base64%%%\r\n--b1\r\nContent-Type: application/octet-stream; name="x.bin"\r\n\r\n\u0000\u0001\u0002',
     'latin1',
   );
   out.push({ name: 'broken MIME', raw: broken, expect: { category: 'ej_not_found', rows: {} } });
   if (options.bigAttachment) {
-    await add('50 MB attachment', { from: bankMail(apex), subject: 'Huge EJ', attachments: [{ filename: 'huge.txt', content: Buffer.alloc(50 * 1024 * 1024, 'A') }] }, { category: 'ej_not_found', rows: {}, failure: /extraction limit/ });
+    await add(
+      '50 MB attachment',
+      { from: bankMail(apex), subject: 'Huge EJ', attachments: [{ filename: 'huge.txt', content: Buffer.alloc(50 * 1024 * 1024, 'A') }] },
+      { category: 'ej_not_found', rows: {}, failure: /extraction limit/ },
+    );
   }
-  await add('last, after the hostile ones', { from: bankMail(harbor), subject: 'ATM dispute HRB00100', html: htmlTable(disputeLines(harbor.code, 100, 2)) }, { category: 'processed', rows: { dispute: 2 } });
+  await add(
+    'last, after the hostile ones',
+    { from: bankMail(harbor), subject: 'ATM dispute HRB00100', html: htmlTable(disputeLines(harbor.code, 100, 2)) },
+    { category: 'processed', rows: { dispute: 2 } },
+  );
   return out;
 }
 
@@ -226,19 +341,25 @@ export async function bulkCorpus(count: number, onProgress?: (done: number) => v
     const date = new Date(corpusDate.getTime() + i * 60_000);
     let spec: MailSpec;
     switch (i % 20) {
-      case 8: case 9: case 10: case 11:
+      case 8:
+      case 9:
+      case 10:
+      case 11:
         spec = { from, subject, attachments: [{ filename: `disputes_${i}.csv`, content: csv(lines) }] };
         break;
-      case 12: case 13:
+      case 12:
+      case 13:
         if (!workbooks.has(variant)) workbooks.set(variant, await xlsx(disputeLines(bank.code, variant * 10, 5)));
         spec = { from, subject, attachments: [{ filename: `disputes_${i}.xlsx`, content: workbooks.get(variant)! }] };
         break;
-      case 14: case 15:
+      case 14:
+      case 15:
         if (!pdfs.has(variant)) pdfs.set(variant, await pdf(disputeLines(apex.code, variant * 10, 4), apex.password));
         spec = { from: `EJ Disputes <disputes@${apex.domain}>`, subject, attachments: [{ filename: `statement_${i}.pdf`, content: pdfs.get(variant)! }] };
         break;
       case 16:
-        if (!zips.has(variant)) zips.set(variant, await zip([{ name: `overage_${variant}.csv`, content: csv(disputeLines(harbor.code, variant * 10, 3)) }], harbor.password));
+        if (!zips.has(variant))
+          zips.set(variant, await zip([{ name: `overage_${variant}.csv`, content: csv(disputeLines(harbor.code, variant * 10, 3)) }], harbor.password));
         spec = { from: `EJ Disputes <disputes@${harbor.domain}>`, subject, attachments: [{ filename: `overage_${i}.zip`, content: zips.get(variant)! }] };
         break;
       case 17:
@@ -290,7 +411,10 @@ export function toMbox(messages: Buffer[]): Buffer {
   const parts: Buffer[] = [];
   for (const raw of messages) {
     parts.push(Buffer.from('From MAILER-DAEMON Thu Oct 15 09:30:00 2026\n'));
-    const text = raw.toString('latin1').replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1');
+    const text = raw
+      .toString('latin1')
+      .replace(/\r\n/g, '\n')
+      .replace(/^(>*From )/gm, '>$1');
     parts.push(Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'latin1'), Buffer.from('\n'));
   }
   return Buffer.concat(parts);

@@ -36,7 +36,10 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`dovecot exited (${child.exitCode}):\n${log()}`);
     const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (open) return;

@@ -93,7 +93,7 @@ export function App() {
               }
             >
               <Route path="/change-password" element={<ChangePasswordPage />} />
-            <Route path="*" element={<RemoteSwitch />} />
+              <Route path="*" element={<RemoteSwitch />} />
             </Route>
           </Routes>
         </BrowserRouter>

@@ -40,7 +40,8 @@ type IgnoreRuleFields = { field: string; pattern: string };
 
 export const listSenderMappings = async () => (await http.get<SenderMapping[]>('/admin/sender-mappings/')).data;
 export const createSenderMapping = async (fields: SenderMappingFields) => (await http.post<SenderMapping>('/admin/sender-mappings/', fields)).data;
-export const changeSenderMapping = async (id: number, fields: SenderMappingFields) => (await http.put<SenderMapping>(`/admin/sender-mappings/${id}/`, fields)).data;
+export const changeSenderMapping = async (id: number, fields: SenderMappingFields) =>
+  (await http.put<SenderMapping>(`/admin/sender-mappings/${id}/`, fields)).data;
 export const deleteSenderMapping = async (id: number) => void (await http.delete(`/admin/sender-mappings/${id}/`));
 
 export const listIgnoreRules = async () => (await http.get<IgnoreRule[]>('/admin/ignore-rules/')).data;

@@ -10,8 +10,7 @@ export type { EjRecord };
 export const getEjPage = async (params: QueryParams, signal?: AbortSignal) =>
   (await http.get<Paginated<EjRecord>>('/scrape/extract/email/data/pagination/', { params: cleanParams(params), signal })).data;
 
-export const getEjFileRecords = async (kind: 'overage' | 'succeeding') =>
-  (await http.get<EjRecord[]>(`/scrape/extract/${kind}/data/`)).data;
+export const getEjFileRecords = async (kind: 'overage' | 'succeeding') => (await http.get<EjRecord[]>(`/scrape/extract/${kind}/data/`)).data;
 
 export interface ExportProgress {
   bytes: number;

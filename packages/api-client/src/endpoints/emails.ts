@@ -19,8 +19,6 @@ export const getEmailPage = async (list: EmailListName, params: QueryParams, sig
 
 export const getEmailJsonData = async () => (await http.get<EmailJsonItem[]>('/scrape/email/to/json/data/')).data;
 
-export const getEmailJsonDataById = async (id: number | string) =>
-  (await http.get<EmailJsonItem[]>(`/scrape/email/to/json/data/${id}/`)).data;
+export const getEmailJsonDataById = async (id: number | string) => (await http.get<EmailJsonItem[]>(`/scrape/email/to/json/data/${id}/`)).data;
 
-export const getEmailDetails = async (id: number | string) =>
-  (await http.get<EmailDetails>(`/scrape/email/body/html/text/data/${id}/`)).data;
+export const getEmailDetails = async (id: number | string) => (await http.get<EmailDetails>(`/scrape/email/body/html/text/data/${id}/`)).data;

@@ -23,5 +23,4 @@ export const getDataFilePage = async (kind: FileKindName, params: QueryParams, s
 /** Every file of a listed kind (Excel, PDF, other). */
 export const getDataFiles = async (kind: FileKindName) => (await http.get<DataFileListRow[]>(`${fileKindPaths[kind]}/`)).data;
 
-export const getDataFileDetail = async (kind: FileKindName, id: string | number) =>
-  (await http.get<DataFileDetail>(`${fileKindPaths[kind]}/${id}/`)).data;
+export const getDataFileDetail = async (kind: FileKindName, id: string | number) => (await http.get<DataFileDetail>(`${fileKindPaths[kind]}/${id}/`)).data;

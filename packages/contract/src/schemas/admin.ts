@@ -23,9 +23,6 @@ export const BankMsp = Type.Object({
   create_at: Timestamp,
   update_at: Timestamp,
 });
-export const CreateBankMspBody = Type.Object(
-  { msp: RequiredText(200), bank_name: RequiredText(200) },
-  { additionalProperties: false },
-);
+export const CreateBankMspBody = Type.Object({ msp: RequiredText(200), bank_name: RequiredText(200) }, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });

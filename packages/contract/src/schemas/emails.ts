@@ -5,10 +5,7 @@ import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
 /** The dashboard's month (2026-Nov): a list opened from a dashboard count shows the emails it counted. */
 const FilterMonth = Type.Optional(Type.String({ maxLength: 20 }));
 
-export const DashboardQuery = Type.Object(
-  { date: Type.String({ maxLength: 20 }) },
-  { additionalProperties: false },
-);
+export const DashboardQuery = Type.Object({ date: Type.String({ maxLength: 20 }) }, { additionalProperties: false });
 
 export const DashboardCounts = Type.Object({
   total_emails: Type.Integer(),
@@ -52,10 +49,7 @@ export const EmailJsonItem = Type.Object({
   subject_name: Type.String(),
   json_load_data: Type.Array(JsonRecord),
 });
-export const JsonDataQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) },
-  { additionalProperties: false },
-);
+export const JsonDataQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) }, { additionalProperties: false });
 
 export const EmailDetails = Type.Object({
   id: Type.Integer(),

@@ -20,9 +20,22 @@ export const DataFileQuery = Type.Object(
 
 /** The display-labelled keys of the original, in order; the last is 'Response Code' or 'Response'. */
 export const labelledKeys = [
-  'ID', 'ATM ID', 'CARD No.', 'TXT No.', 'TXT Date.(DD/MM/YY)', 'TXT Amt.', 'Dispute Amt.', 'Overage', 'MSP Remarks',
-  'MSP RefNo.', 'Short Desc.', 'EJ_Error', 'Complaint Date/Received from MSP(DD/MM/YY)', 'Short_Description',
-  'Mail Received From', 'MailSubject',
+  'ID',
+  'ATM ID',
+  'CARD No.',
+  'TXT No.',
+  'TXT Date.(DD/MM/YY)',
+  'TXT Amt.',
+  'Dispute Amt.',
+  'Overage',
+  'MSP Remarks',
+  'MSP RefNo.',
+  'Short Desc.',
+  'EJ_Error',
+  'Complaint Date/Received from MSP(DD/MM/YY)',
+  'Short_Description',
+  'Mail Received From',
+  'MailSubject',
 ] as const;
 
 export const LabelledRow = (responseKey: string) =>

@@ -21,7 +21,4 @@ export const IgnoreRule = Type.Object({
   create_at: Timestamp,
   update_at: Timestamp,
 });
-export const IgnoreRuleBody = Type.Object(
-  { field: IgnoreRuleField, pattern: RequiredText(200) },
-  { additionalProperties: false },
-);
+export const IgnoreRuleBody = Type.Object({ field: IgnoreRuleField, pattern: RequiredText(200) }, { additionalProperties: false });

@@ -14,10 +14,21 @@ const accountColumns = {
   create_at: users.createAt,
 };
 
-export type Account = { id: number; email: string; role: UserRole; is_active: boolean; must_change_password: boolean; last_login: Date | null; create_at: Date };
+export type Account = {
+  id: number;
+  email: string;
+  role: UserRole;
+  is_active: boolean;
+  must_change_password: boolean;
+  last_login: Date | null;
+  create_at: Date;
+};
 
 export async function listAccounts(db: Db): Promise<Account[]> {
-  return db.select(accountColumns).from(users).orderBy(asc(sql`lower(${users.email})`));
+  return db
+    .select(accountColumns)
+    .from(users)
+    .orderBy(asc(sql`lower(${users.email})`));
 }
 
 /** The new account, or undefined when the email is taken (any case). */
@@ -31,7 +42,12 @@ export async function createAccount(db: Db, by: number, email: string, passwordH
 }
 
 /** Role or active flag changed (what was given), or undefined when there is no such account. */
-export async function changeAccount(db: Db, by: number, id: number, change: { role?: UserRole | undefined; isActive?: boolean | undefined }): Promise<Account | undefined> {
+export async function changeAccount(
+  db: Db,
+  by: number,
+  id: number,
+  change: { role?: UserRole | undefined; isActive?: boolean | undefined },
+): Promise<Account | undefined> {
   return db.transaction(async (tx) => {
     const set = { ...(change.role ? { role: change.role } : {}), ...(change.isActive === undefined ? {} : { isActive: change.isActive }) };
     const [row] = await tx.update(users).set(set).where(eq(users.id, id)).returning(accountColumns);

@@ -23,7 +23,13 @@ const fileColumns = {
 export type DataFileRow = { id: number; name: string; subject_name: string; create_at: Date; update_at: Date };
 
 /** Newest first (the default) or oldest first, by creation time; ties by id the same way. */
-export async function listDataFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, page: Page, order: 'newest' | 'oldest' = 'newest'): Promise<PageOf<DataFileRow>> {
+export async function listDataFiles(
+  db: Db,
+  kind: DataFileKind,
+  filters: DataFileFilters,
+  page: Page,
+  order: 'newest' | 'oldest' = 'newest',
+): Promise<PageOf<DataFileRow>> {
   const dir = order === 'newest' ? desc : asc;
   const where = and(
     eq(dataFiles.kind, kind),
@@ -53,7 +59,10 @@ export async function listAllDataFiles(db: Db, kind: DataFileKind): Promise<Data
  * passes the text through, so a 5,000-row file is never turned into objects and back.
  */
 export async function findDataFileWithLabelledRows(db: Db, kind: DataFileKind, id: number, responseKey: 'Response Code' | 'Response') {
-  const [file] = await db.select(fileColumns).from(dataFiles).where(and(eq(dataFiles.id, id), eq(dataFiles.kind, kind)));
+  const [file] = await db
+    .select(fileColumns)
+    .from(dataFiles)
+    .where(and(eq(dataFiles.id, id), eq(dataFiles.kind, kind)));
   if (!file) return undefined;
   const r = dataFileRows;
   const [row] = await queryRows<{ rows: string }>(

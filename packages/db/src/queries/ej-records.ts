@@ -37,8 +37,7 @@ export const ejRecordColumns = {
 };
 
 /** An exact value (a btree lookup) or a substring (the trigram index): whichever the operator typed. */
-const exactOrContains = (column: AnyColumn, text: string | undefined) =>
-  text ? or(eq(column, text), containsText(column, text)) : undefined;
+const exactOrContains = (column: AnyColumn, text: string | undefined) => (text ? or(eq(column, text), containsText(column, text)) : undefined);
 
 export function ejConditions(filters: EjFilters): SQL | undefined {
   return and(
@@ -146,7 +145,10 @@ async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: 
 
 /** The values matching the text (a sparse match: few). */
 async function exactValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<string[]> {
-  const rows = await db.select({ value: ejValues.value }).from(ejValues).where(valuesOf(kind, field, text));
+  const rows = await db
+    .select({ value: ejValues.value })
+    .from(ejValues)
+    .where(valuesOf(kind, field, text));
   return rows.map((r) => r.value);
 }
 
@@ -202,8 +204,19 @@ function orderTerms(order: EjOrder): SQL[] {
 /** The page of records under `where` in the order (`skip` records above it). */
 async function pageOf(db: Db, where: SQL | undefined, page: Page, order: EjOrder, skip = (page.page - 1) * page.pageSize) {
   const terms = orderTerms(order);
-  const ids = db.select({ id: ejRecords.id }).from(ejRecords).where(where).orderBy(...terms).limit(page.pageSize).offset(skip).as('page_ids');
-  return db.select(ejRecordColumns).from(ejRecords).innerJoin(ids, eq(ejRecords.id, ids.id)).orderBy(...terms);
+  const ids = db
+    .select({ id: ejRecords.id })
+    .from(ejRecords)
+    .where(where)
+    .orderBy(...terms)
+    .limit(page.pageSize)
+    .offset(skip)
+    .as('page_ids');
+  return db
+    .select(ejRecordColumns)
+    .from(ejRecords)
+    .innerJoin(ids, eq(ejRecords.id, ids.id))
+    .orderBy(...terms);
 }
 
 /** Up to this many bank or sender values, an ATM-ordered page merges one index range per value. */
@@ -230,7 +243,16 @@ async function atmOrderedPage(db: Db, kind: EjRecordKind, field: 'bank_name' | '
         order by r.${atm}, r.${id} limit ${page.pageSize} offset ${skip}`,
   );
   if (picked.length === 0) return [];
-  return db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, picked.map((p) => Number(p.id)))).orderBy(...orderTerms(order));
+  return db
+    .select(ejRecordColumns)
+    .from(ejRecords)
+    .where(
+      inArray(
+        ejRecords.id,
+        picked.map((p) => Number(p.id)),
+      ),
+    )
+    .orderBy(...orderTerms(order));
 }
 
 /** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
@@ -273,7 +295,8 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjO
 export async function listEjRecords(db: Db, filters: EjFilters, page: Page, order: EjOrder = newestFirst) {
   const texts = textFilters(filters);
   if (texts.length === 0) {
-    if (!filters.startDate && !filters.endDate) return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page, order) } satisfies PageOf<unknown>;
+    if (!filters.startDate && !filters.endDate)
+      return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page, order) } satisfies PageOf<unknown>;
     return { count: await countFromEjCounts(db, filters), rows: await pageOf(db, ejConditions(filters), page, order) } satisfies PageOf<unknown>;
   }
   if (texts.length === 1 && !filters.startDate && !filters.endDate) {
@@ -283,7 +306,8 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
     if (order.field === 'atm_id' && (field === 'bank_name' || field === 'mail_received_from')) {
       const values = await exactValues(db, filters.kind, field, text);
-      if (values.length <= MERGED_VALUES) return { count: total, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
+      if (values.length <= MERGED_VALUES)
+        return { count: total, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
     }
     const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
@@ -291,7 +315,9 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
   const matches = await matchValues(db, filters.kind, texts);
   if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
   const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
-  const where = narrowest ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!)) : ejConditions(filters);
+  const where = narrowest
+    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!))
+    : ejConditions(filters);
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
   return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;

@@ -145,7 +145,10 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
   const counters = counterSource(filters, senders);
   let total: number;
   if (counters) {
-    const [row] = await db.select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` }).from(counters.table).where(counters.where);
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` })
+      .from(counters.table)
+      .where(counters.where);
     total = Number(row?.n ?? 0);
   } else {
     // No counter holds these filters. A selective one (most subjects lack it) is found once, whole,
@@ -158,7 +161,14 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     );
     if (few.length <= fewMatches) {
       const offset = (page.page - 1) * page.pageSize;
-      return { count: few.length, rows: await rowsOf(db, few.slice(offset, offset + page.pageSize).map((r) => r.id), dir) };
+      return {
+        count: few.length,
+        rows: await rowsOf(
+          db,
+          few.slice(offset, offset + page.pageSize).map((r) => r.id),
+          dir,
+        ),
+      };
     }
     const [row] = await db.select({ n: count() }).from(source.table).where(source.where);
     total = row?.n ?? 0;

@@ -161,7 +161,15 @@ export interface QueuedMessage {
  * number of workers.
  */
 export async function claimNextMessage(tx: Tx, beforeRead?: (bytes: number) => Promise<void>): Promise<QueuedMessage | null> {
-  const [row] = await queryRows<{ email_id: string | number; raw_length: number; raw: Uint8Array | null; normalized_subject: string; received_at: string | Date; fetch_error: string | null; position: number }>(
+  const [row] = await queryRows<{
+    email_id: string | number;
+    raw_length: number;
+    raw: Uint8Array | null;
+    normalized_subject: string;
+    received_at: string | Date;
+    fetch_error: string | null;
+    position: number;
+  }>(
     tx as Db,
     // A small message comes with the claim (one round trip); a big one is read in pieces after.
     // Taken off the queue in the same statement: the transaction's outcome decides (a rollback
@@ -300,10 +308,22 @@ export interface ExtractedRowValues {
 }
 
 const rowColumns = [
-  ['atm_id', 'text'], ['card_no', 'text'], ['txt_no', 'text'], ['txt_date', 'date'], ['txt_amt', 'numeric'],
-  ['dispute_amt', 'numeric'], ['overage', 'numeric'], ['msp_remarks', 'text'], ['msp_ref_no', 'text'],
-  ['short_desc', 'text'], ['ej_error', 'text'], ['complaint_date', 'date'], ['short_description', 'text'],
-  ['mail_received_from', 'text'], ['mail_subject', 'text'], ['response_code', 'text'],
+  ['atm_id', 'text'],
+  ['card_no', 'text'],
+  ['txt_no', 'text'],
+  ['txt_date', 'date'],
+  ['txt_amt', 'numeric'],
+  ['dispute_amt', 'numeric'],
+  ['overage', 'numeric'],
+  ['msp_remarks', 'text'],
+  ['msp_ref_no', 'text'],
+  ['short_desc', 'text'],
+  ['ej_error', 'text'],
+  ['complaint_date', 'date'],
+  ['short_description', 'text'],
+  ['mail_received_from', 'text'],
+  ['mail_subject', 'text'],
+  ['response_code', 'text'],
 ] as const;
 /** ej_records names three of the columns differently. */
 const ejNames: Record<string, string> = { txt_date: 'transaction_date', txt_amt: 'transaction_amt', short_desc: 'short_desc_ej_error' };
@@ -312,10 +332,22 @@ const fileRowColumnTypes = rowColumns.map(([c, t]) => `${c} ${t}`).join(', ');
 const ejColumnList = rowColumns.map(([c]) => ejNames[c] ?? c).join(', ');
 
 const fileRowColumns = (r: ExtractedRowValues) => ({
-  atm_id: r.atmId, card_no: r.cardNo, txt_no: r.txtNo, txt_date: r.txtDate, txt_amt: r.txtAmt, dispute_amt: r.disputeAmt,
-  overage: r.overage, msp_remarks: r.mspRemarks, msp_ref_no: r.mspRefNo, short_desc: r.shortDesc, ej_error: r.ejError,
-  complaint_date: r.complaintDate, short_description: r.shortDescription, mail_received_from: r.mailReceivedFrom,
-  mail_subject: r.mailSubject, response_code: r.responseCode,
+  atm_id: r.atmId,
+  card_no: r.cardNo,
+  txt_no: r.txtNo,
+  txt_date: r.txtDate,
+  txt_amt: r.txtAmt,
+  dispute_amt: r.disputeAmt,
+  overage: r.overage,
+  msp_remarks: r.mspRemarks,
+  msp_ref_no: r.mspRefNo,
+  short_desc: r.shortDesc,
+  ej_error: r.ejError,
+  complaint_date: r.complaintDate,
+  short_description: r.shortDescription,
+  mail_received_from: r.mailReceivedFrom,
+  mail_subject: r.mailSubject,
+  response_code: r.responseCode,
 });
 
 export interface ProcessedMessage {
@@ -343,7 +375,8 @@ export interface ProcessedMessage {
 const ROW_BATCH = 5000;
 
 const rowsJson = (rows: ExtractedRowValues[], from: number) => JSON.stringify(rows.map((row, i) => ({ ...fileRowColumns(row), position: from + i })));
-const rowsSource = (json: string) => sql`src as materialized (select * from json_to_recordset(${json}::json) as r(position int, ${sql.raw(fileRowColumnTypes)}))`;
+const rowsSource = (json: string) =>
+  sql`src as materialized (select * from json_to_recordset(${json}::json) as r(position int, ${sql.raw(fileRowColumnTypes)}))`;
 
 /**
  * Write a processed message's results; read = processed. (It was taken off the queue when it was
@@ -408,9 +441,7 @@ export async function requeueStoredMessages(db: Db): Promise<number> {
     await tx.execute(sql`delete from data_files where email_id in ${sourced}`);
     await tx.execute(sql`delete from subject_fingerprints`);
     const rows = await tx.update(emailSources).set({ processedAt: null }).returning({ id: emailSources.emailId });
-    await tx.execute(
-      sql`update emails set is_read = false, category = 'ej_not_found', json_load_data = '[]', update_at = now() where id in ${sourced}`,
-    );
+    await tx.execute(sql`update emails set is_read = false, category = 'ej_not_found', json_load_data = '[]', update_at = now() where id in ${sourced}`);
     return rows.length;
   });
 }

@@ -123,7 +123,10 @@ export async function requeueEmail(db: Db, userId: number, emailId: number, ip: 
     await tx.execute(sql`delete from ej_records where email_id = ${emailId}`);
     await tx.execute(sql`delete from data_files where email_id = ${emailId}`);
     await tx.execute(sql`delete from subject_fingerprints where email_id = ${emailId}`);
-    await tx.update(emails).set({ isRead: false, category: 'ej_not_found', jsonLoadData: [], processingError: null, updateAt: sql`now()` }).where(eq(emails.id, emailId));
+    await tx
+      .update(emails)
+      .set({ isRead: false, category: 'ej_not_found', jsonLoadData: [], processingError: null, updateAt: sql`now()` })
+      .where(eq(emails.id, emailId));
     await tx.insert(auditLog).values({ userId, action: 'reprocess', entity: 'email', entityId: String(emailId), ip });
     await tx.execute(notifySql(mailChannel));
     return true;

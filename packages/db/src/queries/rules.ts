@@ -28,7 +28,8 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 export function checkSenderMapping(value: { sender?: unknown; organisation?: unknown }, where = ''): SenderMappingInput {
   const sender = text(value.sender).toLowerCase();
   const organisation = text(value.organisation);
-  if (!senderShape.test(sender) || sender.length > 320) throw new RuleProblem(`${where}sender must be an address (name@bank.example) or a domain (@bank.example)`);
+  if (!senderShape.test(sender) || sender.length > 320)
+    throw new RuleProblem(`${where}sender must be an address (name@bank.example) or a domain (@bank.example)`);
   if (!organisation || organisation.length > 200) throw new RuleProblem(`${where}organisation must name a bank or MSP (1 to 200 characters)`);
   return { sender, organisation };
 }
@@ -112,7 +113,13 @@ export const senderMappings = auditedList<SenderMappingInput, SenderMappingRow>(
   list: (db) => db.select(senderColumns).from(mailSenders).orderBy(desc(mailSenders.createAt), desc(mailSenders.id)),
   insert: async (tx, input) => (await tx.insert(mailSenders).values(input).onConflictDoNothing().returning(senderColumns))[0],
   update: async (tx, id, input) =>
-    (await tx.update(mailSenders).set({ ...input, updateAt: sql`now()` }).where(eq(mailSenders.id, id)).returning(senderColumns))[0],
+    (
+      await tx
+        .update(mailSenders)
+        .set({ ...input, updateAt: sql`now()` })
+        .where(eq(mailSenders.id, id))
+        .returning(senderColumns)
+    )[0],
   remove: async (tx, id) => (await tx.delete(mailSenders).where(eq(mailSenders.id, id)).returning(senderColumns))[0],
   describe: describeSender,
 });
@@ -122,7 +129,13 @@ export const ignoreRuleList = auditedList<IgnoreRuleInput, IgnoreRuleRow>({
   list: (db) => db.select(ruleColumns).from(ignoreRules).orderBy(desc(ignoreRules.createAt), desc(ignoreRules.id)),
   insert: async (tx, input) => (await tx.insert(ignoreRules).values(input).onConflictDoNothing().returning(ruleColumns))[0],
   update: async (tx, id, input) =>
-    (await tx.update(ignoreRules).set({ ...input, updateAt: sql`now()` }).where(eq(ignoreRules.id, id)).returning(ruleColumns))[0],
+    (
+      await tx
+        .update(ignoreRules)
+        .set({ ...input, updateAt: sql`now()` })
+        .where(eq(ignoreRules.id, id))
+        .returning(ruleColumns)
+    )[0],
   remove: async (tx, id) => (await tx.delete(ignoreRules).where(eq(ignoreRules.id, id)).returning(ruleColumns))[0],
   describe: describeRule,
 });

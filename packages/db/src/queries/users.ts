@@ -42,9 +42,7 @@ export interface LoginLimits {
   windowMinutes: number;
 }
 
-export type LoginAttempt =
-  | { allowed: true; attemptId: number }
-  | { allowed: false; scope: 'account' | 'ip'; retryAfter: number };
+export type LoginAttempt = { allowed: true; attemptId: number } | { allowed: false; scope: 'account' | 'ip'; retryAfter: number };
 
 /**
  * Check the throttle and reserve a slot in one atomic step: under advisory locks on the

@@ -28,7 +28,13 @@ export function CopyableId({ text, label }: { text: string; label: string }) {
     <span className="ej-copyable">
       {text}
       {/* Its word is drawn by CSS, so the cell's text stays the identifier alone (tables, exports, tests). */}
-      <button type="button" className="ej-copy" data-copied={copied || undefined} aria-label={copied ? `Copied ${label} ${text}` : `Copy ${label} ${text}`} onClick={() => void copy()} />
+      <button
+        type="button"
+        className="ej-copy"
+        data-copied={copied || undefined}
+        aria-label={copied ? `Copied ${label} ${text}` : `Copy ${label} ${text}`}
+        onClick={() => void copy()}
+      />
     </span>
   );
 }

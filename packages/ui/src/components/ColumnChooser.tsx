@@ -71,10 +71,24 @@ export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; ta
                   {column.label}
                 </label>
                 {/* aria-disabled, not disabled: a button at the end keeps focus after its move. */}
-                <button type="button" className="ej-columns__move" data-move={`${column.id}:-1`} aria-label={`Move ${column.label} up`} aria-disabled={at === 0} onClick={() => move(column.id, -1, at)}>
+                <button
+                  type="button"
+                  className="ej-columns__move"
+                  data-move={`${column.id}:-1`}
+                  aria-label={`Move ${column.label} up`}
+                  aria-disabled={at === 0}
+                  onClick={() => move(column.id, -1, at)}
+                >
                   <span aria-hidden="true">↑</span>
                 </button>
-                <button type="button" className="ej-columns__move" data-move={`${column.id}:1`} aria-label={`Move ${column.label} down`} aria-disabled={at === last} onClick={() => move(column.id, 1, at)}>
+                <button
+                  type="button"
+                  className="ej-columns__move"
+                  data-move={`${column.id}:1`}
+                  aria-label={`Move ${column.label} down`}
+                  aria-disabled={at === last}
+                  onClick={() => move(column.id, 1, at)}
+                >
                   <span aria-hidden="true">↓</span>
                 </button>
               </li>

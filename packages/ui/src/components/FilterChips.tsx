@@ -16,7 +16,15 @@ function shown({ value, type }: AppliedFilter): string {
   return type === 'month' ? formatMonth(value) : value;
 }
 
-export function FilterChips({ applied, onRemove, onClear }: { applied: AppliedFilter[]; onRemove: (name: string) => void; onClear?: (() => void) | undefined }) {
+export function FilterChips({
+  applied,
+  onRemove,
+  onClear,
+}: {
+  applied: AppliedFilter[];
+  onRemove: (name: string) => void;
+  onClear?: (() => void) | undefined;
+}) {
   return (
     <div className="ej-chips" role="group" aria-label="Applied filters">
       {applied.length === 0 ? (

@@ -121,7 +121,14 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           onSort={props.defaultOrdering ? sortBy : undefined}
           choice={choice}
         />
-        <Pager page={state.page} totalPages={totalPages} onPage={state.setPage} pageSize={state.pageSize} onPageSize={state.setPageSize} sizeLabel={sizeLabel} />
+        <Pager
+          page={state.page}
+          totalPages={totalPages}
+          onPage={state.setPage}
+          pageSize={state.pageSize}
+          onPageSize={state.setPageSize}
+          sizeLabel={sizeLabel}
+        />
       </Card>
     </Page>
   );

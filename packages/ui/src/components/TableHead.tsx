@@ -6,7 +6,15 @@ import type { TableSorting } from '../sorting.ts';
 export const cellClass = (meta: { numeric?: boolean; nowrap?: boolean } | undefined, ...more: (string | false | undefined)[]) =>
   [meta?.numeric && 'ej-numeric', meta?.nowrap && 'ej-nowrap', ...more].filter(Boolean).join(' ') || undefined;
 
-export function TableHead<Row>({ table, sorting, onSort }: { table: Table<Row>; sorting?: TableSorting | undefined; onSort?: ((key: string) => void) | undefined }) {
+export function TableHead<Row>({
+  table,
+  sorting,
+  onSort,
+}: {
+  table: Table<Row>;
+  sorting?: TableSorting | undefined;
+  onSort?: ((key: string) => void) | undefined;
+}) {
   return (
     <thead>
       {table.getHeaderGroups().map((group) => (

@@ -27,7 +27,18 @@ export interface VirtualTableProps<Row> {
   choice?: ColumnChoiceState;
 }
 
-export function VirtualTable<Row>({ columns, rows, caption, loading = false, error, onRetry, height = '70vh', sorting, onSort, choice }: VirtualTableProps<Row>) {
+export function VirtualTable<Row>({
+  columns,
+  rows,
+  caption,
+  loading = false,
+  error,
+  onRetry,
+  height = '70vh',
+  sorting,
+  onSort,
+  choice,
+}: VirtualTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? [],
     columns,

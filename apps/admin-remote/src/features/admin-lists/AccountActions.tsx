@@ -37,7 +37,12 @@ export function AccountActions({ account }: { account: Account }) {
   if (account.id === me) return <span className="ej-note">You</span>;
   return (
     <span style={{ display: 'inline-flex', gap: 'var(--ej-space-2)' }}>
-      <Button size="small" loading={change.isPending} onClick={() => change.mutate({ is_active: !account.is_active })} aria-label={`${account.is_active ? 'Disable' : 'Enable'}: ${account.email}`}>
+      <Button
+        size="small"
+        loading={change.isPending}
+        onClick={() => change.mutate({ is_active: !account.is_active })}
+        aria-label={`${account.is_active ? 'Disable' : 'Enable'}: ${account.email}`}
+      >
         {account.is_active ? 'Disable' : 'Enable'}
       </Button>
       <Button

@@ -35,7 +35,9 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
             aria-label={`Edit: ${edit.describe(row.original)}`}
             onClick={() => {
               setEditing(row.original);
-              setValues(Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<Field, string>);
+              setValues(
+                Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<Field, string>,
+              );
               setOpen(true);
             }}
           >
@@ -104,7 +106,14 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
       >
         {list.fields.map((field) =>
           field.options ? (
-            <ChoiceField key={field.name} label={field.label} name={field.name} options={field.options} value={values[field.name]} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
+            <ChoiceField
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              options={field.options}
+              value={values[field.name]}
+              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+            />
           ) : (
             <TextField
               key={field.name}
@@ -144,7 +153,13 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
 }
 
 /** A labelled native select, styled as the text inputs. */
-function ChoiceField(props: { label: string; name: string; value: string; options: readonly { value: string; label: string }[]; onChange: (value: string) => void }) {
+function ChoiceField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
   const id = useId();
   return (
     <div className="ej-field">

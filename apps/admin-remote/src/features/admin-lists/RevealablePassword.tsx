@@ -60,7 +60,15 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
         error={error}
         className={styles.form}
       >
-        <TextField label="Reason (kept in the audit log)" name="reason" autoComplete="off" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+        <TextField
+          label="Reason (kept in the audit log)"
+          name="reason"
+          autoComplete="off"
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          autoFocus
+        />
       </FormModal>
     </span>
   );

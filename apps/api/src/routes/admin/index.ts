@@ -4,7 +4,18 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { emailProcessing, requeueEmail, auditBatches, changeAccount, createAccount, listAccounts, listAudit, resetAccountPassword, type AuditFilters, type AuditRow as Row } from '@ejdesk/db';
+import {
+  emailProcessing,
+  requeueEmail,
+  auditBatches,
+  changeAccount,
+  createAccount,
+  listAccounts,
+  listAudit,
+  resetAccountPassword,
+  type AuditFilters,
+  type AuditRow as Row,
+} from '@ejdesk/db';
 import { Type } from 'typebox';
 import { hashPassword } from '../../lib/passwords.ts';
 import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '@ejdesk/contract/schemas/accounts.ts';
@@ -47,10 +58,14 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendPage(request, reply, page, await listAudit(db, filtersOf(request.query), page));
   });
 
-  app.get('/audit-log/export/', { schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } }, async (request, reply) => {
-    const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
-  });
+  app.get(
+    '/audit-log/export/',
+    { schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } },
+    async (request, reply) => {
+      const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
+    },
+  );
 
   await app.register(ruleRoutes);
 

@@ -3,7 +3,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { audit, beginLoginAttempt, findActiveUser, findUserByEmail, finishLoginAttempt, isTokenRevoked, passwordHashOf, recordLogin, revokeToken, setOwnPassword } from '@ejdesk/db';
+import {
+  audit,
+  beginLoginAttempt,
+  findActiveUser,
+  findUserByEmail,
+  finishLoginAttempt,
+  isTokenRevoked,
+  passwordHashOf,
+  recordLogin,
+  revokeToken,
+  setOwnPassword,
+} from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
 import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
@@ -15,75 +26,59 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
   app.decorateRequest('user', null);
 
-  app.post(
-    '/create/',
-    { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
-    async (request, reply) => {
-      const { email, password } = request.body;
-      const attempt = await beginLoginAttempt(db, email, request.clientIp, {
-        perAccountIp: config.loginMaxFailures,
-        perIp: config.loginMaxFailuresPerIp,
-        windowMinutes: config.loginWindowMinutes,
-      });
-      if (!attempt.allowed) {
-        // Counted by the metric, not audited: a flood of refused attempts must not grow the log.
-        app.ctx.metrics.throttled.inc({ scope: attempt.scope });
-        const minutes = Math.ceil(attempt.retryAfter / 60);
-        return reply
-          .code(429)
-          .header('retry-after', String(attempt.retryAfter))
-          .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
-      }
-      const user = await findUserByEmail(db, email);
-      const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
-      await finishLoginAttempt(db, attempt.attemptId, ok);
-      if (!user || !ok) {
-        // The address tried is kept as typed (an unknown one too): the log is admins' only.
-        await audit(db, { userId: user?.id ?? null, action: 'login_failed', entity: 'session', entityId: email.slice(0, 320), ip: request.clientIp });
-        return reply.code(401).send({ detail: 'No active account found with the given credentials' });
-      }
-      await recordLogin(db, user.id);
-      await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
-      return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
-    },
-  );
+  app.post('/create/', { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
+    const { email, password } = request.body;
+    const attempt = await beginLoginAttempt(db, email, request.clientIp, {
+      perAccountIp: config.loginMaxFailures,
+      perIp: config.loginMaxFailuresPerIp,
+      windowMinutes: config.loginWindowMinutes,
+    });
+    if (!attempt.allowed) {
+      // Counted by the metric, not audited: a flood of refused attempts must not grow the log.
+      app.ctx.metrics.throttled.inc({ scope: attempt.scope });
+      const minutes = Math.ceil(attempt.retryAfter / 60);
+      return reply
+        .code(429)
+        .header('retry-after', String(attempt.retryAfter))
+        .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+    }
+    const user = await findUserByEmail(db, email);
+    const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
+    await finishLoginAttempt(db, attempt.attemptId, ok);
+    if (!user || !ok) {
+      // The address tried is kept as typed (an unknown one too): the log is admins' only.
+      await audit(db, { userId: user?.id ?? null, action: 'login_failed', entity: 'session', entityId: email.slice(0, 320), ip: request.clientIp });
+      return reply.code(401).send({ detail: 'No active account found with the given credentials' });
+    }
+    await recordLogin(db, user.id);
+    await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
+    return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
+  });
 
-  app.post(
-    '/verify/',
-    { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } },
-    async (request, reply) => {
-      if (!tokens.verify(request.body.token)) return reply.code(401).send(tokenNotValid);
-      return {};
-    },
-  );
+  app.post('/verify/', { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } }, async (request, reply) => {
+    if (!tokens.verify(request.body.token)) return reply.code(401).send(tokenNotValid);
+    return {};
+  });
 
-  app.post(
-    '/refresh/',
-    { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
-    async (request, reply) => {
-      const claims = tokens.verify(request.body.refresh);
-      if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
-      if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
-      // A deactivated account loses its session at the next refresh; a changed role shows from it.
-      const user = await findActiveUser(db, claims.user_id);
-      if (!user) return reply.code(401).send(tokenNotValid);
-      return { access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
-    },
-  );
+  app.post('/refresh/', { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } }, async (request, reply) => {
+    const claims = tokens.verify(request.body.refresh);
+    if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
+    if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
+    // A deactivated account loses its session at the next refresh; a changed role shows from it.
+    const user = await findActiveUser(db, claims.user_id);
+    if (!user) return reply.code(401).send(tokenNotValid);
+    return { access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
+  });
 
   // Logout: the refresh token is refused from now on (the access token lapses within minutes).
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
-  app.post(
-    '/logout/',
-    { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } },
-    async (request, reply) => {
-      const claims = tokens.verify(request.body.refresh);
-      if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
-      await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
-      await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
-      return reply.code(204).send(null);
-    },
-  );
+  app.post('/logout/', { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
+    const claims = tokens.verify(request.body.refresh);
+    if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
+    await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
+    await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
+    return reply.code(204).send(null);
+  });
 
   // One's own password, any role; after an admin's reset the only thing a user can do.
   app.post(

@@ -19,15 +19,11 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { key: request.params.key, value: (row?.value ?? null) as never, update_at: row?.update_at ?? null };
   });
 
-  app.put(
-    '/:key/',
-    { schema: { params: PreferenceParams, body: ColumnChoice, response: { 200: Preference, ...errorResponses } } },
-    async (request, reply) => {
-      const row = await savePreference(db, request.user!.id, request.params.key, request.body);
-      if (row === 'full') return reply.code(400).send({ detail: `At most ${preferenceLimit} preferences are kept per operator.` });
-      return { key: request.params.key, value: row.value as never, update_at: row.update_at };
-    },
-  );
+  app.put('/:key/', { schema: { params: PreferenceParams, body: ColumnChoice, response: { 200: Preference, ...errorResponses } } }, async (request, reply) => {
+    const row = await savePreference(db, request.user!.id, request.params.key, request.body);
+    if (row === 'full') return reply.code(400).send({ detail: `At most ${preferenceLimit} preferences are kept per operator.` });
+    return { key: request.params.key, value: row.value as never, update_at: row.update_at };
+  });
 
   app.delete('/:key/', { schema: { params: PreferenceParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
     await deletePreference(db, request.user!.id, request.params.key);

@@ -34,7 +34,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/releases/',
-    { onRequest: deployer, schema: { querystring: Type.Object({ name: Type.Optional(NameParams.properties.name) }), response: { 200: Type.Array(Release), ...errorResponses } } },
+    {
+      onRequest: deployer,
+      schema: { querystring: Type.Object({ name: Type.Optional(NameParams.properties.name) }), response: { 200: Type.Array(Release), ...errorResponses } },
+    },
     async (request) =>
       (await remoteHistory(db, request.query.name)).map((r) => ({
         name: r.name,

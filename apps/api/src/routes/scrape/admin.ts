@@ -1,13 +1,7 @@
 // /api/scrape/store/password/* and /api/scrape/bank/msp/* (the admin lists, docs/api.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  createBankMsp,
-  createBankPassword,
-  listBankMsps,
-  listBankPasswords,
-  revealBankPassword,
-} from '@ejdesk/db';
+import { createBankMsp, createBankPassword, listBankMsps, listBankPasswords, revealBankPassword } from '@ejdesk/db';
 import {
   BankMsp,
   BankPassword,
@@ -25,11 +19,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // After the token check of /api/scrape (a parent hook runs first): the admin lists are admins' only.
   app.addHook('onRequest', requireAdmin);
 
-  app.get(
-    '/store/password/list/',
-    { schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } },
-    async () => listBankPasswords(db),
-  );
+  app.get('/store/password/list/', { schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } }, async () => listBankPasswords(db));
 
   app.post(
     '/store/password/create/',
@@ -52,21 +42,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/bank/msp/list/',
-    { schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } },
-    async () => listBankMsps(db),
-  );
+  app.get('/bank/msp/list/', { schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } }, async () => listBankMsps(db));
 
-  app.post(
-    '/bank/msp/create/',
-    { schema: { body: CreateBankMspBody, response: { 201: BankMsp, ...errorResponses } } },
-    async (request, reply) => {
-      const msp = request.body.msp.trim();
-      const bankName = request.body.bank_name.trim();
-      const row = await createBankMsp(db, request.user!.id, msp, bankName);
-      if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
-      return reply.code(201).send(row);
-    },
-  );
+  app.post('/bank/msp/create/', { schema: { body: CreateBankMspBody, response: { 201: BankMsp, ...errorResponses } } }, async (request, reply) => {
+    const msp = request.body.msp.trim();
+    const bankName = request.body.bank_name.trim();
+    const row = await createBankMsp(db, request.user!.id, msp, bankName);
+    if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
+    return reply.code(201).send(row);
+  });
 };

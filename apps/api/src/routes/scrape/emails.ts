@@ -2,14 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emailListPaths, underScrape } from '@ejdesk/contract';
-import {
-  dashboardCounts,
-  findEmailDetails,
-  findEmailJsonData,
-  listEmailJsonData,
-  listEmails,
-  type EmailSelection,
-} from '@ejdesk/db';
+import { dashboardCounts, findEmailDetails, findEmailJsonData, listEmailJsonData, listEmails, type EmailSelection } from '@ejdesk/db';
 import { monthRange } from '../../lib/months.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
@@ -85,7 +78,12 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
       const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
-      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, ordering.descending ? 'newest' : 'oldest');
+      const result = await listEmails(
+        db,
+        { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn },
+        page,
+        ordering.descending ? 'newest' : 'oldest',
+      );
       return sendPage(request, reply, page, result);
     });
   }
@@ -105,12 +103,8 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/email/body/html/text/data/:id/',
-    { schema: { params: IdParams, response: { 200: EmailDetails, ...errorResponses } } },
-    async (request, reply) => {
-      const email = await findEmailDetails(db, request.params.id);
-      return email ?? reply.code(404).send({ detail: 'Not found.' });
-    },
-  );
+  app.get('/email/body/html/text/data/:id/', { schema: { params: IdParams, response: { 200: EmailDetails, ...errorResponses } } }, async (request, reply) => {
+    const email = await findEmailDetails(db, request.params.id);
+    return email ?? reply.code(404).send({ detail: 'Not found.' });
+  });
 };

@@ -51,10 +51,8 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       );
     } else {
-      app.get(
-        `${base}/`,
-        { schema: { querystring: EmptyQuery, response: { 200: Type.Array(ListedDataFile), ...errorResponses } } },
-        async () => listAllDataFiles(db, kind),
+      app.get(`${base}/`, { schema: { querystring: EmptyQuery, response: { 200: Type.Array(ListedDataFile), ...errorResponses } } }, async () =>
+        listAllDataFiles(db, kind),
       );
     }
     // Details answer with and without the trailing slash (the original client asks for the text ones without).

@@ -46,7 +46,10 @@ export function EjTablePage() {
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
 
   return (
-    <Page title="EJ Error Data" actions={<ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />}>
+    <Page
+      title="EJ Error Data"
+      actions={<ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />}
+    >
       <Card>
         <form className="ej-filters" role="search" aria-label="Filter EJ error data" onSubmit={apply}>
           {filterFields.map((field) => (

@@ -9,7 +9,13 @@ import styles from './dashboard.module.css';
 const ReadPie = lazy(() => import('./ReadPie.tsx'));
 
 const zero: DashboardCounts = {
-  total_emails: 0, read: 0, unread: 0, email_ignores: 0, ej_not_found: 0, email_same_subject_processing: 0, email_same_subject_count: 0,
+  total_emails: 0,
+  read: 0,
+  unread: 0,
+  email_ignores: 0,
+  ej_not_found: 0,
+  email_same_subject_processing: 0,
+  email_same_subject_count: 0,
 };
 
 const countCards = [

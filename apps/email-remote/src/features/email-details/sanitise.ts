@@ -6,7 +6,21 @@
 import DOMPurify from 'dompurify';
 
 /** Attributes whose value is fetched (or followed without a click) by some element. */
-const fetchingAttributes = ['src', 'srcset', 'background', 'poster', 'lowsrc', 'dynsrc', 'longdesc', 'data', 'action', 'formaction', 'href', 'xlink:href', 'ping'];
+const fetchingAttributes = [
+  'src',
+  'srcset',
+  'background',
+  'poster',
+  'lowsrc',
+  'dynsrc',
+  'longdesc',
+  'data',
+  'action',
+  'formaction',
+  'href',
+  'xlink:href',
+  'ping',
+];
 const inline = /^\s*(?:data:|cid:|#)/i;
 const fetchingCss = /url\s*\(|image-set\s*\(|expression\s*\(|@import|behavior\s*:|-moz-binding/i;
 

@@ -24,9 +24,7 @@ const mailboxColumns: ColumnDef<MailboxFlow, unknown>[] = [
   {
     header: 'State',
     accessorKey: 'state',
-    cell: ({ row }) => (
-      <span className={`${styles.state} ${styles[row.original.state] ?? ''}`}>{stateNames[row.original.state] ?? row.original.state}</span>
-    ),
+    cell: ({ row }) => <span className={`${styles.state} ${styles[row.original.state] ?? ''}`}>{stateNames[row.original.state] ?? row.original.state}</span>,
   },
   { header: 'Last Sync', accessorKey: 'last_sync_at', cell: (c) => when(c.getValue() as string | null), meta: { nowrap: true } },
   {
@@ -47,7 +45,11 @@ const failureColumns: ColumnDef<MailFailure, unknown>[] = [
   {
     header: 'Subject',
     accessorKey: 'subject',
-    cell: ({ row }) => <Link className="ej-link" to={`/email-details-data/${row.original.email_id}`}>{row.original.subject || `Email ${row.original.email_id}`}</Link>,
+    cell: ({ row }) => (
+      <Link className="ej-link" to={`/email-details-data/${row.original.email_id}`}>
+        {row.original.subject || `Email ${row.original.email_id}`}
+      </Link>
+    ),
   },
   { header: 'Reason', accessorKey: 'reason', cell: (c) => <span className={styles.reason}>{c.getValue() as string}</span> },
 ];

@@ -5,7 +5,21 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { getDataFileDetail, isNotFound, loadFailure, type LabelledRow } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles, nothingToExport } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, FilterChips, FilterInput, formatAmount, LoadingState, notify, Page, useColumnChoice, useListState, type ColumnDef } from '@ejdesk/ui';
+import {
+  Button,
+  Card,
+  DataTable,
+  ErrorState,
+  FilterChips,
+  FilterInput,
+  formatAmount,
+  LoadingState,
+  notify,
+  Page,
+  useColumnChoice,
+  useListState,
+  type ColumnDef,
+} from '@ejdesk/ui';
 import type { FileKind } from '../kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
 
@@ -39,7 +53,13 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
   const rows = useMemo(() => {
     const all = (query.data?.[kind.rowsKey] as LabelledRow[] | undefined) ?? [];
     const wanted = searches.map((s) => [s.key, state.filters[s.name].trim().toLowerCase()] as const).filter(([, text]) => text);
-    return all.filter((row) => wanted.every(([key, text]) => String(row[key] ?? '').toLowerCase().includes(text)));
+    return all.filter((row) =>
+      wanted.every(([key, text]) =>
+        String(row[key] ?? '')
+          .toLowerCase()
+          .includes(text),
+      ),
+    );
   }, [query.data, kind.rowsKey, state.filters]);
 
   if (query.isPending) return <LoadingState label="Loading..." />;

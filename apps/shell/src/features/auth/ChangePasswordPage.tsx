@@ -34,7 +34,13 @@ export function ChangePasswordPage() {
       <Card>
         <form className={styles.account} onSubmit={submit}>
           <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-          <TextField label="New password (at least 10 characters)" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+          <TextField
+            label="New password (at least 10 characters)"
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
           <TextField label="New password again" type="password" autoComplete="new-password" value={repeated} onChange={(e) => setRepeated(e.target.value)} />
           {error && (
             <p className="ej-form-error" role="alert">

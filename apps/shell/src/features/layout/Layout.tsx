@@ -52,7 +52,13 @@ export function Layout() {
       </a>
       <aside className={menuOpen ? `${styles.sidebar} ${styles.open}` : styles.sidebar}>
         <div className={styles.brand}>EJ Desk</div>
-        <button type="button" className={styles.menuButton} aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setOpenOn(menuOpen ? null : pathname)}>
+        <button
+          type="button"
+          className={styles.menuButton}
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setOpenOn(menuOpen ? null : pathname)}
+        >
           Menu
         </button>
         <nav aria-label="Main" id="main-nav">
