@@ -96,6 +96,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // A Testing Library query that finds nothing already throws: wrapping it in an assertion that
+    // cannot fail only hides that the query is the check.
+    files: ['**/test/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['', 'AwaitExpression > '].map((awaited) => ({
+          selector: `CallExpression[callee.property.name=/^(toBeTruthy|toBeDefined|toBeInTheDocument)$/] > MemberExpression > CallExpression[callee.name='expect'] > ${awaited}CallExpression[callee.property.name=/^(get|find)(All)?By/]`,
+          message: 'A getBy/findBy query already fails when nothing matches: call it alone, or assert something it could lack.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/*.tsx'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {

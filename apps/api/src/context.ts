@@ -31,7 +31,7 @@ export interface RouteInfo {
   schema: { querystring?: unknown; body?: unknown; params?: unknown } | undefined;
 }
 
-export interface AuthenticatedUser {
+interface AuthenticatedUser {
   id: number;
   email: string;
   role: UserRole;

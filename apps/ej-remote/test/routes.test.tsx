@@ -43,13 +43,13 @@ describe('/email, the EJ error table', () => {
       },
     });
     renderScreen(EjRoutes, '/email');
-    expect(screen.getByRole('heading', { level: 1, name: 'EJ Error Data' })).toBeTruthy();
-    expect(await screen.findByText('HRB00002')).toBeTruthy();
-    expect(screen.getByText('Total Records: 2')).toBeTruthy();
+    screen.getByRole('heading', { level: 1, name: 'EJ Error Data' });
+    await screen.findByText('HRB00002');
+    screen.getByText('Total Records: 2');
     await userEvent.type(screen.getByLabelText('ATM ID', { selector: 'input' }), 'HRB00001');
     expect(screen.getByRole('status').textContent).toContain('Typed, not applied yet: ATM ID');
     await userEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
-    await waitFor(() => expect(screen.getByText('Total Records: 1')).toBeTruthy());
+    await waitFor(() => screen.getByText('Total Records: 1'));
     expect(screen.queryByText('HRB00002')).toBeNull();
     expect(network.requests.at(-1)?.params).toMatchObject({ atm_id: 'HRB00001' });
   });
@@ -62,8 +62,8 @@ describe('/email, the EJ error table', () => {
     });
     renderScreen(EjRoutes, '/email');
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
-    expect(screen.getByText('Total Records: —')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    screen.getByText('Total Records: —');
+    screen.getByRole('button', { name: 'Retry' });
   });
 });
 
@@ -76,9 +76,9 @@ describe.each([
   it(`loads every ${kind} record once and says how many`, async () => {
     network = fakeApi({ [`/scrape/extract/${kind}/data/`]: [record(5, 'HRB00005', '100.00', `${kind}.csv`), record(6, 'HRB00006', '900.00', `${kind}.csv`)] });
     renderScreen(EjRoutes, path);
-    expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(await screen.findByText('2 records')).toBeTruthy();
-    expect(screen.getByRole('table', { name: title })).toBeTruthy();
+    screen.getByRole('heading', { level: 1, name: title });
+    await screen.findByText('2 records');
+    screen.getByRole('table', { name: title });
     expect(network.requests.map((r) => r.path)).toEqual([`/scrape/extract/${kind}/data/`]);
   });
 
@@ -94,6 +94,6 @@ describe.each([
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('1 record')).toBeTruthy();
+    await screen.findByText('1 record');
   });
 });

@@ -37,8 +37,8 @@ describe.each([allEmailList, ...categoryListConfigs].map((list) => [list.path, l
   it(`lists ${list.title} with the total, each row linking to its data`, async () => {
     network = fakeApi({ [emailListPaths[list.list]]: page });
     renderScreen(EmailRoutes, `${path}?month=2026-11`);
-    expect(await screen.findByText('ATM dispute HRB00001')).toBeTruthy();
-    expect(screen.getByText(/Total Records: 2/)).toBeTruthy();
+    await screen.findByText('ATM dispute HRB00001');
+    screen.getByText(/Total Records: 2/);
     const links = screen.getAllByRole('link').map((a) => a.getAttribute('href'));
     expect(links).toContain(list.linkTo(31));
     // The dashboard's month goes to the API in its own format.
@@ -112,12 +112,12 @@ describe('/mail-flow', () => {
     renderScreen(EmailRoutes, '/mail-flow');
     const mailboxes = await screen.findByRole('table', { name: 'Mailboxes' });
     const row = (await within(mailboxes).findByText('imap://ej@mail.bank.example:993/INBOX')).closest('tr')!;
-    expect(within(row).getByText('Disconnected')).toBeTruthy();
-    expect(within(row).getByText('UID 420 (validity 7)')).toBeTruthy();
-    expect(within(row).getByText('ECONNREFUSED')).toBeTruthy();
+    within(row).getByText('Disconnected');
+    within(row).getByText('UID 420 (validity 7)');
+    within(row).getByText('ECONNREFUSED');
     const failures = screen.getByRole('table', { name: 'Recent failures' });
     expect(within(failures).getByRole('link', { name: 'Locked results' }).getAttribute('href')).toBe('/email-details-data/32');
-    expect(within(failures).getByText('results.pdf: the PDF is password-protected')).toBeTruthy();
+    within(failures).getByText('results.pdf: the PDF is password-protected');
     expect(screen.getByLabelText('The queue').textContent).toContain('Processed in the Last Day140');
   });
 
@@ -131,8 +131,8 @@ describe('/mail-flow', () => {
       },
     });
     renderScreen(EmailRoutes, '/mail-flow');
-    expect(await screen.findByText(/No mailbox is watched/)).toBeTruthy();
-    expect(screen.getByText('Nothing waits')).toBeTruthy();
+    await screen.findByText(/No mailbox is watched/);
+    screen.getByText('Nothing waits');
   });
 });
 
@@ -141,8 +141,8 @@ describe('/email-details-data/:id', () => {
     act(() => sessionStore.setState({ role: 'operator' }));
     network = fakeApi({ '/scrape/email/body/html/text/data/31/': details });
     renderScreen(EmailRoutes, '/email-details-data/31');
-    expect(await screen.findByText('ATM dispute HRB00001')).toBeTruthy();
-    expect(screen.getByText('disputes@harborbank.example')).toBeTruthy();
+    await screen.findByText('ATM dispute HRB00001');
+    screen.getByText('disputes@harborbank.example');
     expect(screen.queryByRole('button', { name: 'Reprocess' })).toBeNull();
   });
 
@@ -179,7 +179,7 @@ describe.each([
   it('shows the JSON data rows of the email', async () => {
     network = fakeApi({ [endpoint]: [{ id: 31, subject_name: 'ATM dispute HRB00001', json_load_data: [{ 'ATM ID': 'HRB00001', 'TXT Amt.': '600.00' }] }] });
     renderScreen(EmailRoutes, path);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Email Data Table' })).toBeTruthy();
-    expect(await screen.findByText('HRB00001')).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Email Data Table' });
+    await screen.findByText('HRB00001');
   });
 });

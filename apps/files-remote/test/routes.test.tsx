@@ -24,10 +24,10 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
         : { [`${fileKindPaths[kind.api]}/`]: files },
     );
     renderScreen(FilesRoutes, kind.path);
-    expect(screen.getByRole('heading', { level: 1, name: kind.title })).toBeTruthy();
-    expect(await screen.findByText(files[0]!.name)).toBeTruthy();
-    expect(screen.getByText(files[1]!.name)).toBeTruthy();
-    expect(screen.getByRole('columnheader', { name: new RegExp(kind.nameHeader) })).toBeTruthy();
+    screen.getByRole('heading', { level: 1, name: kind.title });
+    await screen.findByText(files[0]!.name);
+    screen.getByText(files[1]!.name);
+    screen.getByRole('columnheader', { name: new RegExp(kind.nameHeader) });
     expect(network.requests[0]?.path).toBe(kind.paginated ? `${fileKindPaths[kind.api]}/pagination/` : `${fileKindPaths[kind.api]}/`);
   });
 
@@ -35,9 +35,9 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
     const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91' };
     network = fakeApi({ [`${fileKindPaths[kind.api]}/11/`]: { ...files[0], [kind.rowsKey]: [row] } });
     renderScreen(FilesRoutes, `${kind.path}/11`);
-    expect(await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` })).toBeTruthy();
-    expect(screen.getByText('HRB00001')).toBeTruthy();
-    expect(screen.getByRole('columnheader', { name: new RegExp(kind.responseKey) })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` });
+    screen.getByText('HRB00001');
+    screen.getByRole('columnheader', { name: new RegExp(kind.responseKey) });
     cleanup();
     renderScreen(FilesRoutes, `${kind.path}/99`);
     expect((await screen.findByRole('alert')).textContent).toContain('File 99 was not found');

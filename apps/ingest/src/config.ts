@@ -24,7 +24,7 @@ export const ingestSettings = {
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'], { default: 'info', description: 'Least severe log line written.' }),
 };
 
-export interface IngestConfig {
+interface IngestConfig {
   databaseUrl: string | undefined;
   dataDir: string;
   bankPassKey: string | undefined;

@@ -36,7 +36,7 @@ export function headerDate(mail: Pick<ParsedMail, 'headerLines'>): Date | undefi
 }
 
 /** When the nearest mail server received it: the date of the topmost Received header. */
-export function receivedDate(mail: Pick<ParsedMail, 'headerLines'>): Date | undefined {
+function receivedDate(mail: Pick<ParsedMail, 'headerLines'>): Date | undefined {
   const line = mail.headerLines?.find((h) => h.key === 'received')?.line;
   return validDate(line?.split(';').pop());
 }

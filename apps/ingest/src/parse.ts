@@ -20,7 +20,7 @@ export interface ParsedMessage {
   html: string;
 }
 
-export type MessageHeaders = Pick<ParsedMessage, 'headerLines' | 'from' | 'to' | 'subject'>;
+type MessageHeaders = Pick<ParsedMessage, 'headerLines' | 'from' | 'to' | 'subject'>;
 
 /**
  * The text of an HTML-only message. mailparser would convert it with html-to-text, which compiles
@@ -38,7 +38,7 @@ const textOfHtml = (html: string): string => {
 };
 
 /** What to do with the attachments, decided from the headers (null: drain them unread). */
-export type AttachmentHandler = (attachment: IncomingAttachment) => Promise<void>;
+type AttachmentHandler = (attachment: IncomingAttachment) => Promise<void>;
 
 /** The attachment's bytes (whole, or only the first 4 KB when not worth keeping), size and hash. */
 async function collect(attachment: AttachmentStream, charset: string | undefined): Promise<IncomingAttachment> {

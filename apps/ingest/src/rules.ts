@@ -2,7 +2,7 @@
 // data (mail_senders, ignore_rules, bank_msps, bank_passwords), loaded from the database.
 import type { IngestRules } from '@ejdesk/db';
 
-export interface Sender {
+interface Sender {
   /** The bank or MSP the address belongs to, or null when it is not a known sender. */
   organisation: string | null;
   /** The bank the rows belong to: the sender's own, or the one of its MSP's banks the subject names. */

@@ -17,14 +17,14 @@ const columns: ColumnDef<Row, unknown>[] = [
 describe('DataTable', () => {
   it('shows rows under their headers, amounts right-aligned', () => {
     render(<DataTable columns={columns} rows={[{ atm: 'APX00001', amount: 100 }]} caption="Disputes" />);
-    expect(screen.getByRole('table', { name: 'Disputes' })).toBeTruthy();
+    screen.getByRole('table', { name: 'Disputes' });
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['ATM ID', 'Amount']);
     expect(screen.getByRole('cell', { name: '100' }).className).toContain('ej-numeric');
   });
 
   it('says when there is nothing, and offers Retry on an error', async () => {
     const { rerender } = render(<DataTable columns={columns} rows={[]} />);
-    expect(screen.getByText('No records found')).toBeTruthy();
+    screen.getByText('No records found');
     const onRetry = vi.fn();
     rerender(<DataTable columns={columns} rows={undefined} error="Could not load the list." onRetry={onRetry} />);
     expect(screen.getByRole('alert').textContent).toContain('Could not load the list.');
@@ -38,7 +38,7 @@ describe('Pager', () => {
     const props = { onPage: vi.fn(), pageSize: 10, onPageSize: vi.fn() };
     const { rerender } = render(<Pager page={1} totalPages={3} {...props} />);
     const state = () => ['First', 'Prev', 'Next', 'Last'].map((name) => (screen.getByRole('button', { name }) as HTMLButtonElement).disabled);
-    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    screen.getByText('Page 1 of 3');
     expect(state()).toEqual([true, true, false, false]);
     rerender(<Pager page={3} totalPages={3} {...props} />);
     expect(state()).toEqual([false, false, true, true]);

@@ -1,6 +1,6 @@
 // DRF's `ordering` query parameter: a field of the response, '-' for descending. Each list names
 // the orders its indexes serve; anything else is refused with the choices, never sorted by a scan.
-export type Ordering<Field extends string> = { field: Field; descending: boolean };
+type Ordering<Field extends string> = { field: Field; descending: boolean };
 
 /** The ordering asked for (or the list's default), or a 400 detail naming what was refused. */
 export function parseOrdering<Field extends string>(

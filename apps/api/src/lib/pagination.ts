@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Page, PageOf } from '@ejdesk/db';
 
-export const defaultPageSize = 10;
+const defaultPageSize = 10;
 
 export function pageOf(query: { page?: number | undefined; page_size?: number | undefined }): Page {
   return { page: query.page ?? 1, pageSize: query.page_size ?? defaultPageSize };

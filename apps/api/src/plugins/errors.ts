@@ -13,7 +13,7 @@ interface ValidationIssue {
 
 const partNames: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-export function describeValidation(context: string | undefined, issue: ValidationIssue): string {
+function describeValidation(context: string | undefined, issue: ValidationIssue): string {
   const where = partNames[context ?? ''] ?? 'request';
   const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (issue.keyword === 'required') return `${where}: '${String(issue.params.missingProperty)}' is required.`;
@@ -27,7 +27,7 @@ export function describeValidation(context: string | undefined, issue: Validatio
   return `${where}${field ? ` '${field}'` : ''}: ${issue.message ?? 'is invalid'}.`;
 }
 
-export const unavailableDetail = 'The database is unavailable; try again.';
+const unavailableDetail = 'The database is unavailable; try again.';
 
 export function databaseUnavailable(reply: FastifyReply) {
   return reply.code(503).header('retry-after', '5').send({ detail: unavailableDetail });

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 const common: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
 
 /** A calendar day PostgreSQL and JavaScript both handle, with room for the day after: 0001-01-01..9998-12-31. */
-export function isSupportedDay(value: string): boolean {
+function isSupportedDay(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

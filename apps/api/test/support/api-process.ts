@@ -23,7 +23,7 @@ export interface ApiProcess {
 }
 
 /** Create an operator with the CLI (on the embedded database, before the API opens it). */
-export async function createUserCli(env: NodeJS.ProcessEnv, email: string, password: string, role: 'operator' | 'admin' = 'operator'): Promise<void> {
+async function createUserCli(env: NodeJS.ProcessEnv, email: string, password: string, role: 'operator' | 'admin' = 'operator'): Promise<void> {
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/user-create.ts', '--email', email, '--role', role], {
     cwd,
     env: { ...env, EJDESK_PASSWORD: password },

@@ -81,7 +81,7 @@ export function parseMoney(value: unknown): string | null {
   return Number.isFinite(n) && Math.abs(n) < 1e12 ? n.toFixed(2) : null;
 }
 
-export const emptyRow = (): DisputeRow => ({
+const emptyRow = (): DisputeRow => ({
   atmId: '',
   cardNo: '',
   txtNo: '',
@@ -143,7 +143,7 @@ export function judgeHeader(named: ReadonlySet<Column>): string | null {
 
 const describeNamed = (named: ReadonlySet<Column>) => [...named].map((c) => labels[c]).join(', ');
 
-export interface TableResult extends Table {
+interface TableResult extends Table {
   /** Why a grid that looked like a table (2+ dispute columns in a row) was not read as disputes. */
   skipped?: string;
   /** Whether a dispute header was found at all (rows may still be 0). */

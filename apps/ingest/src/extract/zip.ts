@@ -28,7 +28,7 @@ class CappedWriter extends Writer<Uint8Array> {
   }
 }
 
-export interface ZipFile {
+interface ZipFile {
   name: string;
   data: Uint8Array;
 }

@@ -13,7 +13,7 @@ export const banks = {
   apex: { name: 'Apex Bank', domain: 'apexbank.example', password: 'apex-pdf-2026', code: 'APX' },
   harbor: { name: 'Harbor Bank', domain: 'harborbank.example', password: 'harbor-zip-2026', code: 'HRB' },
 };
-export const msp = { name: 'Atlas ATM Services', domain: 'atlas-atm.example' };
+const msp = { name: 'Atlas ATM Services', domain: 'atlas-atm.example' };
 
 /** The Bank MSP list, stored passwords, sender mapping and ignore rules the corpus assumes. */
 export async function prepareRules(db: Db, bankPassKey: Buffer): Promise<void> {
@@ -28,7 +28,7 @@ export async function prepareRules(db: Db, bankPassKey: Buffer): Promise<void> {
   });
 }
 
-export interface DisputeLine {
+interface DisputeLine {
   atm: string;
   card: string;
   txn: string;
@@ -56,10 +56,10 @@ export const htmlTable = (lines: DisputeLine[]) =>
     .map((l) => `<tr><td>${l.atm}</td><td>${l.card}</td><td>${l.txn}</td><td>${l.date}</td><td>${l.amount.toFixed(2)}</td></tr>`)
     .join('')}</table><p>Regards</p>`;
 
-export const csv = (lines: DisputeLine[]) => [header, ...lines.map(cells)].map((r) => r.join(',')).join('\r\n') + '\r\n';
-export const pipeText = (lines: DisputeLine[]) => ['EJ extract', '', ...[header, ...lines.map(cells)].map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
+const csv = (lines: DisputeLine[]) => [header, ...lines.map(cells)].map((r) => r.join(',')).join('\r\n') + '\r\n';
+const pipeText = (lines: DisputeLine[]) => ['EJ extract', '', ...[header, ...lines.map(cells)].map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
 
-export async function xlsx(lines: DisputeLine[]): Promise<Buffer> {
+async function xlsx(lines: DisputeLine[]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Disputes');
   sheet.addRow(header);
@@ -70,7 +70,7 @@ export async function xlsx(lines: DisputeLine[]): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-export async function pdf(lines: DisputeLine[], userPassword?: string): Promise<Buffer> {
+async function pdf(lines: DisputeLine[], userPassword?: string): Promise<Buffer> {
   const doc = new PDFDocument(userPassword ? { userPassword, ownerPassword: `${userPassword}-owner`, pdfVersion: '1.7' } : {});
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -120,7 +120,7 @@ export function zipBomb(size: number): Buffer {
   return Buffer.concat([local, name, data, central, name, end]);
 }
 
-export interface MailSpec {
+interface MailSpec {
   from: string;
   subject: string;
   html?: string;
@@ -130,7 +130,7 @@ export interface MailSpec {
   date?: Date;
 }
 
-export const corpusDate = new Date('2026-10-15T09:30:00Z');
+const corpusDate = new Date('2026-10-15T09:30:00Z');
 
 export async function compose(spec: MailSpec): Promise<Buffer> {
   const composer = new MailComposer({

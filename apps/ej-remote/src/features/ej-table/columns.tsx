@@ -10,7 +10,7 @@ const dates = new Set(['Transaction Date', 'Complaint Date']);
 /** Identifiers operators paste elsewhere: a copy button beside each. */
 const identifiers = new Set(['ATM ID', 'Card No.', 'TXT No.']);
 /** The columns the lists sort by, and the API field each is ordered by. */
-export const ejSortKeys: Record<string, string> = {
+const ejSortKeys: Record<string, string> = {
   'ATM ID': 'atm_id',
   'Transaction Date': 'transaction_date',
   'Transaction Amt.': 'transaction_amt',

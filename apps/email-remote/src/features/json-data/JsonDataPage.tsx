@@ -7,7 +7,7 @@ import { failureReason, type EmailJsonItem, type JsonRecord } from '@ejdesk/api-
 import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
 import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Page, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 
-export interface JsonDataPageProps {
+interface JsonDataPageProps {
   queryKey: readonly unknown[];
   load: () => Promise<EmailJsonItem[]>;
   note?: string;

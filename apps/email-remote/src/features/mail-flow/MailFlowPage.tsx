@@ -8,7 +8,7 @@ import { getMailFlow, loadFailure, type MailFailure, type MailboxFlow } from '@e
 import { Button, Card, DataTable, formatDateTime, Page, type ColumnDef } from '@ejdesk/ui';
 import styles from './mail-flow.module.css';
 
-export const mailFlowQueryKey = ['mail-flow'] as const;
+const mailFlowQueryKey = ['mail-flow'] as const;
 
 const stateNames: Record<string, string> = {
   connecting: 'Connecting',

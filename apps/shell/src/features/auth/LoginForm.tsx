@@ -12,7 +12,7 @@ import styles from './login.module.css';
 /** The original client waits this long after a successful login before showing the dashboard. */
 const redirectDelayMs = 1500;
 
-export interface LoginFormProps {
+interface LoginFormProps {
   /** Keeps the session (the tokens) once the login sequence has succeeded. */
   onSignedIn: (access: string, refresh: string) => void;
   /** Shows the console, after the redirect delay. */

@@ -38,7 +38,7 @@ export function screenPath(name: string): string | undefined {
   return entries.map((entry) => entry.screens?.[name]).find((path) => path !== undefined);
 }
 
-export interface NavEntry {
+interface NavEntry {
   label: string;
   to: string;
 }
@@ -52,7 +52,7 @@ export function navigationFor(role: string | null): NavEntry[] {
     .map((item) => ({ label: item.label, to: item.path }));
 }
 
-export interface RemoteRoutesModule {
+interface RemoteRoutesModule {
   default: ComponentType;
 }
 
