@@ -3,22 +3,24 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answer, fakeApi, restoreFakeApi, type FakeRoutes } from '@ejdesk/api-client/testing';
+import { answer, fakeApi, restoreFakeApi, routes, type FakeRoutes, type IgnoreRule, type SenderMapping } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import AdminRoutes from '../src/routes.tsx';
 
 const at = '2026-11-20T09:30:00Z';
 const page = <T,>(results: T[]) => ({ count: results.length, total_pages: 1, next: null, previous: null, results });
-const api: FakeRoutes = {
+const ignoreRules: IgnoreRule[] = [{ id: 7, field: 'subject', pattern: 'Out of Office', create_at: at, update_at: at }];
+const senderMappings: SenderMapping[] = [{ id: 4, sender: '@harborbank.example', organisation: 'Harbor Bank', create_at: at, update_at: at }];
+const api = {
   '/scrape/store/password/list/': [{ id: 1, bank_name: 'Harbor Bank', bank_pass: '••••••••', create_at: at, update_at: at }],
   '/scrape/bank/msp/list/': [{ id: 1, msp: 'Atlas ATM Services', bank_name: 'Harbor Bank', create_at: at, update_at: at }],
-  '/admin/sender-mappings/': [{ id: 4, sender: '@harborbank.example', organisation: 'Harbor Bank', create_at: at, update_at: at }],
-  '/admin/ignore-rules/': [{ id: 7, field: 'subject', pattern: 'Out of Office', create_at: at, update_at: at }],
+  '/admin/sender-mappings/': senderMappings,
+  '/admin/ignore-rules/': ignoreRules,
   '/admin/users/': [{ id: 2, email: 'ops@bank.example', role: 'operator', is_active: true, must_change_password: false, last_login: null, create_at: at }],
   '/admin/audit-log/': page([
     { id: 9, at, user_email: 'admin@example.com', action: 'reveal', entity: 'bank_password', entity_id: '1', detail: 'March statement', ip: '10.0.0.5' },
   ]),
-};
+} satisfies FakeRoutes;
 
 let network: ReturnType<typeof fakeApi>;
 screenTestHooks();
@@ -31,7 +33,7 @@ describe.each([
   ['/ignore-rules', 'Ignore Rules', 'Out of Office', '/admin/ignore-rules/'],
   ['/users', 'Users', 'ops@bank.example', '/admin/users/'],
   ['/audit-log', 'Audit Log', 'March statement', '/admin/audit-log/'],
-])('%s', (path, title, text, endpoint) => {
+] as const)('%s', (path, title, text, endpoint) => {
   it(`shows ${title} with the rows the API sends`, async () => {
     network = fakeApi(api);
     renderScreen(AdminRoutes, path);
@@ -44,10 +46,10 @@ describe.each([
     let fail = true;
     network = fakeApi({
       ...api,
-      [endpoint]: () => {
+      ...routes(endpoint, () => {
         if (fail) throw answer(503, { detail: 'The database is unavailable; try again.' });
         return api[endpoint];
-      },
+      }),
     });
     renderScreen(AdminRoutes, path);
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
@@ -59,12 +61,12 @@ describe.each([
 
 describe('editable lists', () => {
   it('adds an ignore rule with the chosen field, and shows the refusal inside the form', async () => {
-    let rules = [...(api['/admin/ignore-rules/'] as object[])];
+    let rules = [...ignoreRules];
     network = fakeApi({
       ...api,
       '/admin/ignore-rules/': () => rules,
       'POST /admin/ignore-rules/': (request) => {
-        const body = request.body as { field: string; pattern: string };
+        const body = request.body as { field: IgnoreRule['field']; pattern: string };
         if (body.pattern === 'Out of Office') throw answer(400, { detail: 'An ignore rule for the subject "Out of Office" already exists.' });
         const row = { id: 8, ...body, create_at: at, update_at: at };
         rules = [row, ...rules];
@@ -91,13 +93,13 @@ describe('editable lists', () => {
   });
 
   it('edits a sender mapping in place and deletes one only after asking', async () => {
-    let mappings = [...(api['/admin/sender-mappings/'] as { id: number; sender: string; organisation: string }[])];
+    let mappings = [...senderMappings];
     network = fakeApi({
       ...api,
       '/admin/sender-mappings/': () => mappings,
       'PUT /admin/sender-mappings/4/': (request) => {
         mappings = mappings.map((m) => (m.id === 4 ? { ...m, ...(request.body as object) } : m));
-        return mappings[0];
+        return mappings[0]!;
       },
       'DELETE /admin/sender-mappings/4/': () => {
         mappings = [];

@@ -24,7 +24,7 @@ import { mailFlowRoutes } from './routes/mail-flow/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
-export interface BuildOptions {
+interface BuildOptions {
   database: Database;
   config: ApiConfig;
   secrets: Secrets;

@@ -9,7 +9,7 @@ import { loadConfig, type ApiConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import type { Secrets } from '../src/lib/secrets.ts';
 
-export type Backend = 'pglite' | 'postgres';
+type Backend = 'pglite' | 'postgres';
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 export const backends: Backend[] = testDatabaseUrl ? ['pglite', 'postgres'] : ['pglite'];
 

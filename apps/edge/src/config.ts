@@ -63,7 +63,7 @@ export const apiUrl = () => (edge.API_URL ?? `http://127.0.0.1:${apiPort()}`).re
 /** Every published release of a remote, one folder per version, served by its static server. */
 export const releasesDir = (name: RemoteName) => join(dataDir(), 'remotes', name);
 /** Pid files of the supervised processes, and the marks of the ones stopped on purpose. */
-export const runDir = () => join(dataDir(), 'run');
+const runDir = () => join(dataDir(), 'run');
 export const pidFile = (name: string) => join(runDir(), `${name}.pid`);
 export const stoppedMark = (name: string) => join(runDir(), `${name}.stopped`);
 

@@ -9,7 +9,7 @@ import httpProxy from '@fastify/http-proxy';
 import { answerClientError, bodyLimit, permissionsPolicy } from '@ejdesk/http';
 import type { RegistryEntry } from '@ejdesk/contract';
 
-export interface ShellServerOptions {
+interface ShellServerOptions {
   root: string;
   port: number;
   host: string;

@@ -4,7 +4,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answer, fakeApi, restoreFakeApi, type EjRecord } from '@ejdesk/api-client/testing';
+import { answer, fakeApi, restoreFakeApi, routes, type EjRecord } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import EjRoutes from '../src/routes.tsx';
 
@@ -70,11 +70,12 @@ describe('/email, the EJ error table', () => {
 describe.each([
   ['/overage', 'Overage', 'overage'],
   ['/successing', 'Successing', 'succeeding'],
-])('%s', (path, title, kind) => {
+] as const)('%s', (path, title, kind) => {
+  const endpoint = `/scrape/extract/${kind}/data/` as const;
   // The rows themselves are virtualised (drawn as they scroll into a laid-out box, which happy-dom
   // has not): the browser tests check them; here, what was asked and what the screen says of it.
   it(`loads every ${kind} record once and says how many`, async () => {
-    network = fakeApi({ [`/scrape/extract/${kind}/data/`]: [record(5, 'HRB00005', '100.00', `${kind}.csv`), record(6, 'HRB00006', '900.00', `${kind}.csv`)] });
+    network = fakeApi(routes(endpoint, [record(5, 'HRB00005', '100.00', `${kind}.csv`), record(6, 'HRB00006', '900.00', `${kind}.csv`)]));
     renderScreen(EjRoutes, path);
     screen.getByRole('heading', { level: 1, name: title });
     await screen.findByText('2 records');
@@ -84,12 +85,12 @@ describe.each([
 
   it('says the list could not be loaded, and loads it on Retry', async () => {
     let fail = true;
-    network = fakeApi({
-      [`/scrape/extract/${kind}/data/`]: () => {
+    network = fakeApi(
+      routes(endpoint, () => {
         if (fail) throw answer(503, { detail: 'The database is unavailable; try again.' });
         return [record(5, 'HRB00005', '100.00')];
-      },
-    });
+      }),
+    );
     renderScreen(EjRoutes, path);
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
     fail = false;

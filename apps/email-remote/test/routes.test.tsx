@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '@ejdesk/api-client';
-import { emailListPaths, fakeApi, restoreFakeApi, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
+import { emailListPaths, fakeApi, restoreFakeApi, routes, type EmailListRow, type MailFlow } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { allEmailList, categoryListConfigs } from '../src/features/email-lists/lists.ts';
 import EmailRoutes from '../src/routes.tsx';
@@ -35,7 +35,7 @@ afterEach(() => act(() => sessionStore.setState({ role: null })));
 
 describe.each([allEmailList, ...categoryListConfigs].map((list) => [list.path, list] as const))('%s', (path, list) => {
   it(`lists ${list.title} with the total, each row linking to its data`, async () => {
-    network = fakeApi({ [emailListPaths[list.list]]: page });
+    network = fakeApi(routes(emailListPaths[list.list], page));
     renderScreen(EmailRoutes, `${path}?month=2026-11`);
     await screen.findByText('ATM dispute HRB00001');
     screen.getByText(/Total Records: 2/);
@@ -175,9 +175,9 @@ describe('/email-details-data/:id', () => {
 describe.each([
   ['/all-email/31', '/scrape/email/to/json/data/31/'],
   ['/data-email', '/scrape/email/to/json/data/'],
-])('%s', (path, endpoint) => {
+] as const)('%s', (path, endpoint) => {
   it('shows the JSON data rows of the email', async () => {
-    network = fakeApi({ [endpoint]: [{ id: 31, subject_name: 'ATM dispute HRB00001', json_load_data: [{ 'ATM ID': 'HRB00001', 'TXT Amt.': '600.00' }] }] });
+    network = fakeApi(routes(endpoint, [{ id: 31, subject_name: 'ATM dispute HRB00001', json_load_data: [{ 'ATM ID': 'HRB00001', 'TXT Amt.': '600.00' }] }]));
     renderScreen(EmailRoutes, path);
     await screen.findByRole('heading', { level: 1, name: 'Email Data Table' });
     await screen.findByText('HRB00001');

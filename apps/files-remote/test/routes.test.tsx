@@ -2,7 +2,7 @@
 // client, the network answered by fakeApi), from the same table of kinds the routes are made from.
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeApi, fileKindPaths, restoreFakeApi } from '@ejdesk/api-client/testing';
+import { fakeApi, fileKindPaths, restoreFakeApi, routes } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
 import { fileKinds } from '../src/features/kinds.ts';
 import FilesRoutes from '../src/routes.tsx';
@@ -20,8 +20,8 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
   it(`lists the ${kind.title} files from ${kind.paginated ? 'pages' : 'one list'}`, async () => {
     network = fakeApi(
       kind.paginated
-        ? { [`${fileKindPaths[kind.api]}/pagination/`]: { count: 2, total_pages: 1, next: null, previous: null, results: files } }
-        : { [`${fileKindPaths[kind.api]}/`]: files },
+        ? routes(`${fileKindPaths[kind.api]}/pagination/`, { count: 2, total_pages: 1, next: null, previous: null, results: files })
+        : routes(`${fileKindPaths[kind.api]}/`, files),
     );
     renderScreen(FilesRoutes, kind.path);
     screen.getByRole('heading', { level: 1, name: kind.title });
@@ -33,7 +33,7 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
 
   it("shows a file's rows under their labelled columns, and says so when the file is gone", async () => {
     const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91' };
-    network = fakeApi({ [`${fileKindPaths[kind.api]}/11/`]: { ...files[0], [kind.rowsKey]: [row] } });
+    network = fakeApi(routes(`${fileKindPaths[kind.api]}/11/`, { ...files[0]!, [kind.rowsKey]: [row] }));
     renderScreen(FilesRoutes, `${kind.path}/11`);
     await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` });
     screen.getByText('HRB00001');

@@ -1,5 +1,4 @@
-// The mail ingester as a library: `pnpm start` runs watchImap beside the API on the same database.
-export { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions, type WatchOptions } from './run.ts';
-export { mailboxName, type ImapSettings } from './sources/imap.ts';
+// The mail ingester as a library, for its tests: the runs, the mailbox's settings, the log.
+export { ingestFromImap, processStored, watchImap, type RunOptions } from './run.ts';
+export { type ImapSettings } from './sources/imap.ts';
 export { createLogger } from './log.ts';
-export { Summary } from './summary.ts';

@@ -163,7 +163,7 @@ export async function ingestFromImap(settings: ImapSettings, given: RunOptions):
   return summary;
 }
 
-export interface WatchOptions extends RunOptions {
+interface WatchOptions extends RunOptions {
   /** Called after each sync-and-process round (the CLI logs it; tests wait on it). */
   onRound?: (summary: Summary) => void;
   /** Sync at least this often even without word from the server (IDLE). */

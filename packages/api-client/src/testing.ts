@@ -4,13 +4,22 @@
 // body (or throws answer(status, body)). An unknown path is a 404 {"detail"}, as the API answers.
 import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import { http } from './http.ts';
+import type { EmailListName, FileKindName, emailListPaths, fileKindPaths } from '@ejdesk/contract';
+import type { Account, IgnoreRule, SenderMapping } from './endpoints/admin.ts';
+import type { AuditEntry } from './endpoints/audit.ts';
+import type { DataFileDetail, DataFileListRow } from './endpoints/files.ts';
+import type { MailFlow, MailStall, Reprocessed } from './endpoints/mail-flow.ts';
+import type { ColumnChoice } from './endpoints/preferences.ts';
+import type { BankMsp, BankPassword, DashboardCounts, EmailDetails, EmailJsonItem, EmailListRow, Paginated, RevealedBankPassword } from './types.ts';
+import type { EjRecord } from '@ejdesk/export';
 
 // The shapes a test's answers are written in.
 export type * from './types.ts';
 export type { EjRecord } from './endpoints/ej.ts';
 export type * from './endpoints/mail-flow.ts';
+export type { Account, IgnoreRule, SenderMapping } from './endpoints/admin.ts';
 
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   params: Record<string, unknown>;
@@ -18,7 +27,7 @@ export interface FakeRequest {
 }
 
 /** Thrown from an answer function: the API's answer with that status. */
-export class Answer {
+class Answer {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -26,9 +35,63 @@ export class Answer {
 }
 export const answer = (status: number, body: unknown) => new Answer(status, body);
 
-/** A 200 body, or a function of the request that returns one (or throws answer(...)). */
-export type FakeAnswer = ((request: FakeRequest) => unknown) | object | string | number | boolean | null;
-export type FakeRoutes = Record<string, FakeAnswer>;
+type EmailList = (typeof emailListPaths)[EmailListName];
+type FileKind = (typeof fileKindPaths)[FileKindName];
+/** No body: a 204. */
+type Nothing = null | undefined | '';
+
+/**
+ * What the API answers on each route the client calls, by the contract's types: a test's fixture
+ * that drifts from the contract (a renamed field, a wrong type, a path the API does not have) fails
+ * the type check instead of passing against a screen that would break on the real API.
+ */
+export interface ContractAnswers {
+  '/scrape/store/password/list/': BankPassword[];
+  'POST /scrape/store/password/create/': BankPassword;
+  [reveal: `POST /scrape/store/password/${number}/reveal/`]: RevealedBankPassword;
+  '/scrape/bank/msp/list/': BankMsp[];
+  'POST /scrape/bank/msp/create/': BankMsp;
+  '/admin/users/': Account[];
+  'POST /admin/users/': Account;
+  [change: `PATCH /admin/users/${number}/`]: Account;
+  [reset: `POST /admin/users/${number}/reset-password/`]: Account;
+  '/admin/sender-mappings/': SenderMapping[];
+  'POST /admin/sender-mappings/': SenderMapping;
+  [change: `PUT /admin/sender-mappings/${number}/`]: SenderMapping;
+  [remove: `DELETE /admin/sender-mappings/${number}/`]: Nothing;
+  '/admin/ignore-rules/': IgnoreRule[];
+  'POST /admin/ignore-rules/': IgnoreRule;
+  [change: `PUT /admin/ignore-rules/${number}/`]: IgnoreRule;
+  [remove: `DELETE /admin/ignore-rules/${number}/`]: Nothing;
+  '/admin/audit-log/': Paginated<AuditEntry>;
+  '/admin/audit-log/export/': string;
+  '/scrape/extract/email/data/pagination/': Paginated<EjRecord>;
+  '/scrape/extract/overage/data/': EjRecord[];
+  '/scrape/extract/succeeding/data/': EjRecord[];
+  '/scrape/email/dashboard/count/': DashboardCounts;
+  '/scrape/email/to/json/data/': EmailJsonItem[];
+  [json: `/scrape/email/to/json/data/${number}/`]: EmailJsonItem[];
+  [details: `/scrape/email/body/html/text/data/${number}/`]: EmailDetails;
+  '/mail-flow/': MailFlow;
+  '/mail-flow/stalled/': MailStall;
+  [reprocess: `POST /admin/emails/${number}/reprocess/`]: Reprocessed;
+  [preference: `/preferences/${string}/`]: { value: ColumnChoice | null };
+  [save: `PUT /preferences/${string}/`]: Nothing | { value: ColumnChoice };
+  [remove: `DELETE /preferences/${string}/`]: Nothing;
+}
+/** The email lists and the file kinds, whose paths the contract names. */
+type ListAnswers = Record<EmailList, Paginated<EmailListRow>> &
+  Record<`${FileKind}/pagination/`, Paginated<DataFileListRow>> &
+  Record<`${FileKind}/`, DataFileListRow[]>;
+type FileDetailAnswers = { [detail: `${FileKind}/${number}/`]: DataFileDetail };
+type AllAnswers = ContractAnswers & ListAnswers & FileDetailAnswers;
+
+/** A route's answer: its body, or a function of the request that returns it (or throws answer(...)). */
+export type FakeAnswer<T> = T | ((request: FakeRequest) => T | Promise<T>);
+export type FakeRoutes = { [K in keyof AllAnswers]?: FakeAnswer<AllAnswers[K]> };
+
+/** One route whose path is computed (a table of cases): typed by the contract like a literal one. */
+export const routes = <K extends keyof AllAnswers>(path: K, answer: FakeAnswer<AllAnswers[K]>): FakeRoutes => ({ [path]: answer }) as FakeRoutes;
 
 let active: { restore(): void } | undefined;
 
@@ -38,7 +101,8 @@ export function restoreFakeApi(): void {
   active = undefined;
 }
 
-export function fakeApi(routes: FakeRoutes): { requests: FakeRequest[]; restore(): void } {
+export function fakeApi(fakeRoutes: FakeRoutes): { requests: FakeRequest[]; restore(): void } {
+  const routes = fakeRoutes as Record<string, FakeAnswer<unknown> | undefined>;
   restoreFakeApi();
   const requests: FakeRequest[] = [];
   const previous = http.defaults.adapter;

@@ -20,7 +20,7 @@ export interface SeedOptions {
   onProgress?: (table: string, done: number, total: number) => void;
 }
 
-export const seedBanks = [
+const seedBanks = [
   { name: 'Apex Bank', code: 'APX', domain: 'apexbank.example' },
   { name: 'Coastal Co-operative Bank', code: 'CCB', domain: 'coastalbank.example' },
   { name: 'Harbor Bank', code: 'HRB', domain: 'harborbank.example' },
@@ -31,7 +31,7 @@ export const seedBanks = [
   { name: 'Pioneer Bank', code: 'PNR', domain: 'pioneerbank.example' },
 ] as const;
 
-export const seedMsps = [
+const seedMsps = [
   { name: 'Atlas ATM Services', domain: 'atlas-atm.example' },
   { name: 'Keystone Managed Services', domain: 'keystone-ms.example' },
   { name: 'Orbit Cash Logistics', domain: 'orbitcash.example' },
@@ -141,8 +141,8 @@ function category(rng: Rng): EmailCategory {
 }
 
 /** Mail is untrusted: one sample carries the usual tricks, so the console can be seen to defuse them. */
-export const hostileSampleSubject = 'Suspicious HTML sample';
-export const hostileSampleHtml =
+const hostileSampleSubject = 'Suspicious HTML sample';
+const hostileSampleHtml =
   '<p>Please review the attached dispute.</p>' +
   '<script>window.parent.__ejdeskPwned = "script"</script>' +
   '<img src="x" onerror="window.parent.__ejdeskPwned = \'onerror\'" alt="broken">' +
@@ -150,7 +150,7 @@ export const hostileSampleHtml =
   '<img src="http://tracker.invalid/pixel.png?id=42" alt="tracking pixel">';
 
 /** An EJ record whose remark is a spreadsheet formula: exports must write it as inert text. */
-export const formulaSampleAtmId = 'EVL00001';
+const formulaSampleAtmId = 'EVL00001';
 
 async function insertHostileSample(db: Db, now: Date, options: Pick<SeedOptions, 'onProgress'>) {
   await insertBatches(

@@ -6,7 +6,7 @@ const quote = (cell: string | number) => {
 };
 
 /** One CSV line (CRLF-terminated) of already-guarded cells: for writers that stream row by row. */
-export const csvLine = (cells: readonly (string | number)[]) => cells.map(quote).join(',') + '\r\n';
+const csvLine = (cells: readonly (string | number)[]) => cells.map(quote).join(',') + '\r\n';
 
 /** RFC 4180 CSV with CRLF line ends and a BOM, so that Excel opens UTF-8 text correctly. */
 export function toCsv<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[]): string {

@@ -10,7 +10,7 @@ import { Button } from './components/Button.tsx';
 import { TextField } from './components/Field.tsx';
 import { notify, Toaster } from './components/Toaster.tsx';
 
-export interface StandaloneOptions {
+interface StandaloneOptions {
   title: string;
   Routes: ComponentType;
   links: readonly { label: string; to: string }[];

@@ -19,7 +19,7 @@ export const DataFileQuery = Type.Object(
 );
 
 /** The display-labelled keys of the original, in order; the last is 'Response Code' or 'Response'. */
-export const labelledKeys = [
+const labelledKeys = [
   'ID',
   'ATM ID',
   'CARD No.',
@@ -38,7 +38,7 @@ export const labelledKeys = [
   'MailSubject',
 ] as const;
 
-export const LabelledRow = (responseKey: string) =>
+const LabelledRow = (responseKey: string) =>
   Type.Object(
     Object.fromEntries([
       ...labelledKeys.map((key) => [key, key === 'ID' ? Type.Integer() : Type.Union([Type.String(), Type.Null()])]),

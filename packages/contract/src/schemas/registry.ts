@@ -37,7 +37,7 @@ const Descriptor = Type.Object(
 export type DescriptorFields = Static<typeof Descriptor>;
 
 /** One remote as the shell loads it: remotes.json's entries. */
-export const RegistryEntry = Type.Intersect([Descriptor, Type.Object({ manifest: Type.String(), version: Version })]);
+const RegistryEntry = Type.Intersect([Descriptor, Type.Object({ manifest: Type.String(), version: Version })]);
 /** The API contract this API serves, and the remotes: what a remote build must match to deploy. */
 export const Registry = Type.Object({ api_contract: Type.Integer(), remotes: Type.Array(RegistryEntry) });
 
