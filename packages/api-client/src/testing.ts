@@ -17,7 +17,7 @@ import type { EjRecord } from '@ejdesk/export';
 export type * from './types.ts';
 export type { EjRecord } from './endpoints/ej.ts';
 export type * from './endpoints/mail-flow.ts';
-export type { Account, IgnoreRule, SenderMapping } from './endpoints/admin.ts';
+export type { IgnoreRule, SenderMapping } from './endpoints/admin.ts';
 
 interface FakeRequest {
   method: string;
@@ -45,7 +45,7 @@ type Nothing = null | undefined | '';
  * that drifts from the contract (a renamed field, a wrong type, a path the API does not have) fails
  * the type check instead of passing against a screen that would break on the real API.
  */
-export interface ContractAnswers {
+interface ContractAnswers {
   '/scrape/store/password/list/': BankPassword[];
   'POST /scrape/store/password/create/': BankPassword;
   [reveal: `POST /scrape/store/password/${number}/reveal/`]: RevealedBankPassword;
