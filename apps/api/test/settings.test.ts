@@ -1,21 +1,9 @@
 // Each of the API's processes reads its settings once as it starts: a malformed or missing value
 // stops it with exit 1 and one line naming the variable, before it touches a database or a port.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startProcess } from '@ejdesk/settings/testing';
 
-const run = promisify(execFile);
 const apiDir = new URL('..', import.meta.url).pathname;
-
-async function start(script: string, env: Record<string, string>, args: string[] = []) {
-  try {
-    await run(process.execPath, ['--import', 'tsx', script, ...args], { cwd: apiDir, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
-    return { code: 0, stderr: '' };
-  } catch (err) {
-    const failed = err as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
-}
 
 describe('a process started with a bad setting', () => {
   it.each([
@@ -40,7 +28,7 @@ describe('a process started with a bad setting', () => {
       'BANK_PASS_KEY is set to a value that is not accepted; it accepts 32 bytes as 64 hex characters or base64.',
     ],
   ])('%s with %j exits 1 naming it', async (script, env, line) => {
-    const { code, stderr } = await start(script, env, script.includes('user-create') ? ['--email', 'x@bank.example'] : []);
+    const { code, stderr } = await startProcess(apiDir, script, env, script.includes('user-create') ? ['--email', 'x@bank.example'] : []);
     expect(code).toBe(1);
     expect(stderr).toContain(line);
     // One line, and a secret's value is never repeated.

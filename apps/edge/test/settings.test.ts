@@ -1,25 +1,8 @@
 // The edge's processes (`pnpm start`, `pnpm remote`, `pnpm dev`) read their settings once as they
 // start: a malformed value stops them with exit 1 and one line naming the variable, before anything
 // is built, started or changed.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-
-async function edge(script: string, env: Record<string, string>, args: string[] = []) {
-  try {
-    await run(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: new URL('..', import.meta.url).pathname,
-      env: { PATH: process.env.PATH, ...env },
-      timeout: 30_000,
-    });
-    return { code: 0, stderr: '' };
-  } catch (err) {
-    const failed = err as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
-}
+import { startProcess } from '@ejdesk/settings/testing';
 
 describe('an edge process started with a bad setting', () => {
   it.each([
@@ -33,7 +16,7 @@ describe('an edge process started with a bad setting', () => {
       'EMAIL_REMOTE_URL is "cdn.bank.example", which is not accepted; it accepts an http(s):// URL.',
     ],
   ])('%s with %j exits 1 naming it', async (script, env, args, line) => {
-    const { code, stderr } = await edge(script, env, args);
+    const { code, stderr } = await startProcess(new URL('..', import.meta.url).pathname, script, env, args);
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(`EJ Desk: ${line}`);
   });

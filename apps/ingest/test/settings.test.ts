@@ -1,25 +1,8 @@
 // `pnpm ingest` reads its settings once as it starts: a malformed or missing value stops it with
 // exit 1 and one line naming the variable, before it opens a database or a mailbox.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startProcess } from '@ejdesk/settings/testing';
 import { loadIngestConfig } from '../src/config.ts';
-
-const run = promisify(execFile);
-
-async function ingest(env: Record<string, string>, args: string[]) {
-  try {
-    await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: new URL('..', import.meta.url).pathname,
-      env: { PATH: process.env.PATH, ...env },
-      timeout: 30_000,
-    });
-    return { code: 0, stderr: '' };
-  } catch (err) {
-    const failed = err as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
-}
 
 describe('the ingester started with a bad setting', () => {
   it.each([
@@ -34,7 +17,7 @@ describe('the ingester started with a bad setting', () => {
     [{ IMAP_HOST: 'mail.bank.example' }, ['--imap'], 'IMAP_USER is not set; it is required with IMAP_HOST.'],
     [{ DATABASE_URL: 'postgres://127.0.0.1:1/x' }, ['--reprocess'], 'BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.'],
   ])('%j exits 1 naming it', async (env, args, line) => {
-    const { code, stderr } = await ingest(env, args);
+    const { code, stderr } = await startProcess(new URL('..', import.meta.url).pathname, 'src/cli.ts', env, args);
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(`EJ Desk ingester: ${line}`);
   });
