@@ -1,9 +1,10 @@
-// The settings tables of docs/operations.md, written from each process's own schema: what a
-// deployer reads is what the processes accept. `pnpm docs:write` rewrites them; a test fails when the
-// docs and the schemas disagree.
+// `pnpm docs:write`: the generated parts of docs/. The settings tables of docs/operations.md, from
+// each process's own schema (what a deployer reads is what the processes accept), and the API
+// reference from the OpenAPI document. A test fails when the docs and the code disagree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsTable } from '@ejdesk/settings';
+import { apiReference, apiReferenceDoc } from './api-reference.ts';
 import { apiSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
 import { edgeSettings } from '../../apps/edge/src/config.ts';
 import { ingestSettings } from '../../apps/ingest/src/config.ts';
@@ -50,4 +51,6 @@ export function withSettings(doc: string): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(operationsDoc, withSettings(readFileSync(operationsDoc, 'utf8')));
   console.log('docs/operations.md: settings written from the schemas');
+  writeFileSync(apiReferenceDoc, await apiReference());
+  console.log('docs/api-reference.md: written from GET /api/openapi.json');
 }

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { apiReference, apiReferenceDoc } from '../src/api-reference.ts';
 import { operationsDoc, withSettings } from '../src/settings-docs.ts';
 import { problemsIn } from '../src/check-text.ts';
 
@@ -37,6 +38,12 @@ describe('the docs', () => {
     expect(withSettings(doc)).toBe(doc);
     expect(doc).toContain('| `LOGIN_MAX_FAILURES` | `10` | a whole number from 1 to 1000 |');
   });
+
+  it('render the API reference from the OpenAPI document the API serves (pnpm docs:write)', async () => {
+    const reference = await apiReference();
+    expect(readFileSync(apiReferenceDoc, 'utf8')).toBe(reference);
+    expect(reference).toContain('## POST `/api/auth/jwt/create/`');
+  }, 60_000);
 });
 
 describe('the text rules of pnpm lint', () => {
