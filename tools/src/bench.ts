@@ -32,7 +32,14 @@ const marker = (name: string) => [`<!-- bench ${name} -->`, `<!-- bench ${name} 
 /** docs/benchmarks.md with one benchmark's section replaced by a run's output. */
 export function withSection(text: string, name: Name, output: string, when: Date, on: string): string {
   const [begin, end] = marker(name);
-  const section = [begin, `Run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${on}:`, '', '```', output.trim(), '```', end].join('\n');
+  // The servers a benchmark starts speak too (Playwright's [WebServer] lines): only its figures are kept.
+  const figures = output
+    .split('\n')
+    .filter((line) => !line.startsWith('[WebServer]'))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const section = [begin, `Run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${on}:`, '', '```', figures, '```', end].join('\n');
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
   if (from < 0 || to < from) throw new Error(`docs/benchmarks.md has no section for ${name}`);
