@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 // package name is refused as written, so an import that does not even resolve is still caught.
 const apps = ['shell', 'email-remote', 'ej-remote', 'files-remote', 'admin-remote', 'api', 'ingest', 'edge'];
 const remotes = apps.filter((a) => a.endsWith('-remote'));
-const serverPackages = ['db', 'settings', 'http'];
+const serverPackages = ['db', 'settings', 'http', 'mailbox'];
 const allPackages = ['contract', 'api-client', 'ui', 'export', ...serverPackages];
 const browserApps = ['shell', ...remotes];
 

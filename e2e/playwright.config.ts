@@ -2,7 +2,7 @@
 // their own and a fresh embedded database, so a running demo is never touched.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { mailbox } from './support/mailbox.ts';
+import { appLog, caFile, mailbox } from './support/mailbox.ts';
 
 export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
 export const baseURL = `http://localhost:${ports.shell}`;
@@ -47,12 +47,15 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 3_000 },
     },
     {
-      command: `rm -rf '${dataDir}' && pnpm --dir .. start`,
+      // Its output is kept too: the Mailboxes spec checks that no secret reached it.
+      command: `rm -rf '${dataDir}' && pnpm --dir .. start 2>&1 | tee '${appLog}'`,
       url: `${baseURL}/remotes.json`,
       timeout: 240_000,
       reuseExistingServer: false,
-      stdout: 'pipe',
+      // All of it goes to the log file (info: every request and the ingester's lines), not the console.
+      stdout: 'ignore',
       env: {
+        LOG_LEVEL: 'info',
         ...appEnv,
         EJDESK_DEMO_EMAILS: '1500',
         EJDESK_DEMO_EJ: '3000',
@@ -65,6 +68,8 @@ export default defineConfig({
         // A sync every 2 s even without IDLE's word, and a stall after 10 s (the mail-flow spec).
         INGEST_POLL_SECONDS: '2',
         INGEST_STALLED_AFTER_SECONDS: '10',
+        // The OAuth2 provider's certificate is signed by the run's own CA (support/mailbox-server.ts).
+        NODE_EXTRA_CA_CERTS: caFile,
       },
     },
   ],

@@ -26,8 +26,9 @@ const screens = [
   '/mail-flow',
   '/sender-mappings',
   '/ignore-rules',
+  '/mailboxes',
 ];
-const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules'];
+const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules', '/mailboxes'];
 
 test('the login screen has no accessibility violations', async ({ page }) => {
   await page.goto('/login');

@@ -2,7 +2,7 @@
 // them; an admin's has both. The session survives a refusal (a 403 is not a logout).
 import { demo, expect, test } from './fixtures.ts';
 
-const adminEntries = ['Password List', 'Bank MSP List', 'Sender Mappings', 'Ignore Rules', 'Users', 'Audit Log'];
+const adminEntries = ['Password List', 'Bank MSP List', 'Sender Mappings', 'Ignore Rules', 'Mailboxes', 'Users', 'Audit Log'];
 
 test('an operator sees no admin entries; a forced admin URL says so, and its API answers 403', async ({ signedIn: page }) => {
   await page.goto('/dashboard');
@@ -23,6 +23,8 @@ test('an operator sees no admin entries; a forced admin URL says so, and its API
     ['POST', '/api/scrape/bank/msp/create/'],
     ['GET', '/api/admin/sender-mappings/'],
     ['POST', '/api/admin/ignore-rules/'],
+    ['GET', '/api/admin/mailboxes/'],
+    ['POST', '/api/admin/mailboxes/test/'],
     ['POST', '/api/admin/emails/1/reprocess/'],
   ] as const) {
     const response = await page.request.fetch(path, {

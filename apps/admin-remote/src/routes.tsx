@@ -3,12 +3,14 @@ import { Route, Routes } from 'react-router-dom';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
 import { bankMspList, ignoreRuleList, passwordList, senderMappingList, userList } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
+import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 
 export const adminLinks = [
   { label: 'Password List', to: '/store-password-list' },
   { label: 'Bank MSP List', to: '/bank-msp-list' },
   { label: 'Sender Mappings', to: '/sender-mappings' },
   { label: 'Ignore Rules', to: '/ignore-rules' },
+  { label: 'Mailboxes', to: '/mailboxes' },
   { label: 'Users', to: '/users' },
   { label: 'Audit Log', to: '/audit-log' },
 ] as const;
@@ -20,6 +22,7 @@ export default function AdminRoutes() {
       <Route path="/bank-msp-list" element={<AdminListPage list={bankMspList} />} />
       <Route path="/sender-mappings" element={<AdminListPage list={senderMappingList} />} />
       <Route path="/ignore-rules" element={<AdminListPage list={ignoreRuleList} />} />
+      <Route path="/mailboxes" element={<MailboxesPage />} />
       <Route path="/users" element={<AdminListPage list={userList} />} />
       <Route path="/audit-log" element={<AuditLogPage />} />
     </Routes>

@@ -106,7 +106,13 @@ describe('/mail-flow', () => {
           source: null,
         },
       ],
-      stalled: { stalled: true, reasons: ['No mailbox has synced for more than 15 minutes.'], stall_after_seconds: 900 },
+      stalled: {
+        stalled: true,
+        reasons: [
+          'imap://disputes%40bank.example@outlook.office365.com:993/INBOX has not synced for more than 15 minutes: authentication failed: invalid_client.',
+        ],
+        stall_after_seconds: 900,
+      },
     };
     network = fakeApi({ '/mail-flow/': flow });
     renderScreen(EmailRoutes, '/mail-flow');

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '@ejdesk/db';
 import { bigCorpus, bulkCorpus, prepareRules, toMbox } from '../test/support/corpus.ts';
-import { startDovecot } from '../test/support/dovecot.ts';
+import { startDovecot } from '@ejdesk/mailbox/testing';
 
 const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const count = Number(process.env.BENCH_MESSAGES ?? 10_000);

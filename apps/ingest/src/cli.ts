@@ -6,9 +6,11 @@ import { parseArgs } from 'node:util';
 import { bankPassKeyFrom, openConfiguredDatabase, replaceIngestRules } from '@ejdesk/db';
 import { startingWith } from '@ejdesk/settings';
 import { loadIngestConfig } from './config.ts';
-import { createLogger, reasonOf } from './log.ts';
+import { reasonOf } from '@ejdesk/mailbox';
+import { createLogger } from './log.ts';
 import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
+import { watchMailboxes } from './mailboxes.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
 
 /**
@@ -27,8 +29,10 @@ function peakMemoryKb(): number {
 }
 
 const usage = `Usage:
-  pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_PASSWORD,
-                                 IMAP_TLS (true/false), IMAP_MAILBOX (default INBOX); --watch keeps going
+  pnpm ingest --watch            watch every enabled mailbox of the Mailboxes screen, and the one in IMAP_*
+  pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_TLS (true/false),
+                                 IMAP_MAILBOX (default INBOX), signed in to as IMAP_AUTH says (IMAP_PASSWORD,
+                                 or IMAP_OAUTH_*: see docs/ingester.md); --watch keeps going
   pnpm ingest --from PATH        import a folder of .eml files or an mbox file
   pnpm ingest --reprocess        extract again from every stored message
 Options:
@@ -53,7 +57,8 @@ try {
   process.exit(2);
 }
 const modes = [args.imap, args.from !== undefined, args.reprocess].filter(Boolean).length;
-if (args.help || (modes !== 1 && !args.rules) || modes > 1 || (args.watch && !args.imap)) {
+const everyMailbox = args.watch && !args.imap;
+if (args.help || (modes !== 1 && !args.rules && !everyMailbox) || modes > 1 || (everyMailbox && modes > 0)) {
   console.log(usage);
   process.exit(args.help ? 0 : 2);
 }
@@ -62,7 +67,7 @@ const config = startingWith('EJ Desk ingester', loadIngestConfig);
 const log = createLogger(config.logLevel);
 const settings = args.imap ? config.mailbox : null;
 if (args.imap && !settings) {
-  console.error('--imap needs IMAP_HOST (and IMAP_USER, IMAP_PASSWORD) in the environment');
+  console.error('--imap needs IMAP_HOST and IMAP_USER (and IMAP_PASSWORD or IMAP_OAUTH_*) in the environment');
   process.exit(2);
 }
 const bankPassKey = bankPassKeyFrom(config, config.dataDir);
@@ -90,10 +95,15 @@ try {
     log,
     lanes: Number.isInteger(lanes) && lanes > 0 ? lanes : 1,
     signal: controller.signal,
+    onRefreshTokenRotated: async () =>
+      log.warn(
+        'the identity provider replaced the refresh token in IMAP_OAUTH_REFRESH_TOKEN: the new one is used until this run ends, and the old one may no longer work',
+      ),
   };
   let summary;
   const started = performance.now();
-  if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
+  if (everyMailbox) await watchMailboxes({ ...options, pollMs: config.pollMs, bankPassKey, bootstrap: config.mailbox });
+  else if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
   else if (args.reprocess) {

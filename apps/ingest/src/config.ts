@@ -1,18 +1,33 @@
 // What the mail ingester reads from its environment, run alone (`pnpm ingest`) or hosted in the API
-// process (`pnpm start`): the database, the mailbox in IMAP_*, and how it works through the queue.
+// process (`pnpm start`): the database, the mailbox in IMAP_* (signed in to with a password or
+// OAuth2), and how it works through the queue.
 // One schema, read once at start; a bad value stops the process, naming the variable.
 import { dataDirOf, storageSettings } from '@ejdesk/db';
-import { flag, integer, oneOf, readSettings, SettingError, text } from '@ejdesk/settings';
+import { authMethods, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
+import { flag, integer, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 import type { Level } from './log.ts';
-import type { ImapSettings } from './sources/imap.ts';
 
 export const ingestSettings = {
   ...storageSettings,
   IMAP_HOST: text({ description: 'The mailbox’s IMAP server; unset, no mailbox is watched.' }),
   IMAP_PORT: integer({ minimum: 1, maximum: 65535, description: 'Its port; unset, 993 with TLS and 143 without.' }),
   IMAP_TLS: flag({ default: true, description: 'Connect with TLS.' }),
-  IMAP_USER: text({ description: 'The mailbox signed in to; required with IMAP_HOST.' }),
-  IMAP_PASSWORD: text({ secret: true, description: 'Its password.' }),
+  IMAP_USER: text({ description: 'The mailbox signed in to (with OAuth2, the address the token is used for); required with IMAP_HOST.' }),
+  IMAP_AUTH: oneOf(authMethods, {
+    default: 'password',
+    description:
+      'How EJ Desk signs in: with IMAP_PASSWORD, or with an OAuth2 token by client credentials (Microsoft 365) or a refresh token (Google Workspace).',
+  }),
+  IMAP_PASSWORD: text({ secret: true, description: 'Its password (IMAP_AUTH=password).' }),
+  IMAP_OAUTH_TOKEN_URL: text({
+    pattern: '^https://',
+    accepts: 'an https:// address',
+    description: 'The identity provider’s token endpoint, e.g. https://login.microsoftonline.com/TENANT/oauth2/v2.0/token; required with OAuth2.',
+  }),
+  IMAP_OAUTH_CLIENT_ID: text({ description: 'The application (client) id registered at the provider; required with OAuth2.' }),
+  IMAP_OAUTH_CLIENT_SECRET: text({ secret: true, description: 'Its client secret; required with client credentials.' }),
+  IMAP_OAUTH_SCOPE: text({ description: 'The scope asked for, e.g. https://outlook.office365.com/.default; required with client credentials.' }),
+  IMAP_OAUTH_REFRESH_TOKEN: text({ secret: true, description: 'The refresh token of the consent given to EJ Desk; required with oauth2-refresh-token.' }),
   IMAP_MAILBOX: text({ default: 'INBOX', description: 'The folder read.' }),
   INGEST_POLL_SECONDS: integer({
     minimum: 1,
@@ -35,6 +50,37 @@ interface IngestConfig {
   logLevel: Level;
 }
 
+const required = (name: string, value: string | undefined, why: string): string => {
+  if (!value) throw new SettingError(`${name} is not set; it is required ${why}.`);
+  return value;
+};
+
+/** How the bootstrap mailbox signs in, each method's settings required when it is chosen. */
+function authOf(s: Settings<typeof ingestSettings>): MailboxAuth {
+  const method = s.IMAP_AUTH;
+  if (method === 'password') return { method, password: s.IMAP_PASSWORD ?? '' };
+  const why = `with IMAP_AUTH=${method}`;
+  const provider = {
+    tokenUrl: required('IMAP_OAUTH_TOKEN_URL', s.IMAP_OAUTH_TOKEN_URL, why),
+    clientId: required('IMAP_OAUTH_CLIENT_ID', s.IMAP_OAUTH_CLIENT_ID, why),
+  };
+  if (method === 'oauth2-client-credentials') {
+    return {
+      method,
+      ...provider,
+      clientSecret: required('IMAP_OAUTH_CLIENT_SECRET', s.IMAP_OAUTH_CLIENT_SECRET, why),
+      scope: required('IMAP_OAUTH_SCOPE', s.IMAP_OAUTH_SCOPE, why),
+    };
+  }
+  return {
+    method,
+    ...provider,
+    clientSecret: s.IMAP_OAUTH_CLIENT_SECRET,
+    scope: s.IMAP_OAUTH_SCOPE,
+    refreshToken: required('IMAP_OAUTH_REFRESH_TOKEN', s.IMAP_OAUTH_REFRESH_TOKEN, why),
+  };
+}
+
 /** The ingester's configuration from `env` (the process's own by default); a SettingError names what is wrong. */
 export function loadIngestConfig(env?: Record<string, string | undefined>): IngestConfig {
   const s = readSettings(ingestSettings, env);
@@ -42,14 +88,7 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
   if (s.DATABASE_URL && !s.BANK_PASS_KEY) throw new SettingError('BANK_PASS_KEY is not set; it is required when DATABASE_URL is set.');
   const mailbox =
     s.IMAP_HOST && s.IMAP_USER
-      ? {
-          host: s.IMAP_HOST,
-          port: s.IMAP_PORT ?? (s.IMAP_TLS ? 993 : 143),
-          user: s.IMAP_USER,
-          password: s.IMAP_PASSWORD ?? '',
-          tls: s.IMAP_TLS,
-          mailbox: s.IMAP_MAILBOX,
-        }
+      ? { host: s.IMAP_HOST, port: s.IMAP_PORT ?? (s.IMAP_TLS ? 993 : 143), user: s.IMAP_USER, tls: s.IMAP_TLS, mailbox: s.IMAP_MAILBOX, auth: authOf(s) }
       : null;
   return {
     databaseUrl: s.DATABASE_URL,

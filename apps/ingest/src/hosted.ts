@@ -1,16 +1,21 @@
 // The ingester hosted inside another process on the same database handle: `pnpm start` runs it in
 // the API process, since the embedded database can be opened by one process only. It watches the
-// mailbox in IMAP_* when that is set, and processes the queue when asked (an admin's Reprocess).
+// mailbox in IMAP_* when that is set and every enabled mailbox on the Mailboxes screen, and
+// processes the queue when asked (an admin's Reprocess).
 // (The API loads this module by path, from EJDESK_HOSTED_WORKER, so it does not depend on it.)
 import { loadIngestRules, type Db } from '@ejdesk/db';
 import { createLogger } from './log.ts';
-import { processStored, watchImap, type RunOptions } from './run.ts';
-import { mailboxName } from './sources/imap.ts';
+import { processStored, type RunOptions } from './run.ts';
+import { watchMailboxes } from './mailboxes.ts';
+import { mailboxName } from '@ejdesk/mailbox';
 import { loadIngestConfig } from './config.ts';
 import { startingWith } from '@ejdesk/settings';
 
 // Read as the hosting process imports this module, before it listens: a bad value stops it, named.
 const config = startingWith('EJ Desk ingester', loadIngestConfig);
+
+const rotatedWarning =
+  'the identity provider replaced the refresh token in IMAP_OAUTH_REFRESH_TOKEN: the new one is used until this process stops, and the old one may no longer work after a restart';
 
 export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }> {
   const settings = config.mailbox;
@@ -22,9 +27,10 @@ export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ st
     log,
     lanes: 1,
     signal: controller.signal,
+    onRefreshTokenRotated: async () => log.warn(rotatedWarning),
   };
   if (settings) log.info(`watching ${mailboxName(settings)} beside the API`);
-  const watching = settings ? watchImap(settings, { ...options, pollMs: config.pollMs }) : Promise.resolve();
+  const watching = watchMailboxes({ ...options, pollMs: config.pollMs, bankPassKey: host.bankPassKey, bootstrap: settings });
   return {
     async stop() {
       controller.abort();

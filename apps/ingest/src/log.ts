@@ -16,9 +16,3 @@ export function createLogger(level: Level): Logger {
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
-
-/** An error's message without anything that could carry a credential (imapflow puts none there). */
-export const reasonOf = (err: unknown): string => {
-  const e = err as { message?: string; responseText?: string; code?: string };
-  return [e?.code, e?.responseText ?? e?.message ?? String(err)].filter(Boolean).join(': ');
-};

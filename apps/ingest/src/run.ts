@@ -1,13 +1,13 @@
 // A run of the ingester: store what the source has that is new, and meanwhile process the queue
 // with a few concurrent lanes (one on the embedded database, whose connection is single).
 import { reportMailbox, storeMessage, type Db, type IngestRules, type MailboxState, type NewMessage } from '@ejdesk/db';
-import type { ImapFlow } from 'imapflow';
-import { reasonOf, type Logger } from './log.ts';
+import { MailboxSignIn, mailboxName, reasonOf, type ImapFlow, type ImapSettings } from '@ejdesk/mailbox';
+import type { Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
 import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { processNext } from './process.ts';
 import { messagesFromPath } from './sources/files.ts';
-import { connectImap, mailboxName, syncMailbox, type ImapSettings } from './sources/imap.ts';
+import { syncMailbox } from './sources/imap.ts';
 import { Summary } from './summary.ts';
 
 const STORE_BATCH_MESSAGES = 100;
@@ -20,6 +20,8 @@ export interface RunOptions {
   log: Logger;
   /** Concurrent processing lanes in this process. */
   lanes: number;
+  /** Keep a refresh token the provider rotated (the old one stops working: see the Mailboxes screen). */
+  onRefreshTokenRotated?: ((refreshToken: string) => Promise<void>) | undefined;
   /** Raw bytes in flight, shared by fetching and the lanes (one per run when not given). */
   budget?: MemoryBudget | undefined;
   signal?: AbortSignal | undefined;
@@ -140,10 +142,13 @@ export async function ingestFromImap(settings: ImapSettings, given: RunOptions):
   const options = withBudget(given);
   const report = reporter(settings, options);
   const summary = new Summary();
-  const client = connectImap(settings);
-  client.on('error', (err: unknown) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
+  let client: ImapFlow;
   try {
-    await client.connect();
+    const signIn = new MailboxSignIn(settings, {
+      onError: (err) => options.log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`),
+      onRefreshTokenRotated: options.onRefreshTokenRotated,
+    });
+    ({ client } = await signIn.connect());
   } catch (err) {
     summary.hardFailures.push(`connecting to ${mailboxName(settings)}: ${reasonOf(err)}`);
     await report('disconnected', { error: reasonOf(err) });
@@ -163,7 +168,7 @@ export async function ingestFromImap(settings: ImapSettings, given: RunOptions):
   return summary;
 }
 
-interface WatchOptions extends RunOptions {
+export interface WatchOptions extends RunOptions {
   /** Called after each sync-and-process round (the CLI logs it; tests wait on it). */
   onRound?: (summary: Summary) => void;
   /** Sync at least this often even without word from the server (IDLE). */
@@ -173,16 +178,25 @@ interface WatchOptions extends RunOptions {
 /**
  * Keep the mailbox in sync until the signal aborts: sync, process, then wait for the server to
  * report new mail (IDLE, which imapflow starts when the connection is quiet) or the poll interval.
- * A lost connection is re-opened with exponential backoff (1 s to 60 s).
+ * A lost connection (or a refused sign-in) is re-opened with exponential backoff (1 s to 60 s);
+ * a session whose OAuth2 token is due for renewal is ended and signed in again at once, and the
+ * checkpoint makes the new session start where the old one stopped.
  */
 export async function watchImap(settings: ImapSettings, given: WatchOptions): Promise<void> {
   const options = withBudget(given);
   const { log, signal } = options;
   const report = reporter(settings, options);
+  const signIn = new MailboxSignIn(settings, {
+    onError: (err) => log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`),
+    onRefreshTokenRotated: options.onRefreshTokenRotated,
+  });
   let backoff = 1000;
+  let renewing = false;
   while (!signal?.aborted) {
-    await report('connecting');
-    const client = connectImap(settings);
+    if (!renewing) await report('connecting');
+    renewing = false;
+    let client: ImapFlow | undefined;
+    let renewal: NodeJS.Timeout | undefined;
     // Word from the server may come while a round runs (mail appended during a sync): it is kept,
     // and the next wait returns at once instead of sleeping until the poll interval.
     let news = false;
@@ -203,11 +217,15 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
       news = true;
       wake();
     };
-    client.on('exists', heard);
-    client.on('close', heard);
-    client.on('error', (err: unknown) => log.warn(`${mailboxName(settings)}: ${reasonOf(err)}`));
     try {
-      await client.connect();
+      const connection = await signIn.connect();
+      client = connection.client;
+      client.on('exists', heard);
+      client.on('close', heard);
+      if (connection.renewAt !== null) {
+        const session = client;
+        renewal = setTimeout(() => ((renewing = true), session.close()), Math.max(0, connection.renewAt - Date.now()));
+      }
       await client.mailboxOpen(settings.mailbox);
       log.info(`watching ${mailboxName(settings)}`);
       await report('connected');
@@ -222,14 +240,18 @@ export async function watchImap(settings: ImapSettings, given: WatchOptions): Pr
         if (summary.seen) log.info(summary.toText());
         await waitForMail(options.pollMs ?? 5 * 60_000);
       }
-      if (!signal?.aborted) await report('disconnected', { error: 'the server closed the connection' });
+      if (renewing) log.info(`${mailboxName(settings)}: its access token is due for renewal; signing in again`);
+      else if (!signal?.aborted) await report('disconnected', { error: 'the server closed the connection' });
     } catch (err) {
+      renewing = false;
       log.warn(`${mailboxName(settings)}: ${reasonOf(err)}; reconnecting in ${backoff / 1000} s`);
       await report('disconnected', { error: reasonOf(err) });
     } finally {
-      client.close();
+      clearTimeout(renewal);
+      client?.close();
     }
     if (signal?.aborted) break;
+    if (renewing) continue;
     await sleep(backoff, signal);
     backoff = Math.min(backoff * 2, 60_000);
   }

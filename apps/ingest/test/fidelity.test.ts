@@ -11,7 +11,7 @@ import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-h
 import { createLogger, ingestFromImap, type RunOptions } from '../src/index.ts';
 import type { Summary } from '../src/summary.ts';
 import { banks, prepareRules } from './support/corpus.ts';
-import { startDovecot, type Dovecot } from './support/dovecot.ts';
+import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 
 const script = new URL('./fixtures/make_mail.py', import.meta.url).pathname;
 
@@ -74,7 +74,7 @@ describe.each(backends)('mail made by other tools, into %s', (backend) => {
       lanes: 1,
     };
     summary = await ingestFromImap(
-      { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' },
+      { host: dovecot.host, port: dovecot.port, user: dovecot.user, auth: { method: 'password', password: dovecot.password }, tls: false, mailbox: 'INBOX' },
       options,
     );
   }, 180_000);

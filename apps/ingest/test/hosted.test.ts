@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase, queryRows } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { compose } from './support/corpus.ts';
-import { startDovecot, type Dovecot } from './support/dovecot.ts';
+import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 
 const apiDir = new URL('../../api/', import.meta.url).pathname;
 const hosted = new URL('../src/hosted.ts', import.meta.url).pathname;

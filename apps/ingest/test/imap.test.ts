@@ -6,7 +6,7 @@ import { loadIngestRules, requeueStoredMessages, type EmailCategory } from '@ejd
 import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-helpers';
 import { createLogger, ingestFromImap, processStored, watchImap, type ImapSettings, type RunOptions } from '../src/index.ts';
 import { prepareRules, testCorpus, compose, htmlTable, disputeLines, banks, type CorpusMessage } from './support/corpus.ts';
-import { startDovecot, type Dovecot } from './support/dovecot.ts';
+import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { ingestSnapshot } from './support/snapshot.ts';
 
 const fileKinds = [
@@ -67,7 +67,14 @@ describe.each(backends)('ingesting a real IMAP mailbox into %s', (backend) => {
     t = await createTestApp(backend);
     await prepareRules(t.database.db, t.secrets.bankPassKey);
     authorization = `JWT ${(await login(t.app)).access}`;
-    settings = { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' };
+    settings = {
+      host: dovecot.host,
+      port: dovecot.port,
+      user: dovecot.user,
+      auth: { method: 'password', password: dovecot.password },
+      tls: false,
+      mailbox: 'INBOX',
+    };
     options = {
       db: t.database.db,
       loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey),

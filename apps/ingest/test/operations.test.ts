@@ -9,7 +9,7 @@ import { emails, emailSources, loadIngestRules } from '@ejdesk/db';
 import { admin, backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-helpers';
 import { createLogger, processStored, watchImap, type ImapSettings, type RunOptions } from '../src/index.ts';
 import { compose, disputeLines, htmlTable } from './support/corpus.ts';
-import { startDovecot, type Dovecot } from './support/dovecot.ts';
+import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,7 +60,14 @@ describe.each(backends)('mail flow on %s', (backend) => {
   beforeAll(async () => {
     dovecot = await startDovecot();
     t = await createTestApp(backend, { stallAfterSeconds });
-    settings = { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' };
+    settings = {
+      host: dovecot.host,
+      port: dovecot.port,
+      user: dovecot.user,
+      auth: { method: 'password', password: dovecot.password },
+      tls: false,
+      mailbox: 'INBOX',
+    };
     options = { db: t.database.db, loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey), log: createLogger('error'), lanes: 1 };
     // As `pnpm start` hosts it: the API processes a Reprocess at once.
     t.app.ctx.ingest.processQueued = async () => void (await processStored(options));
@@ -196,7 +203,11 @@ describe.each(backends)('mail flow on %s', (backend) => {
   test('a stopped ingester stalls past the threshold, and the stall clears when it syncs again', async () => {
     await sleep(stallAfterSeconds * 1000 + 500);
     const stalled = await get('/api/mail-flow/stalled/', asOperator);
-    expect(stalled).toEqual({ stalled: true, reasons: ['No mailbox has synced for more than 2 seconds.'], stall_after_seconds: 2 });
+    expect(stalled).toEqual({
+      stalled: true,
+      reasons: [`imap://${dovecot.user}@${dovecot.host}:${dovecot.port}/INBOX has not synced for more than 2 seconds.`],
+      stall_after_seconds: 2,
+    });
     const watcher = watch();
     await watcher.round();
     expect((await get('/api/mail-flow/stalled/')).stalled).toBe(false);

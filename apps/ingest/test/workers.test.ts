@@ -8,7 +8,7 @@ import { createTestApp, testDatabaseUrl, type TestApp } from '@ejdesk/api/test-h
 import { sql } from 'drizzle-orm';
 import { createLogger, ingestFromImap } from '../src/index.ts';
 import { bulkCorpus, prepareRules, testCorpus } from './support/corpus.ts';
-import { startDovecot, type Dovecot } from './support/dovecot.ts';
+import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { ingestSnapshot } from './support/snapshot.ts';
 
 const cwd = new URL('..', import.meta.url).pathname;
@@ -59,7 +59,7 @@ describe.runIf(testDatabaseUrl)('ingest workers on PostgreSQL', () => {
     // The reference: one clean in-process run.
     const t = await freshDatabase();
     const summary = await ingestFromImap(
-      { host: dovecot.host, port: dovecot.port, user: dovecot.user, password: dovecot.password, tls: false, mailbox: 'INBOX' },
+      { host: dovecot.host, port: dovecot.port, user: dovecot.user, auth: { method: 'password', password: dovecot.password }, tls: false, mailbox: 'INBOX' },
       { db: t.database.db, loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey), log: createLogger('error'), lanes: 1 },
     );
     expect(summary.hardFailures).toEqual([]);

@@ -5,7 +5,7 @@
 import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import { http } from './http.ts';
 import type { EmailListName, FileKindName, emailListPaths, fileKindPaths } from '@ejdesk/contract';
-import type { Account, IgnoreRule, SenderMapping } from './endpoints/admin.ts';
+import type { Account, ConnectionTest, IgnoreRule, Mailbox, SenderMapping } from './endpoints/admin.ts';
 import type { AuditEntry } from './endpoints/audit.ts';
 import type { DataFileDetail, DataFileListRow } from './endpoints/files.ts';
 import type { MailFlow, MailStall, Reprocessed } from './endpoints/mail-flow.ts';
@@ -17,7 +17,7 @@ import type { EjRecord } from '@ejdesk/export';
 export type * from './types.ts';
 export type { EjRecord } from './endpoints/ej.ts';
 export type * from './endpoints/mail-flow.ts';
-export type { IgnoreRule, SenderMapping } from './endpoints/admin.ts';
+export type { IgnoreRule, Mailbox, SenderMapping } from './endpoints/admin.ts';
 
 interface FakeRequest {
   method: string;
@@ -63,6 +63,11 @@ interface ContractAnswers {
   'POST /admin/ignore-rules/': IgnoreRule;
   [change: `PUT /admin/ignore-rules/${number}/`]: IgnoreRule;
   [remove: `DELETE /admin/ignore-rules/${number}/`]: Nothing;
+  '/admin/mailboxes/': Mailbox[];
+  'POST /admin/mailboxes/': Mailbox;
+  [change: `PUT /admin/mailboxes/${number}/`]: Mailbox;
+  [remove: `DELETE /admin/mailboxes/${number}/`]: Nothing;
+  'POST /admin/mailboxes/test/': ConnectionTest;
   '/admin/audit-log/': Paginated<AuditEntry>;
   '/admin/audit-log/export/': string;
   '/scrape/extract/email/data/pagination/': Paginated<EjRecord>;

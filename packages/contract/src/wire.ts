@@ -7,3 +7,6 @@ export type Wire<T> = T extends Date ? string : T extends (infer Item)[] ? Wire<
 
 /** The answer to a request whose response the schema describes, as the client reads it. */
 export type Answer<S extends TSchema> = Wire<Static<S>>;
+
+/** A request body the schema describes, as the client sends it. */
+export type RequestBody<S extends TSchema> = Static<S>;

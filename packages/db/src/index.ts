@@ -14,4 +14,5 @@ export * from './queries/audit.ts';
 export * from './queries/accounts.ts';
 export * from './queries/rules.ts';
 export * from './queries/mail-flow.ts';
+export * from './queries/mailboxes.ts';
 export * from './queries/remotes.ts';

@@ -3,38 +3,11 @@
 // Only one worker fetches at a time (the checkpoint row is locked with SKIP LOCKED); the others
 // process the queue meanwhile.
 import { lockCheckpoint, saveCheckpoint, storeMessage, type Db } from '@ejdesk/db';
-import { ImapFlow } from 'imapflow';
+import { mailboxName, type ImapFlow, type ImapSettings } from '@ejdesk/mailbox';
 import { limits } from '../limits.ts';
 import type { MemoryBudget } from '../memory.ts';
 import { toNewMessage, type RawMessage } from '../message.ts';
 import type { Summary } from '../summary.ts';
-
-export interface ImapSettings {
-  host: string;
-  port: number;
-  user: string;
-  password: string;
-  tls: boolean;
-  mailbox: string;
-}
-
-/** The checkpoint's key and the mailbox's name in logs: never the password. */
-export const mailboxName = (s: ImapSettings) => `imap://${encodeURIComponent(s.user)}@${s.host}:${s.port}/${s.mailbox}`;
-
-export function connectImap(settings: ImapSettings): ImapFlow {
-  return new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.tls,
-    auth: { user: settings.user, pass: settings.password },
-    logger: false, // its debug output would include the protocol exchange
-    connectionTimeout: 30_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 5 * 60_000,
-    // Enter IDLE one second after the last command, so new mail is reported within about a second.
-    autoIdleDelay: 1000,
-  });
-}
 
 const BATCH_MESSAGES = 100;
 const BATCH_BYTES = 16 * 1024 * 1024;

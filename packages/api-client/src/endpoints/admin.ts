@@ -1,7 +1,8 @@
 import { formData, http } from '../http.ts';
-import type { Answer } from '@ejdesk/contract';
+import type { Answer, RequestBody } from '@ejdesk/contract';
 import type * as accounts from '@ejdesk/contract/schemas/accounts.ts';
 import type * as rules from '@ejdesk/contract/schemas/rules.ts';
+import type * as mailboxes from '@ejdesk/contract/schemas/mailboxes.ts';
 import type { BankMsp, BankPassword, RevealedBankPassword } from '../types.ts';
 
 export const listBankPasswords = async () => (await http.get<BankPassword[]>('/scrape/store/password/list/')).data;
@@ -48,3 +49,15 @@ export const listIgnoreRules = async () => (await http.get<IgnoreRule[]>('/admin
 export const createIgnoreRule = async (fields: IgnoreRuleFields) => (await http.post<IgnoreRule>('/admin/ignore-rules/', fields)).data;
 export const changeIgnoreRule = async (id: number, fields: IgnoreRuleFields) => (await http.put<IgnoreRule>(`/admin/ignore-rules/${id}/`, fields)).data;
 export const deleteIgnoreRule = async (id: number) => void (await http.delete(`/admin/ignore-rules/${id}/`));
+
+/** A mailbox the ingester watches; secrets are write-only (`has_secret` says whether one is stored). */
+export type Mailbox = Answer<typeof mailboxes.Mailbox>;
+export type MailboxFields = RequestBody<typeof mailboxes.MailboxBody>;
+export type ConnectionTest = Answer<typeof mailboxes.ConnectionTest>;
+
+export const listMailboxes = async () => (await http.get<Mailbox[]>('/admin/mailboxes/')).data;
+export const createMailbox = async (fields: MailboxFields) => (await http.post<Mailbox>('/admin/mailboxes/', fields)).data;
+export const changeMailbox = async (id: number, fields: MailboxFields) => (await http.put<Mailbox>(`/admin/mailboxes/${id}/`, fields)).data;
+export const deleteMailbox = async (id: number) => void (await http.delete(`/admin/mailboxes/${id}/`));
+/** Sign in and open the folder with the form's settings (with `id`, its stored secrets fill what the form leaves out). */
+export const testMailbox = async (fields: MailboxFields & { id?: number }) => (await http.post<ConnectionTest>('/admin/mailboxes/test/', fields)).data;

@@ -12,6 +12,7 @@ export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stoppe
 
 /**
  * What an ingester says of its mailbox: its state, why it is not connected, and a finished sync.
+ * While it tries again ('connecting'), the reason of the last failure stays on show.
  * Listeners are told only when the state or its reason changes: a watcher reports every poll, and
  * a sync that found nothing is no news for the screens (mail it stored notifies by itself).
  */
@@ -21,7 +22,8 @@ export async function reportMailbox(db: Db, source: string, report: { state: Mai
     reported as (
       insert into mailbox_status (source, state, last_error, last_sync_at, update_at)
       values (${source}, ${report.state}, ${report.error ?? null}::text, ${synced}, now())
-      on conflict (source) do update set state = excluded.state, last_error = excluded.last_error,
+      on conflict (source) do update set state = excluded.state,
+        last_error = case when excluded.state = 'connecting' then mailbox_status.last_error else excluded.last_error end,
         last_sync_at = coalesce(excluded.last_sync_at, mailbox_status.last_sync_at), update_at = now()
       returning state, last_error)
     select pg_notify(${mailChannel}, '') from reported
@@ -38,23 +40,33 @@ export type Stall = Static<typeof StallSchema>;
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`);
 
 /**
- * Stalled: no mailbox has finished a sync for longer than stallAfter (only when any mailbox is
- * watched at all), or the oldest queued message has waited that long. One query, judged by the
- * database's clock; the oldest waiting message comes along for the Mail Flow answer.
+ * Stalled: a watched mailbox has not finished a sync for longer than stallAfter (never synced:
+ * since it was first watched), each named with why it is not connected; or the oldest queued
+ * message has waited that long. One query, judged by the database's clock; the oldest waiting
+ * message comes along for the Mail Flow answer.
  */
 async function stallFacts(db: Db, stallAfterSeconds: number): Promise<{ stall: Stall; oldest: Date | null }> {
-  const [row] = await queryRows<{ mailboxes: number; synced_lately: number; oldest: string | Date | null; waited_too_long: boolean }>(
+  const [row] = await queryRows<{
+    stale: { source: string; last_error: string | null }[] | string | null;
+    oldest: string | Date | null;
+    waited_too_long: boolean;
+  }>(
     db,
     sql`with oldest as (select q.create_at from email_sources q where q.processed_at is null order by q.email_id limit 1)
-        select (select count(*) from mailbox_status)::int as mailboxes,
-               (select count(*) from mailbox_status where last_sync_at > now() - make_interval(secs => ${stallAfterSeconds}))::int as synced_lately,
+        select (select json_agg(json_build_object('source', m.source, 'last_error', m.last_error) order by m.source) from mailbox_status m
+                 where coalesce(m.last_sync_at, m.create_at) < now() - make_interval(secs => ${stallAfterSeconds})) as stale,
                (select create_at from oldest) as oldest,
                coalesce((select create_at < now() - make_interval(secs => ${stallAfterSeconds}) from oldest), false) as waited_too_long`,
   );
-  const reasons: string[] = [];
-  if (row!.mailboxes > 0 && row!.synced_lately === 0) reasons.push(`No mailbox has synced for more than ${minutes(stallAfterSeconds)}.`);
+  const stale: { source: string; last_error: string | null }[] = typeof row!.stale === 'string' ? JSON.parse(row!.stale) : (row!.stale ?? []);
+  const reasons = stale.map((m) => `${m.source} has not synced for more than ${minutes(stallAfterSeconds)}${m.last_error ? `: ${m.last_error}` : ''}.`);
   if (row!.waited_too_long) reasons.push(`Mail has waited more than ${minutes(stallAfterSeconds)} to be processed.`);
   return { stall: { stalled: reasons.length > 0, reasons, stall_after_seconds: stallAfterSeconds }, oldest: row!.oldest ? new Date(row!.oldest) : null };
+}
+
+/** A mailbox no longer watched (deleted or disabled on the Mailboxes screen) leaves Mail Flow. */
+export async function forgetMailbox(db: Db, source: string): Promise<void> {
+  await db.execute(sql`with gone as (delete from mailbox_status where source = ${source} returning 1) select pg_notify(${mailChannel}, '') from gone`);
 }
 
 export const mailStall = async (db: Db, stallAfterSeconds: number): Promise<Stall> => (await stallFacts(db, stallAfterSeconds)).stall;

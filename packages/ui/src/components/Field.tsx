@@ -17,3 +17,39 @@ export function TextField({ label, id, className, ...rest }: TextFieldProps) {
     </div>
   );
 }
+
+/** A labelled native select, styled as the text inputs. */
+export function ChoiceField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="ej-field">
+      <label className="ej-field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <select id={id} name={props.name} className="ej-input" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A labelled checkbox (the label follows the box, and clicking it toggles the box). */
+export function CheckField({ label, checked, onChange, name }: { label: string; name: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  return (
+    <div className="ej-field ej-field--check">
+      <input id={id} type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}

@@ -1,10 +1,10 @@
 // One admin list screen: the table, an Add button and its modal, and (for lists that allow it) Edit
 // and Delete on each row. The form modal closes and clears on Cancel or on success (the list then
 // reloads) and stays open, with the reason, on failure; Delete asks first.
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, ChoiceField, DataTable, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
 
@@ -149,30 +149,5 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
         </FormModal>
       )}
     </Page>
-  );
-}
-
-/** A labelled native select, styled as the text inputs. */
-function ChoiceField(props: {
-  label: string;
-  name: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="ej-field">
-      <label className="ej-field__label" htmlFor={id}>
-        {props.label}
-      </label>
-      <select id={id} name={props.name} className="ej-input" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

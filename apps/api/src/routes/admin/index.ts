@@ -27,6 +27,7 @@ import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/com
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { Reprocessed } from '@ejdesk/contract/schemas/mail-flow.ts';
+import { mailboxRoutes } from './mailboxes.ts';
 import { ruleRoutes } from './rules.ts';
 
 const auditColumns: ExportColumn<Row>[] = [
@@ -68,6 +69,7 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   await app.register(ruleRoutes);
+  await app.register(mailboxRoutes);
 
   // Reprocess one email: back on the queue (its rows and files removed, audited), then processed at
   // once by the ingester hosted in this process; without one, it waits for a running ingester.

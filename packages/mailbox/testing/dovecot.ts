@@ -1,7 +1,9 @@
 // A real Dovecot IMAP server for tests and benchmarks: Debian's dovecot-imapd run as an ordinary
 // process on 127.0.0.1, with one passwd-file user and a maildir in a temporary folder
-// (a loopback Dovecot 2.3 configuration: plain passwords, maildir, no TLS).
-import { spawn, type ChildProcess } from 'node:child_process';
+// (a loopback Dovecot 2.3 configuration: plain passwords, maildir, no TLS). With `oauth2`, it
+// also accepts OAuth2 access tokens (XOAUTH2, OAUTHBEARER) for any mailbox, each checked by
+// introspection at the identity provider, which names the mailbox the token may open.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,10 @@ export interface Dovecot {
   user: string;
   password: string;
   dir: string;
-  /** Append messages to the user's INBOX over IMAP. */
-  append(messages: Buffer[], mailbox?: string): Promise<void>;
+  /** Append messages to the user's INBOX over IMAP (to another user's with doveadm). */
+  append(messages: Buffer[], mailbox?: string, user?: string): Promise<void>;
+  /** End every session of a user, as Exchange Online does when a session's token expires. */
+  kick(user: string): Promise<void>;
   /** Stop the server but keep its mail, as an outage would; resume() starts it again on the same port. */
   halt(): Promise<void>;
   resume(): Promise<void>;
@@ -48,7 +52,15 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`dovecot did not listen on ${port}:\n${log()}`);
 }
 
-export async function startDovecot(options: { port?: number; password?: string } = {}): Promise<Dovecot> {
+export interface Oauth2Check {
+  /** Where Dovecot introspects tokens, and its own client there (sent as HTTP Basic). */
+  introspectionUrl: string;
+  client: { id: string; secret: string };
+  /** The CA of the provider's certificate (readable by the dovecot user). */
+  caFile: string;
+}
+
+export async function startDovecot(options: { port?: number; password?: string; oauth2?: Oauth2Check } = {}): Promise<Dovecot> {
   const dir = mkdtempSync(join(tmpdir(), 'ejdesk-dovecot-'));
   const port = options.port ?? (await freePort());
   const user = 'ejdesk';
@@ -61,6 +73,24 @@ export async function startDovecot(options: { port?: number; password?: string }
   const uid = asRoot ? 'nobody' : String(process.getuid?.());
   const gid = asRoot ? 'nogroup' : String(process.getgid?.());
   if (asRoot) chownSync(join(dir, 'mail'), 65534, 65534);
+  const oauth2 = options.oauth2;
+  if (oauth2) {
+    const url = new URL(oauth2.introspectionUrl);
+    url.username = encodeURIComponent(oauth2.client.id);
+    url.password = encodeURIComponent(oauth2.client.secret);
+    writeFileSync(
+      join(dir, 'oauth2.conf.ext'),
+      `introspection_mode = post
+introspection_url = ${url.href}
+tls_ca_cert_file = ${oauth2.caFile}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+`,
+      { mode: 0o644 },
+    );
+  }
   writeFileSync(
     join(dir, 'dovecot.conf'),
     `protocols = imap
@@ -70,14 +100,26 @@ state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+# A refusal is answered at once: the tests try wrong credentials on purpose.
+auth_failure_delay = 0
+auth_mechanisms = plain login${oauth2 ? ' xoauth2 oauthbearer' : ''}
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%u ${dir}/users
 }
-userdb {
+${
+  oauth2
+    ? `passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${dir}/oauth2.conf.ext
+}
+`
+    : ''
+}userdb {
   driver = static
-  args = uid=${uid} gid=${gid} home=${dir}/mail/%u
+  args = uid=${uid} gid=${gid} home=${dir}/mail/%u${oauth2 ? ' allow_all_users=yes' : ''}
 }
 mail_location = maildir:~/Maildir
 service imap-login {
@@ -107,6 +149,14 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
     await exited;
   };
   await launch();
+  // doveadm's exit code 68 is "no such user or session": a kick with nobody signed in is no error.
+  const doveadm = (args: string[], input?: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      const child = execFile('doveadm', ['-c', join(dir, 'dovecot.conf'), ...args], (err, out, stderr) =>
+        err && !(args[0] === 'kick' && err.code === 68) ? reject(new Error(`doveadm ${args[0]} (exit ${err.code}): ${stderr}${out}`)) : resolve(),
+      );
+      child.stdin?.end(input);
+    });
 
   return {
     host: '127.0.0.1',
@@ -114,7 +164,11 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
     user,
     password,
     dir,
-    async append(messages, mailbox = 'INBOX') {
+    async append(messages, mailbox = 'INBOX', to = user) {
+      if (to !== user) {
+        for (const message of messages) await doveadm(['save', '-u', to, '-m', mailbox], message);
+        return;
+      }
       const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false });
       await client.connect();
       try {
@@ -122,6 +176,9 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
       } finally {
         await client.logout();
       }
+    },
+    async kick(who) {
+      await doveadm(['kick', who]);
     },
     halt,
     resume: launch,

@@ -1,0 +1,93 @@
+// OAuth2 access tokens for signing in to IMAP, from the bank's identity provider through
+// openid-client: client credentials (Microsoft 365) or a refresh token (Google Workspace).
+// A token is reused until shortly before it expires, the margin a tenth of its lifetime (so a
+// provider's five-minute tokens and its hour-long ones both work), and renewed early on demand
+// when the IMAP server refuses it.
+import * as oauth from 'openid-client';
+import type { MailboxAuth } from './settings.ts';
+
+type OAuthMailbox = Exclude<MailboxAuth, { method: 'password' }>;
+
+export interface AccessToken {
+  value: string;
+  /** When it was issued and when it stops being good (ms since the epoch; an hour unless the provider says). */
+  issuedAt: number;
+  expiresAt: number;
+  /** Whether this token had been used before (an IMAP refusal then earns one retry with a new one). */
+  reused: boolean;
+}
+
+/** A provider's refusal or an unreachable provider, in the words Mail Flow shows. */
+export class SignInError extends Error {
+  override name = 'SignInError';
+}
+
+const DEFAULT_LIFETIME_SECONDS = 3600;
+
+/** What went wrong with a token request, for an operator: the provider's error, never a secret. */
+function describe(err: unknown, tokenUrl: string): string {
+  if (err instanceof oauth.ResponseBodyError) return `${err.error}${err.error_description ? ` (${err.error_description})` : ''}`;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  if (err instanceof TypeError && cause) return `the token endpoint ${tokenUrl} could not be reached (${cause.code ?? cause.message})`;
+  if (err instanceof oauth.ClientError) return `the token endpoint answered in a way that is not OAuth2 (${err.message})`;
+  return (err as Error).message;
+}
+
+export class AccessTokens {
+  private current: AccessToken | null = null;
+  private pending: Promise<AccessToken> | null = null;
+  private readonly config: oauth.Configuration;
+  private refreshToken: string | undefined;
+
+  /** `onRotated` keeps a refresh token the provider replaced (the old one may stop working). */
+  constructor(
+    private readonly auth: OAuthMailbox,
+    private readonly onRotated: (refreshToken: string) => Promise<void> = async () => undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    const secret = auth.clientSecret;
+    // The token endpoint is all EJ Desk needs of the provider: no discovery, so Microsoft's
+    // tenant-specific endpoint and Google's shared one are given the same way.
+    this.config = new oauth.Configuration(
+      { issuer: new URL(auth.tokenUrl).origin, token_endpoint: auth.tokenUrl },
+      auth.clientId,
+      undefined,
+      secret ? oauth.ClientSecretPost(secret) : oauth.None(),
+    );
+    if (auth.method === 'oauth2-refresh-token') this.refreshToken = auth.refreshToken;
+  }
+
+  /** A token good for a while yet: the cached one, else a new one. */
+  async get(): Promise<AccessToken> {
+    const token = this.current;
+    if (token && this.now() < token.expiresAt - (token.expiresAt - token.issuedAt) / 10) return { ...token, reused: true };
+    return this.renew();
+  }
+
+  /** A new token, whatever the cache holds (one request at a time; callers meanwhile share it). */
+  renew(): Promise<AccessToken> {
+    this.pending ??= this.request().finally(() => (this.pending = null));
+    return this.pending;
+  }
+
+  private async request(): Promise<AccessToken> {
+    const auth = this.auth;
+    let answer: oauth.TokenEndpointResponse & oauth.TokenEndpointResponseHelpers;
+    try {
+      answer =
+        auth.method === 'oauth2-client-credentials'
+          ? await oauth.clientCredentialsGrant(this.config, { scope: auth.scope })
+          : await oauth.refreshTokenGrant(this.config, this.refreshToken!, auth.scope ? { scope: auth.scope } : undefined);
+    } catch (err) {
+      this.current = null;
+      throw new SignInError(`authentication failed: ${describe(err, auth.tokenUrl)}`, { cause: err });
+    }
+    if (answer.refresh_token && answer.refresh_token !== this.refreshToken) {
+      this.refreshToken = answer.refresh_token;
+      await this.onRotated(answer.refresh_token);
+    }
+    const issuedAt = this.now();
+    this.current = { value: answer.access_token, issuedAt, expiresAt: issuedAt + (answer.expiresIn() ?? DEFAULT_LIFETIME_SECONDS) * 1000, reused: false };
+    return this.current;
+  }
+}
