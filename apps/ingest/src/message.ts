@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { NewMessage } from '@ejdesk/db';
 import { cleanText } from './extract/columns.ts';
+import { limits } from './limits.ts';
 
 /** "Re: FW: [EXT] ATM dispute  APX" -> "atm dispute apx": replies and forwards share a subject. */
 export function normalizeSubject(subject: string): string {
@@ -67,7 +68,7 @@ export interface RawMessage {
 export async function toNewMessage(message: RawMessage): Promise<NewMessage> {
   const headers = await simpleParser(headerBlock(message.raw), { skipHtmlToText: true, skipTextToHtml: true }).catch(() => null);
   const messageId = cleanText(headers?.messageId ?? '', 500);
-  const subject = cleanText(headers?.subject ?? '', 1000);
+  const subject = cleanText(headers?.subject ?? '', limits.textChars);
   const date = headers ? headerDate(headers) : undefined;
   return {
     messageId: messageId || `sha256:${createHash('sha256').update(message.raw).digest('hex')}`,

@@ -16,6 +16,7 @@ import { limits } from './limits.ts';
 import type { MemoryBudget } from './memory.ts';
 import { headerDate, recipientsOf, senderOf } from './message.ts';
 import { parseMessage, type ParsedMessage } from './parse.ts';
+import { attachmentsInto } from './wrapped.ts';
 import { identifySender } from './rules.ts';
 
 export interface ProcessOutcome {
@@ -55,16 +56,16 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   let parseError: string | null = null;
   try {
     mail = await parseMessage(queued.raw, (headers) => {
-      sender = identifySender(rules, senderOf(headers.from), cleanText(headers.subject, 1000));
+      sender = identifySender(rules, senderOf(headers.from), cleanText(headers.subject, limits.textChars));
       if (sender.ignoredBecause) return null;
-      extractor = new Extractor(cleanText(headers.subject, 1000), sender.passwords);
-      return (attachment) => extractor!.attachment(attachment);
+      extractor = new Extractor(cleanText(headers.subject, limits.textChars), sender.passwords);
+      return attachmentsInto(extractor);
     });
   } catch (err) {
     parseError = `the message could not be parsed (${(err as Error)?.message ?? String(err)})`;
   }
   const from = senderOf(mail?.from);
-  const subject = cleanText(mail?.subject ?? '', 1000);
+  const subject = cleanText(mail?.subject ?? '', limits.textChars);
   const failures = [queued.fetchError, parseError].filter((f): f is string => !!f);
   sender ??= identifySender(rules, from, subject);
   // Without a Date header that parses, the time it was stored under (its delivery time) stands.

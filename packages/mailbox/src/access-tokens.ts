@@ -8,7 +8,7 @@ import type { MailboxAuth } from './settings.ts';
 
 type OAuthMailbox = Exclude<MailboxAuth, { method: 'password' }>;
 
-export interface AccessToken {
+interface AccessToken {
   value: string;
   /** When it was issued and when it stops being good (ms since the epoch; an hour unless the provider says). */
   issuedAt: number;

@@ -3,7 +3,6 @@
 
 /** How EJ Desk signs in, in the words of the IMAP_AUTH setting and the Mailboxes screen. */
 export const authMethods = ['password', 'oauth2-client-credentials', 'oauth2-refresh-token'] as const;
-export type AuthMethod = (typeof authMethods)[number];
 
 export type MailboxAuth =
   | { method: 'password'; password: string }

@@ -14,7 +14,7 @@ export const reasonOf = (err: unknown): string => {
 
 const refused = (err: unknown) => (err as { authenticationFailed?: boolean }).authenticationFailed === true;
 
-export interface Connection {
+interface Connection {
   client: ImapFlow;
   /**
    * When the access token it signed in with is due for renewal (null with a password): a session
@@ -24,7 +24,7 @@ export interface Connection {
   renewAt: number | null;
 }
 
-export interface SignInOptions {
+interface SignInOptions {
   /** Where a connection's asynchronous errors go (imapflow emits them; unheard, they would crash). */
   onError?: (err: unknown) => void;
   /** Keep a refresh token the provider rotated. */

@@ -3,6 +3,7 @@
 // among them the ATM ID and a transaction key (Txn No / RRN, or Card No); its other columns are kept
 // only in the email's JSON data. A table that looks like one but falls short is reported as skipped.
 import type { ExtractedRowValues } from '@ejdesk/db';
+import { limits } from '../limits.ts';
 
 /** One extracted row: the same 16 columns the database stores (packages/db). */
 export type DisputeRow = ExtractedRowValues;
@@ -38,7 +39,7 @@ const squash = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, ''
 /** The column a header cell names, if any. */
 export const columnOf = (header: string): Column | undefined => byHeader.get(squash(header));
 
-const MAX_TEXT = 500;
+const MAX_TEXT = limits.textChars;
 /** PostgreSQL text cannot hold NUL, and control characters only garble a screen. */
 export const cleanText = (value: string, max = MAX_TEXT): string =>
   value
@@ -151,8 +152,14 @@ interface TableResult extends Table {
 }
 
 /**
+ * What makes a row a transaction: an ATM ID alone is not enough, since a PDF page's running header
+ * or footer ("Apex Bank plc ... Confidential", "Page 3") lands under the ATM ID and remarks columns.
+ */
+const transactionFields = ['cardNo', 'txtNo', 'txtDate', 'txtAmt', 'disputeAmt', 'overage', 'complaintDate'] as const satisfies readonly Column[];
+
+/**
  * Read a grid of cells as dispute rows: the header is the first row (of the first 20) that passes
- * judgeHeader; rows after it with an ATM ID are data.
+ * judgeHeader; rows after it with an ATM ID and a transaction field (see transactionFields) are data.
  */
 export function readTable(grid: unknown[][], maxRows: number): TableResult {
   let best: Set<Column> | undefined;
@@ -185,7 +192,7 @@ export function readTable(grid: unknown[][], maxRows: number): TableResult {
       else if (parse === 'date') (row[column] as string | null) = parseDate(value);
       else (row[column] as string | null) = parseMoney(value);
     });
-    if (row.atmId) rows.push({ row, record });
+    if (row.atmId && transactionFields.some((f) => row[f])) rows.push({ row, record });
   }
   return { rows, headerFound: true };
 }

@@ -147,6 +147,20 @@ export interface IncomingAttachment {
 }
 
 /**
+ * An attachment that wraps others rather than holding data: a forwarded message, S/MIME, Outlook's
+ * TNEF (winmail.dat). Read by opening it (see wrapped.ts); a detached signature has nothing to read.
+ */
+export function wrapperOf(filename: string | undefined, contentType: string | undefined): 'message' | 'smime' | 'tnef' | 'signature' | null {
+  const type = (contentType ?? '').toLowerCase();
+  const ext = extension(filename ?? '');
+  if (type === 'message/rfc822' || ext === 'eml') return 'message';
+  if (/^application\/(x-)?pkcs7-signature/.test(type) || ext === 'p7s') return 'signature';
+  if (/^application\/(x-)?pkcs7-mime/.test(type) || ext === 'p7m') return 'smime';
+  if (type === 'application/ms-tnef' || type === 'application/vnd.ms-tnef' || (filename ?? '').toLowerCase() === 'winmail.dat') return 'tnef';
+  return null;
+}
+
+/**
  * Whether an attachment's bytes are worth keeping whole, from its name, type and first bytes: data
  * formats are (up to the size limit); images and binary files of other formats are not (only their
  * hash and size are needed).
@@ -154,6 +168,7 @@ export interface IncomingAttachment {
 export function worthKeeping(filename: string | undefined, contentType: string | undefined, start: Uint8Array, size: number): boolean {
   const type = (contentType ?? '').toLowerCase();
   if (type.startsWith('image/') || size > limits.attachmentBytes) return false;
+  if (wrapperOf(filename, type)) return true;
   return formatOf(filename ?? '', type) !== 'other' || looksLikeText(start);
 }
 
@@ -173,11 +188,17 @@ export class Extractor {
     private readonly passwords: readonly string[],
   ) {}
 
-  body(html: string, text: string): void {
+  /** A body's dispute rows: the message's own, and those of each message wrapped inside it. */
+  body(html: string, text: string, where = 'mail body'): void {
     const grids: unknown[][][] = html ? htmlTableGrids(html.slice(0, limits.htmlBytes)) : [];
-    let rows = this.reader.rowsOfGrids(grids, 'mail body');
-    if (rows.length === 0 && text) rows = this.reader.rowsOfGrids([textGrid(text, limits.textLines)], 'mail body');
-    this.bodyRows = rows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) }));
+    let rows = this.reader.rowsOfGrids(grids, where);
+    if (rows.length === 0 && text) rows = this.reader.rowsOfGrids([textGrid(text, limits.textLines)], where);
+    this.bodyRows.push(...rows.map((r) => ({ ...r, fingerprint: sha256(JSON.stringify(r.row)) })));
+  }
+
+  /** A file that could not be opened at all (a wrapper: see wrapped.ts), recorded like any failure. */
+  failed(name: string, err: unknown): void {
+    this.failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
   }
 
   async attachment(attachment: IncomingAttachment): Promise<void> {
@@ -204,7 +225,7 @@ export class Extractor {
       this.files.push({ kind, name, rows, ejKind, fingerprint: attachment.sha256 });
     } catch (err) {
       // Anything a hostile file makes a parser throw is this file's failure, not the run's.
-      this.failures.push(`${name}: ${err instanceof ExtractionError ? err.message : `could not be read (${(err as Error)?.message ?? String(err)})`}`);
+      this.failed(name, err);
     }
   }
 
