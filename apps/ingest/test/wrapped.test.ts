@@ -14,11 +14,12 @@ import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { createLogger, ingestFromImap } from '../src/index.ts';
 import type { Summary } from '../src/summary.ts';
 import { banks, prepareRules } from './support/corpus.ts';
+import { thirdPartyTnef } from './tnef.test.ts';
 
 const script = new URL('./fixtures/make_wrapped.py', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ejdesk-wrapped-'));
 try {
-  execFileSync('/usr/bin/python3', [script, dir], { stdio: 'pipe' });
+  execFileSync('/usr/bin/python3', [script, dir, thirdPartyTnef('attachments.dat')], { stdio: 'pipe' });
 } catch (error) {
   throw new Error(`${script} failed (apt-get install python3-reportlab openssl): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
 }
@@ -95,6 +96,12 @@ describe.each(backends)('wrapped mail into %s', (backend) => {
     ]);
     const files = (await get('/api/scrape/other/email/data/')).json() as { name: string }[];
     expect(files.map((f) => f.name).filter((n) => /p7[sm]$/.test(n))).toEqual([]);
+  });
+
+  test('the files inside a winmail.dat are kept like any attachment (its image passed over, as any image)', async () => {
+    // The only file of no data format in this mail: what Debian's tnef also finds in it, the image aside.
+    const files = (await get('/api/scrape/other/email/data/')).json() as { name: string }[];
+    expect(files.map((f) => f.name)).toEqual(['bookmark.htm']);
   });
 
   test('a 2,000-character subject reaches the rows, the email list and the export whole', async () => {

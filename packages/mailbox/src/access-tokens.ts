@@ -24,11 +24,26 @@ export class SignInError extends Error {
 
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
+/** Node's network error codes, in words (the code stays for whoever searches for it). */
+const networkWords: Record<string, string> = {
+  ECONNREFUSED: 'connection refused, ECONNREFUSED',
+  ECONNRESET: 'the connection was closed, ECONNRESET',
+  UND_ERR_SOCKET: 'the connection was closed, UND_ERR_SOCKET',
+  ENOTFOUND: 'no such host, ENOTFOUND',
+  EAI_AGAIN: 'the host name could not be looked up, EAI_AGAIN',
+  ETIMEDOUT: 'timed out, ETIMEDOUT',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out, UND_ERR_CONNECT_TIMEOUT',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate is not trusted (see NODE_EXTRA_CA_CERTS), UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate is not trusted (see NODE_EXTRA_CA_CERTS), SELF_SIGNED_CERT_IN_CHAIN',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is not trusted (see NODE_EXTRA_CA_CERTS), DEPTH_ZERO_SELF_SIGNED_CERT',
+};
+
 /** What went wrong with a token request, for an operator: the provider's error, never a secret. */
 function describe(err: unknown, tokenUrl: string): string {
   if (err instanceof oauth.ResponseBodyError) return `${err.error}${err.error_description ? ` (${err.error_description})` : ''}`;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  if (err instanceof TypeError && cause) return `the token endpoint ${tokenUrl} could not be reached (${cause.code ?? cause.message})`;
+  if (err instanceof TypeError && cause)
+    return `the token endpoint ${tokenUrl} could not be reached (${networkWords[cause.code ?? ''] ?? cause.code ?? cause.message})`;
   if (err instanceof oauth.ClientError) return `the token endpoint answered in a way that is not OAuth2 (${err.message})`;
   return (err as Error).message;
 }

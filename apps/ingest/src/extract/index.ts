@@ -204,7 +204,8 @@ export class Extractor {
   async attachment(attachment: IncomingAttachment): Promise<void> {
     const name = (attachment.filename ?? '').replace(/[\\/]/g, '_').slice(0, 200) || `attachment-${++this.count}`;
     const contentType = (attachment.contentType ?? '').toLowerCase();
-    if (contentType.startsWith('image/')) return; // logos and signatures
+    // Logos and signatures; a file out of a TNEF or ZIP has no type, so its name says it is an image.
+    if (contentType.startsWith('image/') || /\.(png|jpe?g|gif|bmp|tiff?|emf|wmf)$/i.test(name)) return;
     try {
       if (attachment.size > limits.attachmentBytes) {
         throw new ExtractionError(`it is ${limits.mb(attachment.size)}, over the ${limits.mb(limits.attachmentBytes)} extraction limit`);

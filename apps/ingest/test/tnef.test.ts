@@ -1,0 +1,50 @@
+// Outlook's TNEF (winmail.dat) read by the ingester's decoder, checked against another decoder on
+// files neither wrote: Debian's `tnef` takes the attachments out of node-tnef's test files, and
+// ours must take out the same files, byte for byte; a file that is not TNEF, or is cut, is a
+// failure in words, never a crash.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tnefAttachments } from '../src/extract/tnef.ts';
+
+/** node-tnef's own test files (installed from npm for them alone). */
+export const thirdPartyTnef = (name: string) => join(dirname(createRequire(import.meta.url).resolve('node-tnef/package.json')), 'testFiles', name);
+
+/** What Debian's tnef decoder takes out of a file: name -> bytes. */
+function debianTnef(file: string): Map<string, Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-tnef-'));
+  try {
+    execFileSync('tnef', ['--overwrite', '-C', dir, '-f', file], { stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`Debian's tnef failed on ${file} (apt-get install tnef): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+  }
+  return new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+}
+
+describe('TNEF', () => {
+  it('takes out the same attachments as Debian’s tnef, byte for byte', () => {
+    const file = thirdPartyTnef('attachments.dat');
+    const theirs = debianTnef(file);
+    const ours = tnefAttachments(readFileSync(file));
+    expect(ours.map((a) => a.name)).toEqual(['zappa_av1.jpg', 'bookmark.htm']);
+    expect(new Map(ours.map((a) => [a.name, a.data]))).toEqual(theirs);
+  });
+
+  it.each([
+    ['badchecksum.dat', 'it is not TNEF (no TNEF signature at its start)'],
+    ['panic.dat', 'the TNEF data ends in the middle of an attribute (the file is cut or corrupt)'],
+  ])('%s is refused in words', (name, reason) => {
+    expect(() => tnefAttachments(readFileSync(thirdPartyTnef(name)))).toThrow(reason);
+  });
+
+  it('a cut file is refused at any point, without reading past its end', () => {
+    const whole = readFileSync(thirdPartyTnef('attachments.dat'));
+    for (const length of [0, 3, 5]) expect(() => tnefAttachments(whole.subarray(0, length)), String(length)).toThrow('it is not TNEF');
+    for (const length of [7, 11, 100, 5000, whole.length - 1]) {
+      expect(() => tnefAttachments(whole.subarray(0, length)), String(length)).toThrow('the TNEF data ends in the middle of an attribute');
+    }
+  });
+});
