@@ -1,5 +1,5 @@
 // The mail ingester as a library, for its tests: the runs, the mailbox's settings, the log.
-export { ingestFromImap, processStored, watchImap, type RunOptions } from './run.ts';
+export { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
 export { type ImapSettings } from '@ejdesk/mailbox';
 export { createLogger } from './log.ts';
 export { watchMailboxes } from './mailboxes.ts';

@@ -1,6 +1,7 @@
 // A run of the ingester: store what the source has that is new, and meanwhile process the queue
 // with a few concurrent lanes (one on the embedded database, whose connection is single).
 import { reportMailbox, storeMessage, type Db, type IngestRules, type MailboxState, type NewMessage } from '@ejdesk/db';
+import { stat } from 'node:fs/promises';
 import { MailboxSignIn, mailboxName, reasonOf, type ImapFlow, type ImapSettings } from '@ejdesk/mailbox';
 import type { Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
@@ -68,6 +69,13 @@ async function processQueue(options: Run, summary: Summary, fetching: Promise<un
 export async function ingestFromPath(path: string, given: RunOptions): Promise<Summary> {
   const options = withBudget(given);
   const summary = new Summary();
+  // A run is a source of its own in Mail Flow: its last run, what it brought, its failures.
+  const source = `${(await stat(path).catch(() => null))?.isDirectory() ? 'file' : 'mbox'}:${path}`;
+  const record = (state: MailboxState, report: { error?: string | null; synced?: boolean } = {}) =>
+    reportMailbox(options.db, source, { state, ...report }).catch((err: unknown) =>
+      options.log.warn(`${source}: its run could not be recorded (${reasonOf(err)})`),
+    );
+  await record('importing');
   // Stored in batches (one transaction each), so processing can start on the first batch; a big
   // batch waits for room in the budget, so storing it never overlaps processing a big message.
   const storeBatch = async (batch: NewMessage[], bytes: number) => {
@@ -108,6 +116,7 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
     summary.hardFailures.push(`reading ${path}: ${reasonOf(err)}`);
   }
   await processing;
+  await record('imported', { synced: true, error: summary.hardFailures.join('; ') || null });
   return summary;
 }
 

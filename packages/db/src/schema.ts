@@ -437,7 +437,7 @@ export const emailSources = pgTable(
       .references(() => emails.id, { onDelete: 'cascade' }),
     raw: bytea('raw').notNull(),
     size: integer('size').notNull(),
-    /** Where the message came from, e.g. `imap://user@host:143/INBOX#uid=42` or `file:/path/x.eml`. */
+    /** Where the message came from, e.g. `imap://user@host:143/INBOX#uid=42`, `file:/folder#x.eml` or `mbox:/path/box.mbox#3`: the source, then the message within it. */
     origin: text('origin').notNull(),
     normalizedSubject: text('normalized_subject').notNull(),
     /** Why the message could not be kept whole (e.g. over the size limit, only headers fetched). */

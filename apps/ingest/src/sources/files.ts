@@ -23,7 +23,9 @@ async function* emlFolder(folder: string): AsyncGenerator<RawMessage> {
     const path = join(folder, name);
     const { size } = await stat(path);
     const raw = await readFile(path);
-    yield size > limits.messageBytes ? oversize(raw, size, `file:${path}`) : { raw, size, origin: `file:${path}` };
+    // The folder is the source (Mail Flow counts by it), the file's name the message within it.
+    const origin = `file:${folder}#${name}`;
+    yield size > limits.messageBytes ? oversize(raw, size, origin) : { raw, size, origin };
   }
 }
 

@@ -8,7 +8,8 @@ import { notifySql, queryRows, type Db } from '../client.ts';
 import { mailChannel } from './ingest.ts';
 import { auditLog, emailSources, emails } from '../schema.ts';
 
-export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
+/** A watched mailbox's state; `pnpm ingest --from` runs are sources too, importing then imported. */
+export type MailboxState = 'connecting' | 'connected' | 'disconnected' | 'stopped' | 'importing' | 'imported';
 
 /**
  * What an ingester says of its mailbox: its state, why it is not connected, and a finished sync.
@@ -41,7 +42,8 @@ const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minu
 
 /**
  * Stalled: a watched mailbox has not finished a sync for longer than stallAfter (never synced:
- * since it was first watched), each named with why it is not connected; or the oldest queued
+ * since it was first watched), each named with why it is not connected (an import is a run, not
+ * a watch: it never stalls); or the oldest queued
  * message has waited that long. One query, judged by the database's clock; the oldest waiting
  * message comes along for the Mail Flow answer.
  */
@@ -54,7 +56,7 @@ async function stallFacts(db: Db, stallAfterSeconds: number): Promise<{ stall: S
     db,
     sql`with oldest as (select q.create_at from email_sources q where q.processed_at is null order by q.email_id limit 1)
         select (select json_agg(json_build_object('source', m.source, 'last_error', m.last_error) order by m.source) from mailbox_status m
-                 where coalesce(m.last_sync_at, m.create_at) < now() - make_interval(secs => ${stallAfterSeconds})) as stale,
+                 where m.state not in ('importing', 'imported') and coalesce(m.last_sync_at, m.create_at) < now() - make_interval(secs => ${stallAfterSeconds})) as stale,
                (select create_at from oldest) as oldest,
                coalesce((select create_at < now() - make_interval(secs => ${stallAfterSeconds}) from oldest), false) as waited_too_long`,
   );

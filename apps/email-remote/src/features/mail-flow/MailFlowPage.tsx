@@ -1,5 +1,5 @@
-// Mail Flow: is the mailbox being read right now? Per mailbox its connection state, last
-// finished sync and checkpoint, what waits and what was processed lately; then the recent failures,
+// Mail Flow: is the mailbox being read right now? Per mailbox (and per `pnpm ingest --from`
+// import) its state, last finished sync or run and checkpoint, what waits and what was processed lately; then the recent failures,
 // each with its reason and a link to its email. The answer refreshes when the server says mail was
 // processed (the live events), and on Refresh. A stall is the shell's banner, on every screen.
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,8 @@ const stateNames: Record<string, string> = {
   connected: 'Connected',
   disconnected: 'Disconnected',
   stopped: 'Stopped',
+  importing: 'Importing',
+  imported: 'Imported',
 };
 
 const when = (value: string | null) => (value ? formatDateTime(value) : 'Never');
@@ -30,7 +32,8 @@ const mailboxColumns: ColumnDef<MailboxFlow, unknown>[] = [
   {
     header: 'Checkpoint',
     id: 'checkpoint',
-    accessorFn: (row) => (row.last_uid === null ? 'None yet' : `UID ${row.last_uid} (validity ${row.uid_validity})`),
+    // An import (`pnpm ingest --from`) has no checkpoint: it reads its files once.
+    accessorFn: (row) => (!row.source.startsWith('imap:') ? '—' : row.last_uid === null ? 'None yet' : `UID ${row.last_uid} (validity ${row.uid_validity})`),
     meta: { nowrap: true },
   },
   { header: 'Waiting', accessorKey: 'waiting', meta: { numeric: true } },
