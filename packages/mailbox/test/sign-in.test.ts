@@ -1,6 +1,7 @@
 // Signing in to a real Dovecot whose only check of an OAuth2 token is introspection at a real
 // provider (oidc-provider), with client credentials and with a refresh token; and each way it
 // can be refused, in the words an operator reads.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MailboxSignIn, testConnection, type ImapSettings, type MailboxAuth } from '../src/index.ts';
 import { imapScope, startDovecot, startIdentityProvider, type Dovecot, type IdentityProvider } from '../testing/index.ts';
@@ -69,6 +70,20 @@ describe('signing in to IMAP with OAuth2', () => {
     expect(client.authenticated).toBeTruthy();
     await client.logout();
     expect(idp.tokenRequests.get('ejdesk-app')).toBe(before + 2);
+  });
+
+  test('a server that offers only XOAUTH2 (not OAUTHBEARER) takes the token too', async () => {
+    const xoauth2Only = await startDovecot({
+      oauth2: { introspectionUrl: idp.introspectionUrl, client: idp.introspector, caFile: `${caDir}/ca.pem`, mechanisms: ['xoauth2'] },
+    });
+    try {
+      await xoauth2Only.append([message(9)], 'INBOX', 'disputes@bank.test');
+      expect(await testConnection({ ...at('disputes@bank.test', app()), port: xoauth2Only.port })).toEqual({ messages: 1 });
+      expect(readFileSync(`${xoauth2Only.dir}/dovecot.log`, 'utf8')).toMatch(/Login: user=<disputes@bank\.test>, method=XOAUTH2/);
+      expect(readFileSync(`${dovecot.dir}/dovecot.log`, 'utf8')).toMatch(/Login: user=<disputes@bank\.test>, method=OAUTHBEARER/);
+    } finally {
+      await xoauth2Only.stop();
+    }
   });
 
   test('a wrong client secret is the provider’s error, in words', async () => {

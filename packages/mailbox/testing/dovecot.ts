@@ -58,6 +58,8 @@ export interface Oauth2Check {
   client: { id: string; secret: string };
   /** The CA of the provider's certificate (readable by the dovecot user). */
   caFile: string;
+  /** The SASL mechanisms offered for tokens (both unless given, as Exchange Online and Gmail do). */
+  mechanisms?: ('xoauth2' | 'oauthbearer')[];
 }
 
 export async function startDovecot(options: { port?: number; password?: string; oauth2?: Oauth2Check } = {}): Promise<Dovecot> {
@@ -74,6 +76,7 @@ export async function startDovecot(options: { port?: number; password?: string; 
   const gid = asRoot ? 'nogroup' : String(process.getgid?.());
   if (asRoot) chownSync(join(dir, 'mail'), 65534, 65534);
   const oauth2 = options.oauth2;
+  const tokenMechanisms = (oauth2?.mechanisms ?? ['xoauth2', 'oauthbearer']).join(' ');
   if (oauth2) {
     const url = new URL(oauth2.introspectionUrl);
     url.username = encodeURIComponent(oauth2.client.id);
@@ -102,7 +105,7 @@ ssl = no
 disable_plaintext_auth = no
 # A refusal is answered at once: the tests try wrong credentials on purpose.
 auth_failure_delay = 0
-auth_mechanisms = plain login${oauth2 ? ' xoauth2 oauthbearer' : ''}
+auth_mechanisms = plain login${oauth2 ? ` ${tokenMechanisms}` : ''}
 passdb {
   driver = passwd-file
   mechanisms = plain login
@@ -112,7 +115,7 @@ ${
   oauth2
     ? `passdb {
   driver = oauth2
-  mechanisms = xoauth2 oauthbearer
+  mechanisms = ${tokenMechanisms}
   args = ${dir}/oauth2.conf.ext
 }
 `
