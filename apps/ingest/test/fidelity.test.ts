@@ -1,44 +1,14 @@
 // Ingestion fidelity with mail that other tools made (fixtures/make_mail.py: Python's email package,
 // ReportLab PDF tables with positioned text, qpdf's AES-256, openpyxl workbooks, legacy charsets),
 // through a real Dovecot and checked through the API down to the /email table's cells and filters.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadIngestRules } from '@ejdesk/db';
 import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-helpers';
 import { createLogger, ingestFromImap, type RunOptions } from '../src/index.ts';
 import type { Summary } from '../src/summary.ts';
 import { banks, prepareRules } from './support/corpus.ts';
+import { mailFromPython, pythonRow } from './support/python-mail.ts';
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
-
-const script = new URL('./fixtures/make_mail.py', import.meta.url).pathname;
-
-/** The mail, made once by Python (Debian's python3-reportlab, python3-openpyxl and qpdf). */
-function makeMail(): Buffer[] {
-  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-fidelity-'));
-  try {
-    execFileSync('/usr/bin/python3', [script, dir, banks.apex.password], { stdio: 'pipe' });
-  } catch (error) {
-    throw new Error(`${script} failed (apt-get install python3-reportlab python3-openpyxl qpdf): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
-  }
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => readFileSync(join(dir, f)));
-}
-
-/** What make_mail.py's rows() writes for row n of a prefix. */
-const expected = (prefix: string, n: number) => ({
-  atm_id: `${prefix}${String(n).padStart(5, '0')}`,
-  card_no: `4111XXXXXXXX${1000 + n}`,
-  txt_no: String(800000 + n),
-  transaction_date: `2026-10-${String(1 + (n % 28)).padStart(2, '0')}`,
-  transaction_amt: (100 + n * 10).toFixed(2),
-  msp_remarks: n % 2 ? 'Cash not dispensed' : 'Partial dispense',
-  mail_received_from: `disputes@${banks.apex.domain}`,
-});
 
 const euro = 'Short by € 50 – “recheck” café';
 const latin = 'Reçu: café crème, señor';
@@ -47,7 +17,9 @@ const commaRemark = 'Cash not dispensed, customer called, branch informed, EJ ch
 const disputeCounts = { PDA: 5, PDB: 120, PDC: 4, CPA: 3, CPB: 3, LTA: 3, BOM: 3, TAB: 4, XLS: 6, DTE: 2 };
 const totalDisputes = Object.values(disputeCounts).reduce((a, b) => a + b, 0);
 
-const mail = makeMail();
+/** The mail, made once by Python (Debian's python3-reportlab, python3-openpyxl and qpdf). */
+const { mail } = mailFromPython('make_mail.py', [banks.apex.password], 'python3-reportlab python3-openpyxl qpdf');
+const expected = pythonRow;
 
 describe.each(backends)('mail made by other tools, into %s', (backend) => {
   let dovecot: Dovecot;

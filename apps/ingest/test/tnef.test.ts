@@ -4,14 +4,11 @@
 // failure in words, never a crash.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tnefAttachments } from '../src/extract/tnef.ts';
-
-/** node-tnef's own test files (installed from npm for them alone). */
-export const thirdPartyTnef = (name: string) => join(dirname(createRequire(import.meta.url).resolve('node-tnef/package.json')), 'testFiles', name);
+import { thirdPartyTnef } from './support/third-party.ts';
 
 /** What Debian's tnef decoder takes out of a file: name -> bytes. */
 function debianTnef(file: string): Map<string, Buffer> {

@@ -3,9 +3,7 @@
 // with a running header and footer), through a real Dovecot, checked through the API down to the
 // EJ table's cells: what is inside a wrapper is read like the message's own; encrypted mail is a
 // failure that says why; a page's header and footer are not rows; a long subject is kept whole.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadIngestRules } from '@ejdesk/db';
@@ -13,32 +11,14 @@ import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-h
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { createLogger, ingestFromImap } from '../src/index.ts';
 import type { Summary } from '../src/summary.ts';
-import { banks, prepareRules } from './support/corpus.ts';
-import { thirdPartyTnef } from './tnef.test.ts';
+import { prepareRules } from './support/corpus.ts';
+import { mailFromPython, pythonRow } from './support/python-mail.ts';
+import { thirdPartyTnef } from './support/third-party.ts';
 
-const script = new URL('./fixtures/make_wrapped.py', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'ejdesk-wrapped-'));
-try {
-  execFileSync('/usr/bin/python3', [script, dir, thirdPartyTnef('attachments.dat')], { stdio: 'pipe' });
-} catch (error) {
-  throw new Error(`${script} failed (apt-get install python3-reportlab openssl): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
-}
-const mail = readdirSync(dir)
-  .filter((f) => f.endsWith('.eml'))
-  .sort()
-  .map((f) => readFileSync(join(dir, f)));
+/** The mail, made once by Python (Debian's python3-reportlab and openssl). */
+const { mail, dir } = mailFromPython('make_wrapped.py', [thirdPartyTnef('attachments.dat')], 'python3-reportlab openssl');
 const longSubject = readFileSync(join(dir, 'long-subject.txt'), 'utf8');
-
-/** What make_wrapped.py's rows() writes for row n of a prefix. */
-const expected = (prefix: string, n: number) => ({
-  atm_id: `${prefix}${String(n).padStart(5, '0')}`,
-  card_no: `4111XXXXXXXX${1000 + n}`,
-  txt_no: String(800000 + n),
-  transaction_date: `2026-10-${String(1 + (n % 28)).padStart(2, '0')}`,
-  transaction_amt: (100 + n * 10).toFixed(2),
-  msp_remarks: n % 2 ? 'Cash not dispensed' : 'Partial dispense',
-  mail_received_from: `disputes@${banks.apex.domain}`,
-});
+const expected = pythonRow;
 const counts = { SMA: 3, SMB: 4, SMH: 2, FWD: 3, PFT: 60, LNG: 2 };
 
 describe.each(backends)('wrapped mail into %s', (backend) => {

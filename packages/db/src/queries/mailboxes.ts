@@ -13,8 +13,8 @@ import { isUniqueViolation, RuleProblem, type Written } from './rules.ts';
 export const mailboxAuthMethods = ['password', 'oauth2-client-credentials', 'oauth2-refresh-token'] as const;
 type AuthMethod = (typeof mailboxAuthMethods)[number];
 
-/** A mailbox as written by an admin: a secret undefined keeps the stored one. */
-export interface MailboxInput {
+/** Where a mailbox is and how EJ Desk signs in to it, without its secrets. */
+interface MailboxPlace {
   host: string;
   port: number;
   tls: boolean;
@@ -24,25 +24,19 @@ export interface MailboxInput {
   token_url: string | null;
   client_id: string | null;
   scope: string | null;
-  secret: string | undefined;
-  refresh_token: string | undefined;
   enabled: boolean;
 }
 
-export interface MailboxRow {
+/** A mailbox as written by an admin: a secret undefined keeps the stored one. */
+export interface MailboxInput extends MailboxPlace {
+  secret: string | undefined;
+  refresh_token: string | undefined;
+}
+
+export interface MailboxRow extends MailboxPlace {
   id: number;
-  host: string;
-  port: number;
-  tls: boolean;
-  username: string;
-  folder: string;
-  auth_method: AuthMethod;
-  token_url: string | null;
-  client_id: string | null;
-  scope: string | null;
   has_secret: boolean;
   has_refresh_token: boolean;
-  enabled: boolean;
   create_at: Date;
   update_at: Date;
 }
