@@ -55,6 +55,7 @@ test('an admin adds an OAuth2 mailbox, Test connection signs in, and its mail re
   await expect(row).toContainText('OAuth2 app access (Microsoft 365)');
   // The ingester in `pnpm start` picks it up without a restart, and says so on the screen.
   await expect(row).toContainText('connected', { timeout: 30_000 });
+  await page.screenshot({ path: resolve(import.meta.dirname, '../.artifacts/mailboxes-list.png') });
 
   const raw = [
     `From: Disputes <disputes@${bank.domain}>`,
