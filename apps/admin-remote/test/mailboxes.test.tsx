@@ -59,7 +59,7 @@ describe('/mailboxes', () => {
     screen.getByRole('heading', { level: 1, name: 'Mailboxes' });
     await screen.findByText('disputes@bank.example');
     screen.getByText('OAuth2 app access (Microsoft 365)');
-    await screen.findByText('disconnected: authentication failed: invalid_client (client authentication failed)');
+    await screen.findByText('Disconnected: authentication failed: invalid_client (client authentication failed)');
     expect(document.title).toBe('Mailboxes — EJ Desk');
   });
 

@@ -132,7 +132,8 @@ export function MailboxesPage() {
     () =>
       rows.data?.map((m): Row => {
         const watched = flow.data?.mailboxes.find((b) => b.source === m.source);
-        const state = !m.enabled ? 'Disabled' : !watched ? 'Not watched yet' : watched.last_error ? `${watched.state}: ${watched.last_error}` : watched.state;
+        const said = watched && watched.state.charAt(0).toUpperCase() + watched.state.slice(1);
+        const state = !m.enabled ? 'Disabled' : !watched ? 'Not watched yet' : watched.last_error ? `${said}: ${watched.last_error}` : said!;
         return { ...m, state };
       }),
     [rows.data, flow.data],
