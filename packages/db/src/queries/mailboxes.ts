@@ -129,6 +129,20 @@ function changes(before: MailboxRow, input: MailboxInput): string {
   return out.length ? out.join('; ') : 'nothing changed';
 }
 
+/** The columns of where a mailbox is and how it signs in, from what an admin wrote. */
+const placeOf = (input: MailboxPlace) => ({
+  host: input.host,
+  port: input.port,
+  tls: input.tls,
+  username: input.username,
+  folder: input.folder,
+  authMethod: input.auth_method,
+  tokenUrl: input.token_url,
+  clientId: input.client_id,
+  scope: input.scope,
+  enabled: input.enabled,
+});
+
 const sealed = (key: Buffer, secret: string | undefined) => (secret === undefined ? undefined : encryptBankPass(key, secret));
 
 async function audited(
@@ -157,18 +171,9 @@ export const createMailbox = (db: Db, key: Buffer, userId: number, input: Mailbo
     const [row] = await tx
       .insert(mailboxes)
       .values({
-        host: input.host,
-        port: input.port,
-        tls: input.tls,
-        username: input.username,
-        folder: input.folder,
-        authMethod: input.auth_method,
-        tokenUrl: input.token_url,
-        clientId: input.client_id,
-        scope: input.scope,
+        ...placeOf(input),
         secretEncrypted: sealed(key, input.secret) ?? null,
         refreshTokenEncrypted: sealed(key, input.refresh_token) ?? null,
-        enabled: input.enabled,
       })
       .returning(columns);
     return row && { row, detail: describe(row) };
@@ -187,15 +192,7 @@ export const changeMailbox = (db: Db, key: Buffer, userId: number, id: number, i
     const [row] = await tx
       .update(mailboxes)
       .set({
-        host: input.host,
-        port: input.port,
-        tls: input.tls,
-        username: input.username,
-        folder: input.folder,
-        authMethod: input.auth_method,
-        tokenUrl: input.token_url,
-        clientId: input.client_id,
-        scope: input.scope,
+        ...placeOf(input),
         // A secret left out is kept; one the new method has no use for is dropped.
         ...(input.secret !== undefined ? { secretEncrypted: sealed(key, input.secret) } : {}),
         ...(input.auth_method !== 'oauth2-refresh-token'
@@ -203,7 +200,6 @@ export const changeMailbox = (db: Db, key: Buffer, userId: number, id: number, i
           : input.refresh_token !== undefined
             ? { refreshTokenEncrypted: sealed(key, input.refresh_token) }
             : {}),
-        enabled: input.enabled,
         updateAt: sql`now()`,
       })
       .where(eq(mailboxes.id, id))
