@@ -2,8 +2,8 @@
 // each with its own watcher (its own connection, token, backoff and state in Mail Flow), so one
 // failing never slows another. The list is read again every few seconds: a mailbox added, changed,
 // disabled or deleted takes effect without a restart.
-import { forgetMailbox, keepRefreshToken, mailboxesToSignIn, type MailboxWithSecrets } from '@ejdesk/db';
-import { mailboxName, reasonOf, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
+import { forgetMailbox, keepRefreshToken, mailboxesToSignIn } from '@ejdesk/db';
+import { mailboxName, reasonOf, settingsOfStored, type ImapSettings } from '@ejdesk/mailbox';
 import { watchImap, type WatchOptions } from './run.ts';
 
 interface Wanted {
@@ -13,20 +13,6 @@ interface Wanted {
   settings: ImapSettings;
   keep?: (refreshToken: string) => Promise<void>;
 }
-
-const authOf = (m: MailboxWithSecrets): MailboxAuth =>
-  m.auth_method === 'password'
-    ? { method: 'password', password: m.secret ?? '' }
-    : m.auth_method === 'oauth2-client-credentials'
-      ? { method: m.auth_method, tokenUrl: m.token_url ?? '', clientId: m.client_id ?? '', clientSecret: m.secret ?? '', scope: m.scope ?? '' }
-      : {
-          method: m.auth_method,
-          tokenUrl: m.token_url ?? '',
-          clientId: m.client_id ?? '',
-          clientSecret: m.secret ?? undefined,
-          scope: m.scope ?? undefined,
-          refreshToken: m.refresh_token ?? '',
-        };
 
 interface MailboxesOptions extends WatchOptions {
   bankPassKey: Buffer;
@@ -43,7 +29,7 @@ export async function watchMailboxes(options: MailboxesOptions): Promise<void> {
     const listed = (await mailboxesToSignIn(db, options.bankPassKey, 'enabled')).map((m): Wanted => ({
       key: `mailbox:${m.id}`,
       version: new Date(m.update_at).toISOString(),
-      settings: { host: m.host, port: m.port, tls: m.tls, user: m.username, mailbox: m.folder, auth: authOf(m) },
+      settings: settingsOfStored(m),
       keep: (token) => keepRefreshToken(db, options.bankPassKey, m.id, token),
     }));
     return options.bootstrap ? [{ key: 'bootstrap', version: '', settings: options.bootstrap, keep: options.onRefreshTokenRotated }, ...listed] : listed;

@@ -25,3 +25,30 @@ export interface ImapSettings {
 /** The mailbox's name in Mail Flow, its checkpoint's key and the logs: never a secret. */
 export const mailboxName = (s: Pick<ImapSettings, 'user' | 'host' | 'port' | 'mailbox'>) =>
   `imap://${encodeURIComponent(s.user)}@${s.host}:${s.port}/${s.mailbox}`;
+
+/** A mailbox as the Mailboxes list stores it (its secrets opened): the API and the ingester read it alike. */
+interface StoredMailbox {
+  host: string;
+  port: number;
+  tls: boolean;
+  username: string;
+  folder: string;
+  auth_method: (typeof authMethods)[number];
+  token_url: string | null;
+  client_id: string | null;
+  scope: string | null;
+  secret: string | null | undefined;
+  refresh_token: string | null | undefined;
+}
+
+/** How to sign in to a stored mailbox. */
+export function settingsOfStored(m: StoredMailbox): ImapSettings {
+  const provider = { tokenUrl: m.token_url ?? '', clientId: m.client_id ?? '' };
+  const auth: MailboxAuth =
+    m.auth_method === 'password'
+      ? { method: 'password', password: m.secret ?? '' }
+      : m.auth_method === 'oauth2-client-credentials'
+        ? { method: m.auth_method, ...provider, clientSecret: m.secret ?? '', scope: m.scope ?? '' }
+        : { method: m.auth_method, ...provider, clientSecret: m.secret ?? undefined, scope: m.scope ?? undefined, refreshToken: m.refresh_token ?? '' };
+  return { host: m.host, port: m.port, tls: m.tls, user: m.username, mailbox: m.folder, auth };
+}

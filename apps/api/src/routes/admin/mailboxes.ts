@@ -16,29 +16,13 @@ import {
   type MailboxRow,
   type Written,
 } from '@ejdesk/db';
-import { mailboxName, reasonOf, testConnection, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
+import { mailboxName, reasonOf, settingsOfStored, testConnection, type ImapSettings } from '@ejdesk/mailbox';
 import { Type } from 'typebox';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { ConnectionTest, Mailbox, MailboxBody, MailboxTestBody } from '@ejdesk/contract/schemas/mailboxes.ts';
 
 const withSource = (row: MailboxRow) => ({ ...row, source: mailboxName({ user: row.username, host: row.host, port: row.port, mailbox: row.folder }) });
-
-/** How to sign in, from what is checked (secrets given, else stored). */
-function settingsOf(
-  m: Omit<MailboxInput, 'secret' | 'refresh_token'>,
-  secret: string | null | undefined,
-  refreshToken: string | null | undefined,
-): ImapSettings {
-  const provider = { tokenUrl: m.token_url ?? '', clientId: m.client_id ?? '' };
-  const auth: MailboxAuth =
-    m.auth_method === 'password'
-      ? { method: 'password', password: secret ?? '' }
-      : m.auth_method === 'oauth2-client-credentials'
-        ? { method: m.auth_method, ...provider, clientSecret: secret ?? '', scope: m.scope ?? '' }
-        : { method: m.auth_method, ...provider, clientSecret: secret ?? undefined, scope: m.scope ?? undefined, refreshToken: refreshToken ?? '' };
-  return { host: m.host, port: m.port, tls: m.tls, user: m.username, mailbox: m.folder, auth };
-}
 
 /** Test connection's answer: a refusal is the mailbox's state, not the request's failure. */
 async function tried(settings: ImapSettings, keepRefreshToken?: (token: string) => Promise<void>) {
@@ -100,12 +84,12 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (typeof input === 'string') return reply.code(400).send({ detail: input });
     // A stored refresh token that the provider rotates here is kept (the old one is spent).
     const keep = stored && input.refresh_token === undefined ? (token: string) => keepRefreshToken(db, key, stored.id, token) : undefined;
-    return tried(settingsOf(input, input.secret ?? stored?.secret, input.refresh_token ?? stored?.refresh_token), keep);
+    return tried(settingsOfStored({ ...input, secret: input.secret ?? stored?.secret, refresh_token: input.refresh_token ?? stored?.refresh_token }), keep);
   });
 
   app.post('/mailboxes/:id/test/', { schema: { params: IdParams, response: { 200: ConnectionTest, ...errorResponses } } }, async (request, reply) => {
     const [stored] = await mailboxesToSignIn(db, key, { id: request.params.id });
     if (!stored) return reply.code(404).send({ detail: 'Not found.' });
-    return tried(settingsOf(stored, stored.secret, stored.refresh_token), (token) => keepRefreshToken(db, key, stored.id, token));
+    return tried(settingsOfStored(stored), (token) => keepRefreshToken(db, key, stored.id, token));
   });
 };
