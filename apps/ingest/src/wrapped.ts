@@ -1,11 +1,12 @@
 // Attachments that wrap mail rather than hold data, opened so that what they hold is read like
 // the message's own: a forwarded message (message/rfc822), opaque S/MIME signed mail (the signed
-// message inside a CMS structure), Outlook's TNEF (winmail.dat). A wrapper's inner attachments go
-// through the same door, so a forwarded signed message is opened twice over, to limits.wrapDepth.
-// A detached S/MIME signature (multipart/signed) has nothing to read and is passed over.
+// message inside a CMS structure), Outlook's TNEF (winmail.dat: its files and its own body). A
+// wrapper's inner attachments go through the same door, so a forwarded signed message is opened
+// twice over, to limits.wrapDepth. A detached S/MIME signature (multipart/signed) has nothing to
+// read and is passed over.
 import { wrapperOf, type Extractor, type IncomingAttachment } from './extract/index.ts';
 import { signedContent } from './extract/smime.ts';
-import { tnefAttachments } from './extract/tnef.ts';
+import { readTnef } from './extract/tnef.ts';
 import { ExtractionError } from './extract/zip.ts';
 import { limits } from './limits.ts';
 import { parseMessage } from './parse.ts';
@@ -24,7 +25,8 @@ export function attachmentsInto(extractor: Extractor): (attachment: IncomingAtta
       if (!attachment.whole) throw new ExtractionError(`it is ${limits.mb(attachment.size)}, over the ${limits.mb(limits.attachmentBytes)} extraction limit`);
       if (depth >= limits.wrapDepth) throw new ExtractionError(`messages wrapped deeper than ${limits.wrapDepth} are not opened`);
       if (wrapper === 'tnef') {
-        for (const file of tnefAttachments(attachment.content)) {
+        const tnef = readTnef(attachment.content);
+        for (const file of tnef.files) {
           await take(
             {
               filename: file.name,
@@ -37,6 +39,7 @@ export function attachmentsInto(extractor: Extractor): (attachment: IncomingAtta
             depth + 1,
           );
         }
+        if (tnef.html || tnef.text) extractor.body(tnef.html, tnef.text, `${name} body`);
         return;
       }
       const inner = wrapper === 'smime' ? signedContent(attachment.content) : Buffer.from(attachment.content);

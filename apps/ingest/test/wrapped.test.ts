@@ -1,6 +1,6 @@
 // Mail as Exchange and other clients wrap it, made by other tools (fixtures/make_wrapped.py:
-// openssl cms for S/MIME, Python's email package for a forwarded message, ReportLab for a PDF
-// with a running header and footer), through a real Dovecot, checked through the API down to the
+// openssl cms for S/MIME, Python's email package for a forwarded message, KDE's KTNEF for a
+// winmail.dat, ReportLab for a PDF with a running header and footer), through a real Dovecot, checked through the API down to the
 // EJ table's cells: what is inside a wrapper is read like the message's own; encrypted mail is a
 // failure that says why; a page's header and footer are not rows; a long subject is kept whole.
 import { readFileSync } from 'node:fs';
@@ -13,13 +13,13 @@ import { createLogger, ingestFromImap } from '../src/index.ts';
 import type { Summary } from '../src/summary.ts';
 import { prepareRules } from './support/corpus.ts';
 import { mailFromPython, pythonRow } from './support/python-mail.ts';
-import { thirdPartyTnef } from './support/third-party.ts';
+import { ktnefWinmail, thirdPartyTnef } from './support/third-party.ts';
 
-/** The mail, made once by Python (Debian's python3-reportlab and openssl). */
-const { mail, dir } = mailFromPython('make_wrapped.py', [thirdPartyTnef('attachments.dat')], 'python3-reportlab openssl');
+/** The mail, made once by Python (Debian's python3-reportlab and openssl) around KTNEF's winmail.dat. */
+const { mail, dir } = mailFromPython('make_wrapped.py', [thirdPartyTnef('attachments.dat'), ktnefWinmail('KTN', 4)], 'python3-reportlab openssl');
 const longSubject = readFileSync(join(dir, 'long-subject.txt'), 'utf8');
 const expected = pythonRow;
-const counts = { SMA: 3, SMB: 4, SMH: 2, FWD: 3, PFT: 60, LNG: 2 };
+const counts = { SMA: 3, SMB: 4, SMH: 2, FWD: 3, KTN: 4, PFT: 60, LNG: 2 };
 
 describe.each(backends)('wrapped mail into %s', (backend) => {
   let dovecot: Dovecot;
@@ -49,7 +49,7 @@ describe.each(backends)('wrapped mail into %s', (backend) => {
     await dovecot?.stop();
   });
 
-  test('what S/MIME, a forwarded message and a footed PDF hold reaches the EJ table, and nothing more', async () => {
+  test('what S/MIME, a forwarded message, a winmail.dat and a footed PDF hold reaches the EJ table, and nothing more', async () => {
     expect(summary.hardFailures).toEqual([]);
     for (const [prefix, count] of Object.entries(counts)) expect((await disputes(`atm_id=${prefix}`)).count, prefix).toBe(count);
     expect((await disputes('')).count).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
@@ -60,6 +60,7 @@ describe.each(backends)('wrapped mail into %s', (backend) => {
     ['an opaque signed message’s attachment', 'SMB', 4],
     ['an opaque signed message’s body table', 'SMH', 2],
     ['a forwarded message’s own attachment', 'FWD', 2],
+    ['the body of a winmail.dat KDE’s KTNEF wrote', 'KTN', 3],
     ['the last page of a PDF with a running header and footer', 'PFT', 60],
   ])('a row from %s is read cell for cell', async (_name, prefix, n) => {
     const want = expected(prefix, n);
