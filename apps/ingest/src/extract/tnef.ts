@@ -127,7 +127,7 @@ function messageProperties(data: Buffer): Map<number, MapiValue> {
 const mapiText = (p: MapiValue, codePage: string) => (p.type === PT_UNICODE ? text16(p.value) : text8(p.value, codePage));
 
 /** What a TNEF stream holds that EJ Desk reads: its files in order, and its body as text and as HTML. */
-export interface Tnef {
+interface Tnef {
   files: TnefFile[];
   text: string;
   html: string;
