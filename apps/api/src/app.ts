@@ -18,6 +18,8 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
+import { oidcRoutes } from './routes/auth/oidc.ts';
+import { createRelyingParty, type RelyingPartyOptions } from './lib/sso.ts';
 import { adminApiRoutes } from './routes/admin/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
 import { mailFlowRoutes } from './routes/mail-flow/index.ts';
@@ -31,12 +33,14 @@ interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether migrations have been applied; the server starts with false when the database is down. */
   migrated?: boolean;
+  /** How single sign-on reaches the identity provider (tests watch or alter its answers). */
+  sso?: RelyingPartyOptions;
 }
 
 /** Paths that answer whatever the database's state: the probes and the metrics. */
 const opsPath = /^\/api\/(health|ready|metrics)\/?(\?|$)/;
 
-export async function buildApp({ database, config, secrets, logger = false, migrated = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ database, config, secrets, logger = false, migrated = true, sso }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit,
@@ -110,6 +114,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     });
   }
   await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });
+  await app.register(oidcRoutes, { prefix: '/api/auth/oidc', ...(config.oidc && sso && { relyingParty: createRelyingParty(config.oidc, sso) }) });
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
   await app.register(adminApiRoutes, { prefix: '/api/admin' });

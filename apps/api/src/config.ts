@@ -1,7 +1,7 @@
 // Everything the API process reads from its environment: one schema (the docs' settings table is
 // written from it), read once at start. A bad value stops the process, naming the variable.
 import { dataDirOf, storageSettings } from '@ejdesk/db';
-import { integer, list, oneOf, readSettings, text } from '@ejdesk/settings';
+import { integer, list, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -53,6 +53,38 @@ export const apiSettings = {
     description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the registry can be read but not changed.',
   }),
   EJDESK_HOSTED_WORKER: text({ description: 'A module run beside the API on its database (`pnpm start` names the mail ingester here).' }),
+  PUBLIC_URL: text({
+    pattern: '^https?://[^/?#\\s]+$',
+    accepts: 'a URL of scheme, host and port only (https://ejdesk.bank.example)',
+    description:
+      'The console’s address as people’s browsers reach it: single sign-on’s redirect and logout URIs are made from it. `pnpm start` sets http://localhost:SHELL_PORT.',
+  }),
+  OIDC_ISSUER: text({
+    pattern: '^https://\\S+$',
+    accepts: 'an https URL',
+    description:
+      'The identity provider’s issuer (its discovery document is at ISSUER/.well-known/openid-configuration). Set, the login page offers single sign-on.',
+  }),
+  OIDC_CLIENT_ID: text({ description: 'EJ Desk’s client id at the identity provider. Required with OIDC_ISSUER.' }),
+  OIDC_CLIENT_SECRET: text({ secret: true, description: 'EJ Desk’s client secret at the identity provider. Required with OIDC_ISSUER.' }),
+  OIDC_SCOPES: text({ default: 'openid profile email', description: 'The scopes asked for at sign-in (space-separated; openid is always asked).' }),
+  OIDC_DISPLAY_NAME: text({ default: 'single sign-on', description: 'The provider’s name on the login page’s button: “Sign in with {name}”.' }),
+  OIDC_ROLE_CLAIM: text({
+    default: 'groups',
+    pattern: '^[^.\\s]+(\\.[^.\\s]+)*$',
+    accepts: 'a claim name, or a dotted path into nested claims (realm_access.roles)',
+    description: 'The claim (ID token or userinfo) holding the user’s groups or roles.',
+  }),
+  OIDC_ADMIN_VALUES: list({ default: [], description: 'Values of the role claim that make an admin (comma-separated).' }),
+  OIDC_OPERATOR_VALUES: list({ default: [], description: 'Values of the role claim that make an operator (comma-separated). A user with neither is refused.' }),
+  LOCAL_LOGIN: oneOf(['on', 'off'] as const, {
+    default: 'on',
+    description: 'The password form: off hides and refuses it (single sign-on only), except for the accounts in LOCAL_LOGIN_BREAK_GLASS.',
+  }),
+  LOCAL_LOGIN_BREAK_GLASS: list({
+    default: [],
+    description: 'E-mail addresses that may still sign in with a password when LOCAL_LOGIN is off (for when the provider is down).',
+  }),
 };
 
 /** `pnpm start`'s demo preparation: the API's settings, and how much demo data a first start seeds. */
@@ -92,10 +124,57 @@ export interface ApiConfig {
   stallAfterSeconds: number;
   deployToken: string | undefined;
   hostedWorker: string | undefined;
+  /** Single sign-on through the bank's identity provider; undefined when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
+  /** The password form: on, or off except for the break-glass addresses (lower case). */
+  localLogin: { enabled: boolean; breakGlass: string[] };
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  displayName: string;
+  /** The claim's path, split at its dots. */
+  roleClaim: string[];
+  adminValues: string[];
+  operatorValues: string[];
+  /** Registered at the provider, written out in the docs: both under the console's address. */
+  redirectUri: string;
+  postLogoutRedirectUri: string;
 }
 
 const trustProxyOf = (value: string | undefined): ApiConfig['trustProxy'] =>
   value === undefined || value === 'false' ? false : value === 'true' ? true : value;
+
+/** The path the provider sends the browser back to, under the console's address. */
+export const oidcCallbackPath = '/api/auth/oidc/callback/';
+/** The path the provider posts its logout tokens to. */
+export const oidcBackchannelLogoutPath = '/api/auth/oidc/backchannel-logout/';
+
+function oidcOf(s: Settings<typeof apiSettings>): OidcConfig | undefined {
+  if (!s.OIDC_ISSUER) return undefined;
+  for (const name of ['PUBLIC_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+    if (!s[name]) throw new SettingError(`${name} is not set; it is required with OIDC_ISSUER: ${apiSettings[name].description}`);
+  }
+  if (s.OIDC_ADMIN_VALUES.length + s.OIDC_OPERATOR_VALUES.length === 0) {
+    throw new SettingError('OIDC_ADMIN_VALUES and OIDC_OPERATOR_VALUES are both empty; with OIDC_ISSUER at least one must name who may sign in.');
+  }
+  const base = s.PUBLIC_URL!;
+  return {
+    issuer: s.OIDC_ISSUER,
+    clientId: s.OIDC_CLIENT_ID!,
+    clientSecret: s.OIDC_CLIENT_SECRET!,
+    scopes: s.OIDC_SCOPES.split(/\s+/).includes('openid') ? s.OIDC_SCOPES : `openid ${s.OIDC_SCOPES}`,
+    displayName: s.OIDC_DISPLAY_NAME,
+    roleClaim: s.OIDC_ROLE_CLAIM.split('.'),
+    adminValues: s.OIDC_ADMIN_VALUES,
+    operatorValues: s.OIDC_OPERATOR_VALUES,
+    redirectUri: `${base}${oidcCallbackPath}`,
+    postLogoutRedirectUri: `${base}/login`,
+  };
+}
 
 /** The API's configuration from `env` (the process's own by default); a SettingError names what is wrong. */
 export function loadConfig(env?: Record<string, string | undefined>): ApiConfig {
@@ -122,5 +201,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     stallAfterSeconds: s.INGEST_STALLED_AFTER_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     hostedWorker: s.EJDESK_HOSTED_WORKER,
+    oidc: oidcOf(s),
+    localLogin: { enabled: s.LOCAL_LOGIN === 'on', breakGlass: s.LOCAL_LOGIN_BREAK_GLASS.map((email) => email.toLowerCase()) },
   };
 }

@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig, type ApiConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import type { Secrets } from '../src/lib/secrets.ts';
+import type { RelyingPartyOptions } from '../src/lib/sso.ts';
 
 type Backend = 'pglite' | 'postgres';
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -44,7 +45,7 @@ export async function throwawayDatabase(): Promise<{ url: string; drop(): Promis
   };
 }
 
-export async function createTestApp(backend: Backend, overrides: Partial<ApiConfig> = {}): Promise<TestApp> {
+export async function createTestApp(backend: Backend, overrides: Partial<ApiConfig> = {}, options: { sso?: RelyingPartyOptions } = {}): Promise<TestApp> {
   const scratch = backend === 'postgres' ? await throwawayDatabase() : undefined;
   const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
   await database.migrate();
@@ -52,7 +53,7 @@ export async function createTestApp(backend: Backend, overrides: Partial<ApiConf
   await createUser(database.db, admin.email, await hashPassword(admin.password), 'admin');
   const config = { ...loadConfig({}), databaseUrl: scratch?.url, ...overrides };
   const secrets: Secrets = { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) };
-  const app = await buildApp({ database, config, secrets });
+  const app = await buildApp({ database, config, secrets, ...options });
   return {
     app,
     database,

@@ -16,3 +16,4 @@ export * from './queries/rules.ts';
 export * from './queries/mail-flow.ts';
 export * from './queries/mailboxes.ts';
 export * from './queries/remotes.ts';
+export * from './queries/sso.ts';

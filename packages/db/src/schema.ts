@@ -57,9 +57,61 @@ export const users = pgTable(
     /** Set by an admin's password reset: the user chooses a new one before anything else. */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     lastLogin: timestamp('last_login', { withTimezone: true }),
+    /** The identity provider's subject (`sub`) of a user who signs in through single sign-on. */
+    oidcSubject: text('oidc_subject'),
+    /** Tokens issued up to this second are refused (the provider's back-channel logout). */
+    sessionsRevokedAt: timestamp('sessions_revoked_at', { withTimezone: true }),
     createAt: createdAt(),
   },
-  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), check('users_role_check', sql`${t.role} in (${inList(userRoles)})`)],
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_oidc_subject_key').on(t.oidcSubject),
+    check('users_role_check', sql`${t.role} in (${inList(userRoles)})`),
+  ],
+);
+
+/**
+ * Single sign-on requests sent to the identity provider and not yet answered: what the callback
+ * must find again (the state, by its hash; the browser's binding cookie, by its hash), the nonce
+ * and the PKCE verifier. Kept in the database so that any API instance can take the callback; a
+ * row is deleted when its callback comes, so a replayed callback finds nothing.
+ */
+export const ssoRequests = pgTable(
+  'sso_requests',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    bindingHash: text('binding_hash').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    createAt: createdAt(),
+  },
+  (t) => [index('sso_requests_create_at_idx').on(t.createAt)],
+);
+
+/**
+ * Sessions begun through single sign-on: the one-time code the console exchanges for its tokens
+ * (by hash, until used), then the refresh token it got (its jti), with the provider's ID token and
+ * session id for the provider's logout.
+ */
+export const ssoSessions = pgTable(
+  'sso_sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    handoffHash: text('handoff_hash'),
+    refreshJti: text('refresh_jti'),
+    idToken: text('id_token').notNull(),
+    sid: text('sid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sso_sessions_handoff_key').on(t.handoffHash),
+    uniqueIndex('sso_sessions_refresh_jti_key').on(t.refreshJti),
+    index('sso_sessions_expires_at_idx').on(t.expiresAt),
+  ],
 );
 
 /** Failed logins only: throttling counts these per account and per IP. */

@@ -16,31 +16,49 @@ export interface TokenClaims {
   role?: UserRole;
   /** On access tokens after an admin's reset: the console asks for a new password first. */
   password_change_required?: true;
+  /** On refresh tokens of a single sign-on: the console's logout ends the provider's session too. */
+  sso?: true;
+}
+
+interface IssueOptions {
+  role?: UserRole | undefined;
+  passwordChangeRequired?: boolean;
+  /** A refresh token's id chosen by the caller (recorded with its session before it is issued). */
+  jti?: string;
+  sso?: boolean;
 }
 
 export interface TokenService {
-  issue(userId: number, type: TokenType, role?: UserRole, passwordChangeRequired?: boolean): string;
+  issue(userId: number, type: TokenType, options?: IssueOptions): string;
   /** The claims of a valid, unexpired token of any type, or null. */
   verify(token: string): TokenClaims | null;
+  /** A new token id (for a session recorded before its token is issued). */
+  newId(): string;
 }
+
+/** Whether the user's sessions were ended (the provider's back-channel logout) since the token was issued. */
+export const revokedForUser = (claims: Pick<TokenClaims, 'iat'>, user: { sessionsRevokedAt: Date | null }) =>
+  user.sessionsRevokedAt !== null && claims.iat <= Math.floor(user.sessionsRevokedAt.getTime() / 1000);
 
 export function createTokenService(secret: string, lifetimes: Record<TokenType, number>): TokenService {
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
   return {
-    issue(userId, type, role, passwordChangeRequired) {
+    issue(userId, type, { role, passwordChangeRequired, jti, sso } = {}) {
       const iat = Math.floor(Date.now() / 1000);
       const claims: TokenClaims = {
         token_type: type,
         exp: iat + lifetimes[type],
         iat,
-        jti: randomUUID().replaceAll('-', ''),
+        jti: jti ?? this.newId(),
         user_id: userId,
         ...(role ? { role } : {}),
         ...(passwordChangeRequired ? { password_change_required: true as const } : {}),
+        ...(sso ? { sso: true as const } : {}),
       };
       return sign(claims);
     },
+    newId: () => randomUUID().replaceAll('-', ''),
     verify(token) {
       try {
         const claims = check(token) as Partial<TokenClaims>;

@@ -1,6 +1,7 @@
 // Access-token check for /api/scrape/*: `Authorization: JWT <token>` (the original client) or Bearer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveUser } from '@ejdesk/db';
+import { revokedForUser } from '../lib/tokens.ts';
 
 const notProvided = { detail: 'Authentication credentials were not provided.' };
 const notValid = { detail: 'Given token not valid for any token type', code: 'token_not_valid' };
@@ -15,6 +16,8 @@ async function signIn(request: FastifyRequest, reply: FastifyReply): Promise<Fas
   if (!claims || claims.token_type !== 'access') return reply.code(401).send(notValid);
   const user = await findActiveUser(request.server.ctx.db, claims.user_id);
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
+  // Ended by the identity provider's back-channel logout: at once, not when the token lapses.
+  if (revokedForUser(claims, user)) return reply.code(401).send(notValid);
   request.user = user;
   return undefined;
 }

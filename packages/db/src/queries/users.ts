@@ -14,7 +14,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export async function findActiveUser(db: Db, id: number) {
   const [user] = await db
-    .select({ id: users.id, email: users.email, role: users.role, mustChangePassword: users.mustChangePassword })
+    .select({ id: users.id, email: users.email, role: users.role, mustChangePassword: users.mustChangePassword, sessionsRevokedAt: users.sessionsRevokedAt })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
     .limit(1);

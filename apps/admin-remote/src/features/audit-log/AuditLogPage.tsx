@@ -25,6 +25,9 @@ const actionNames: Record<string, string> = {
   reprocess: 'Reprocess requested',
   reset_password: 'Password reset',
   change_password: 'Password changed',
+  sso_login: 'Single sign-on',
+  sso_refused: 'Single sign-on refused',
+  sso_backchannel_logout: 'Signed out by the identity provider',
 };
 
 const columns: ColumnDef<AuditEntry, unknown>[] = [

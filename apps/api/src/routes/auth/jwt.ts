@@ -17,6 +17,7 @@ import {
 } from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
+import { revokedForUser } from '../../lib/tokens.ts';
 import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
@@ -28,6 +29,19 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/create/', { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
     const { email, password } = request.body;
+    // LOCAL_LOGIN=off: the identity provider is the way in; only the break-glass accounts keep a password.
+    if (!config.localLogin.enabled && !config.localLogin.breakGlass.includes(email.trim().toLowerCase())) {
+      await audit(db, {
+        userId: null,
+        action: 'login_failed',
+        entity: 'session',
+        entityId: email.slice(0, 320),
+        ip: request.clientIp,
+        detail: 'password sign-in is off',
+      });
+      const via = config.oidc ? ` Use “Sign in with ${config.oidc.displayName}”.` : '';
+      return reply.code(403).send({ detail: `Sign-in with a password is turned off on this server.${via}`, code: 'local_login_off' });
+    }
     const attempt = await beginLoginAttempt(db, email, request.clientIp, {
       perAccountIp: config.loginMaxFailures,
       perIp: config.loginMaxFailuresPerIp,
@@ -52,7 +66,10 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     await recordLogin(db, user.id);
     await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
-    return { refresh: tokens.issue(user.id, 'refresh'), access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
+    return {
+      refresh: tokens.issue(user.id, 'refresh'),
+      access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword }),
+    };
   });
 
   app.post('/verify/', { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } }, async (request, reply) => {
@@ -65,9 +82,10 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
     if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
     // A deactivated account loses its session at the next refresh; a changed role shows from it.
+    // The provider's back-channel logout ended every session of the user issued until then.
     const user = await findActiveUser(db, claims.user_id);
-    if (!user) return reply.code(401).send(tokenNotValid);
-    return { access: tokens.issue(user.id, 'access', user.role, user.mustChangePassword) };
+    if (!user || revokedForUser(claims, user)) return reply.code(401).send(tokenNotValid);
+    return { access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword }) };
   });
 
   // Logout: the refresh token is refused from now on (the access token lapses within minutes).
