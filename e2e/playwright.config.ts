@@ -2,10 +2,12 @@
 // their own and a fresh embedded database, so a running demo is never touched.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { appLog, caFile, mailbox } from './support/mailbox.ts';
+import { appLog, caFile, mailbox, signInProvider } from './support/mailbox.ts';
 
 export const ports = { shell: 3100, email: 3101, ej: 3102, files: 3103, admin: 3104, api: 8100 };
 export const baseURL = `http://localhost:${ports.shell}`;
+// The sign-in provider registers the console's redirect URIs from its own copy of the address.
+if (signInProvider.consoleOrigin !== baseURL) throw new Error(`support/mailbox.ts's consoleOrigin must be ${baseURL}`);
 const dataDir = resolve(import.meta.dirname, '.artifacts/data');
 /** Where the tested `pnpm start` keeps its data and listens: `pnpm remote` in a test needs the same. */
 export const appEnv = {
@@ -70,6 +72,14 @@ export default defineConfig({
         INGEST_STALLED_AFTER_SECONDS: '10',
         // The OAuth2 provider's certificate is signed by the run's own CA (support/mailbox-server.ts).
         NODE_EXTRA_CA_CERTS: caFile,
+        // Single sign-on at the run's OpenID provider (the sso spec).
+        OIDC_ISSUER: `https://127.0.0.1:${signInProvider.port}`,
+        OIDC_CLIENT_ID: signInProvider.clientId,
+        OIDC_CLIENT_SECRET: signInProvider.clientSecret,
+        OIDC_SCOPES: 'openid profile email groups',
+        OIDC_DISPLAY_NAME: signInProvider.displayName,
+        OIDC_ADMIN_VALUES: signInProvider.admins,
+        OIDC_OPERATOR_VALUES: signInProvider.operators,
       },
     },
   ],

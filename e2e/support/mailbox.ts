@@ -10,3 +10,15 @@ export const oauthMailbox = { user: 'disputes@bank.test', clientId: 'ejdesk-e2e'
 export const caFile = resolve(import.meta.dirname, '../.artifacts/test-ca.pem');
 /** Everything `pnpm start` printed (the API and the ingester hosted in it), for the specs that read it. */
 export const appLog = resolve(import.meta.dirname, '../.artifacts/app.log');
+
+/** The run's OpenID provider for people's sign-in (single sign-on), on a fixed port `pnpm start` is told of. */
+export const signInProvider = {
+  port: 3196,
+  /** The console's address (playwright.config.ts's baseURL, which checks it): the client's redirect URIs. */
+  consoleOrigin: 'http://localhost:3100',
+  clientId: 'ejdesk-console',
+  clientSecret: 'e2e-sso-secret-5d1c',
+  displayName: 'Bank SSO',
+  admins: 'ejdesk-admins',
+  operators: 'ejdesk-operators',
+};

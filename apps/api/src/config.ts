@@ -148,10 +148,8 @@ export interface OidcConfig {
 const trustProxyOf = (value: string | undefined): ApiConfig['trustProxy'] =>
   value === undefined || value === 'false' ? false : value === 'true' ? true : value;
 
-/** The path the provider sends the browser back to, under the console's address. */
-export const oidcCallbackPath = '/api/auth/oidc/callback/';
-/** The path the provider posts its logout tokens to. */
-export const oidcBackchannelLogoutPath = '/api/auth/oidc/backchannel-logout/';
+/** The path the provider sends the browser back to, under the console's address (routes/auth/oidc.ts). */
+const oidcCallbackPath = '/api/auth/oidc/callback/';
 
 function oidcOf(s: Settings<typeof apiSettings>): OidcConfig | undefined {
   if (!s.OIDC_ISSUER) return undefined;

@@ -131,6 +131,8 @@ supervise({
   env: {
     LOG_LEVEL: 'warn',
     CORS_ORIGINS: origin,
+    // The console's address, where single sign-on's callback and logout come back to.
+    PUBLIC_URL: origin,
     ...env,
     ...ingest,
     EJDESK_PROXY_SECRET: proxySecret,

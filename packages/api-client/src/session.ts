@@ -57,18 +57,26 @@ export function endSession(): void {
 /**
  * Logout as the operator means it: the session ends here at once, and the server revokes the
  * refresh token (sent with keepalive, so leaving the page does not cancel it; if the server cannot
- * be reached the token still lapses at its expiry).
+ * be reached the token still lapses at its expiry). A session begun at the identity provider ends
+ * there too: the answer is the provider's logout page to send the browser to (null otherwise).
  */
-export function logOut(): void {
+export async function logOut(): Promise<string | null> {
   const { refresh } = sessionStore.getState();
   endSession();
-  if (!refresh) return;
-  void fetch('/api/auth/jwt/logout/', {
+  if (!refresh) return null;
+  const sso = tokenClaims(refresh)?.sso === true;
+  const answer = fetch(`/api/auth/${sso ? 'oidc' : 'jwt'}/logout/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ refresh }),
     keepalive: true,
-  }).catch(() => undefined);
+  });
+  if (!sso) {
+    void answer.catch(() => undefined);
+    return null;
+  }
+  const body = (await answer.then((r) => r.json()).catch(() => null)) as { redirect?: unknown } | null;
+  return typeof body?.redirect === 'string' ? body.redirect : null;
 }
 
 export const useSession = <T>(select: (session: Session) => T): T => useStore(sessionStore, select);

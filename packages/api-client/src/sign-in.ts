@@ -52,12 +52,67 @@ export async function signIn(username: string, password: string): Promise<{ acce
     if (error instanceof LoginError) throw error;
     throw new LoginError('Login failed: the server did not answer.');
   }
-  const { access, refresh } = answer;
+  return checkedTokens(answer);
+}
+
+/** The original's checks of a token pair, whichever way it was obtained: present, not expired, verified. */
+async function checkedTokens({ access, refresh }: { access?: string; refresh?: string }): Promise<{ access: string; refresh: string }> {
   if (!access || !refresh) throw new LoginError('Login failed. No token received.');
   if (Number(tokenClaims(refresh)?.exp ?? 0) * 1000 <= Date.now()) throw new LoginError('Session expired. Please login again.');
   const verified = await post('verify', { token: access }).catch(() => null);
   if (verified?.status !== 200 && verified?.status !== 201) throw new LoginError('Token verification failed.');
   return { access, refresh };
+}
+
+/** What the login page offers: single sign-on (by the provider's name) and the password form. */
+export interface SignInOptions {
+  sso: { displayName: string } | null;
+  passwordForm: boolean;
+}
+
+/** Asked once by the login page; a server that cannot say offers the password form alone. */
+export async function signInOptions(): Promise<SignInOptions> {
+  try {
+    const response = await fetch('/api/auth/oidc/');
+    const answer = (await response.json()) as { enabled?: boolean; display_name?: string | null; local_login?: boolean };
+    return { sso: answer.enabled && answer.display_name ? { displayName: answer.display_name } : null, passwordForm: answer.local_login !== false };
+  } catch {
+    return { sso: null, passwordForm: true };
+  }
+}
+
+/** Where "Sign in with ..." goes: the API sends the browser on to the identity provider. */
+export const ssoStartUrl = '/api/auth/oidc/login/';
+
+/**
+ * What the identity provider's callback left in the address (/login#sso=CODE, or #sso_error=WHY),
+ * taken out of it at once so that a reload or the history never shows it again.
+ */
+export function takeSsoResult(): { code: string } | { error: string } | null {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const code = fragment.get('sso');
+  const error = fragment.get('sso_error');
+  if (!code && !error) return null;
+  history.replaceState(history.state, '', `${window.location.pathname}${window.location.search}`);
+  return code ? { code } : { error: error! };
+}
+
+/** The tokens for a one-time code from the identity provider's callback. */
+export async function exchangeSsoCode(code: string): Promise<{ access: string; refresh: string }> {
+  let answer: { access?: string; refresh?: string; detail?: unknown };
+  try {
+    const response = await fetch('/api/auth/oidc/session/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new LoginError(typeof answer.detail === 'string' ? answer.detail : `Sign-in failed (the server answered ${response.status}).`);
+  } catch (error) {
+    if (error instanceof LoginError) throw error;
+    throw new LoginError('Login failed: the server did not answer.');
+  }
+  return checkedTokens(answer);
 }
 
 /** Whether the access token says the user must choose a new password (after an admin's reset). */

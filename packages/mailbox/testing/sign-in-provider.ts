@@ -31,8 +31,8 @@ export interface SignInProvider {
   addClient(client: SignInClient): Promise<void>;
   /** Seconds an ID token is valid for, from now on. */
   setIdTokenSeconds(seconds: number): void;
-  /** The provider's own back-channel logout of `subject` at the client (its logout token, posted). */
-  backchannelLogout(clientId: string, subject: string): Promise<void>;
+  /** The provider's own back-channel logout of `subject` at the client (its logout token, posted; shown to `seen`). */
+  backchannelLogout(clientId: string, subject: string, seen?: (logoutToken: string) => void): Promise<void>;
   /** Back-channel logouts the provider sent, and how each ended. */
   backchannelResults: { clientId: string; subject: string; ok: boolean; error?: string }[];
   stop(): Promise<void>;
@@ -47,9 +47,11 @@ export async function startSignInProvider(options: {
   const tls = serverCertificate(options.caDir);
   const people = new Map<string, Person>();
   let idTokenSeconds = 3600;
+  let watchLogoutTokens: ((token: string) => void) | undefined;
   const backchannelResults: SignInProvider['backchannelResults'] = [];
-  let provider!: Provider;
-  const server: Server = createServer({ key: readFileSync(tls.key), cert: readFileSync(tls.cert) }, (req, res) => void provider.callback()(req, res));
+  // The issuer names the port, so the provider is made once the server listens (before any request).
+  const handler = { provider: undefined as Provider | undefined };
+  const server: Server = createServer({ key: readFileSync(tls.key), cert: readFileSync(tls.cert) }, (req, res) => void handler.provider!.callback()(req, res));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -60,7 +62,7 @@ export async function startSignInProvider(options: {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
   const issuer = `https://127.0.0.1:${port}`;
-  provider = new Provider(issuer, {
+  const provider = new Provider(issuer, {
     clients: [],
     features: {
       devInteractions: { enabled: true },
@@ -90,9 +92,11 @@ export async function startSignInProvider(options: {
     fetch: (input: string | URL | Request, init: RequestInit & { dispatcher?: unknown } = {}) => {
       delete init.dispatcher;
       const url = input instanceof Request ? input.url : String(input);
+      if (init.body instanceof URLSearchParams && init.body.has('logout_token')) watchLogoutTokens?.(init.body.get('logout_token')!);
       return options.fetch ? options.fetch(url, init) : fetch(url, init);
     },
   });
+  handler.provider = provider;
   provider.on('backchannel.success', (_ctx, client, accountId) => backchannelResults.push({ clientId: client.clientId, subject: accountId, ok: true }));
   provider.on('backchannel.error', (_ctx, error, client, accountId) =>
     backchannelResults.push({ clientId: client.clientId, subject: accountId, ok: false, error: String(error) }),
@@ -115,14 +119,17 @@ export async function startSignInProvider(options: {
         ...(c.backchannelLogoutUri && { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: false }),
       } as AdapterPayload);
     },
-    async backchannelLogout(clientId, subject) {
+    async backchannelLogout(clientId, subject, seen) {
       const client = await provider.Client.find(clientId);
       if (!client) throw new Error(`no client ${clientId}`);
+      watchLogoutTokens = seen;
       try {
         await (client as unknown as { backchannelLogout(sub: string, sid?: string): Promise<void> }).backchannelLogout(subject);
         backchannelResults.push({ clientId, subject, ok: true });
       } catch (error) {
         backchannelResults.push({ clientId, subject, ok: false, error: String(error) });
+      } finally {
+        watchLogoutTokens = undefined;
       }
     },
     stop: () =>

@@ -32,8 +32,8 @@ export interface RelyingParty {
   finish(callbackUrl: URL, expected: { state: string; nonce: string; codeVerifier: string }): Promise<{ identity: SsoIdentityClaims; idToken: string }>;
   /** The provider's logout page for this session, or null when the provider offers none. */
   endSessionUrl(idToken: string): Promise<string | null>;
-  /** A logout token checked: the subject it logs out and when it was issued. */
-  logoutToken(token: string): Promise<{ subject: string; issuedAt: Date }>;
+  /** A logout token checked: the subject it logs out, its id, and until when it could be replayed. */
+  logoutToken(token: string): Promise<{ subject: string; tokenId: string; expiresAt: Date }>;
 }
 
 /** The role a user's claim values give: admin first, then operator; null when neither list names one. */
@@ -174,7 +174,9 @@ export function createRelyingParty(oidc: OidcConfig, options: RelyingPartyOption
       }
       if ('nonce' in payload) throw new SsoRefusal('a logout token must not carry a nonce');
       if (typeof payload.sub !== 'string' || !payload.sub) throw new SsoRefusal('the logout token names no subject');
-      return { subject: payload.sub, issuedAt: new Date((payload.iat ?? Math.floor(Date.now() / 1000)) * 1000) };
+      if (typeof payload.jti !== 'string' || !payload.jti) throw new SsoRefusal('the logout token has no id (jti)');
+      // Accepted up to 10 minutes after it was issued (maxTokenAge), and remembered that long.
+      return { subject: payload.sub, tokenId: payload.jti.slice(0, 200), expiresAt: new Date(((payload.iat ?? 0) + 600 + 30) * 1000) };
     },
   };
 }

@@ -18,6 +18,8 @@ export interface TokenClaims {
   password_change_required?: true;
   /** On refresh tokens of a single sign-on: the console's logout ends the provider's session too. */
   sso?: true;
+  /** On access tokens: the session (its refresh token's jti), so that ending it refuses them at once. */
+  sid?: string;
 }
 
 interface IssueOptions {
@@ -26,6 +28,8 @@ interface IssueOptions {
   /** A refresh token's id chosen by the caller (recorded with its session before it is issued). */
   jti?: string;
   sso?: boolean;
+  /** An access token's session: its refresh token's jti. */
+  sessionId?: string;
 }
 
 export interface TokenService {
@@ -36,15 +40,18 @@ export interface TokenService {
   newId(): string;
 }
 
-/** Whether the user's sessions were ended (the provider's back-channel logout) since the token was issued. */
+/**
+ * Whether the user's sessions were all ended (the provider's back-channel logout) after the token was
+ * issued: its whole issue second (iat has no finer grain) lies before that moment.
+ */
 export const revokedForUser = (claims: Pick<TokenClaims, 'iat'>, user: { sessionsRevokedAt: Date | null }) =>
-  user.sessionsRevokedAt !== null && claims.iat <= Math.floor(user.sessionsRevokedAt.getTime() / 1000);
+  user.sessionsRevokedAt !== null && (claims.iat + 1) * 1000 <= user.sessionsRevokedAt.getTime();
 
 export function createTokenService(secret: string, lifetimes: Record<TokenType, number>): TokenService {
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
   return {
-    issue(userId, type, { role, passwordChangeRequired, jti, sso } = {}) {
+    issue(userId, type, { role, passwordChangeRequired, jti, sso, sessionId } = {}) {
       const iat = Math.floor(Date.now() / 1000);
       const claims: TokenClaims = {
         token_type: type,
@@ -55,6 +62,7 @@ export function createTokenService(secret: string, lifetimes: Record<TokenType, 
         ...(role ? { role } : {}),
         ...(passwordChangeRequired ? { password_change_required: true as const } : {}),
         ...(sso ? { sso: true as const } : {}),
+        ...(sessionId ? { sid: sessionId } : {}),
       };
       return sign(claims);
     },

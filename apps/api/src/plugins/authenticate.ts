@@ -14,10 +14,10 @@ async function signIn(request: FastifyRequest, reply: FastifyReply): Promise<Fas
   if (!match) return reply.code(401).send(notValid);
   const claims = request.server.ctx.tokens.verify(match[1]!);
   if (!claims || claims.token_type !== 'access') return reply.code(401).send(notValid);
-  const user = await findActiveUser(request.server.ctx.db, claims.user_id);
+  const user = await findActiveUser(request.server.ctx.db, claims.user_id, claims.sid);
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
-  // Ended by the identity provider's back-channel logout: at once, not when the token lapses.
-  if (revokedForUser(claims, user)) return reply.code(401).send(notValid);
+  // A session ended by logout or by the identity provider: at once, not when the token lapses.
+  if (user.sessionEnded || revokedForUser(claims, user)) return reply.code(401).send(notValid);
   request.user = user;
   return undefined;
 }

@@ -9,6 +9,8 @@ import { apiContractVersion } from '@ejdesk/contract';
 const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metrics' | 'user' => {
   if (/^\/api\/(health|ready|openapi\.json)\/?$/.test(url)) return 'none';
   if (/^\/api\/auth\/jwt\/(create|verify|refresh|logout)\/$/.test(url)) return 'none';
+  // Single sign-on: the browser's redirects, the one-time code, and the provider's signed logout token.
+  if (url.startsWith('/api/auth/oidc/')) return 'none';
   if (/^\/api\/metrics\/?$/.test(url)) return 'metrics';
   if (url.startsWith('/api/registry')) return method === 'GET' && /^\/api\/registry\/?$/.test(url) ? 'none' : 'deployer';
   return 'user';

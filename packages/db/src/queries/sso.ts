@@ -2,7 +2,7 @@
 // signs in (found by the provider's subject, else linked by e-mail), and the sessions it began.
 import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { auditLog, ssoRequests, ssoSessions, users, type UserRole } from '../schema.ts';
+import { auditLog, revokedTokens, ssoRequests, ssoSessions, users, type UserRole } from '../schema.ts';
 
 /** How long the provider has to call back, and the console to exchange its one-time code. */
 const requestMinutes = 10;
@@ -112,22 +112,47 @@ export async function endSsoSession(db: Db, refreshJti: string): Promise<void> {
 }
 
 /**
- * The provider's back-channel logout: every token of the user with this subject issued up to
- * `upTo` is refused from now on (a replayed, older logout token moves nothing back), and the
- * sessions' rows go. Returns the user, or undefined for a subject nobody here has.
+ * The provider's back-channel logout of the user with this subject: the refresh tokens of their
+ * single sign-on sessions (and those sessions' access tokens) are refused from now on by their
+ * ids, and every other token issued before now (a password session's) by the user's cutoff. The
+ * logout token's id is kept until it expires: the same token again ends nothing (not the sessions
+ * begun since).
  */
-export async function revokeSessionsOfSubject(db: Db, subject: string, upTo: Date, ip: string): Promise<{ id: number; email: string } | undefined> {
+export async function revokeSessionsOfSubject(
+  db: Db,
+  logout: { subject: string; logoutTokenId: string; logoutTokenExpiresAt: Date; ip: string },
+): Promise<'ended' | 'no such user' | 'seen before'> {
   return db.transaction(async (tx) => {
+    const first = await tx
+      .insert(revokedTokens)
+      .values({ jti: `logout:${logout.logoutTokenId}`, expiresAt: logout.logoutTokenExpiresAt })
+      .onConflictDoNothing()
+      .returning({ jti: revokedTokens.jti });
+    if (first.length === 0) return 'seen before';
     const [user] = await tx
       .update(users)
-      .set({ sessionsRevokedAt: sql`greatest(${users.sessionsRevokedAt}, ${upTo.toISOString()}::timestamptz)` })
-      .where(eq(users.oidcSubject, subject))
+      .set({ sessionsRevokedAt: sql`greatest(${users.sessionsRevokedAt}, now())` })
+      .where(eq(users.oidcSubject, logout.subject))
       .returning({ id: users.id, email: users.email });
-    if (!user) return undefined;
-    await tx.delete(ssoSessions).where(eq(ssoSessions.userId, user.id));
-    await tx
-      .insert(auditLog)
-      .values({ userId: user.id, action: 'sso_backchannel_logout', entity: 'session', entityId: user.email, ip, detail: `subject ${subject}` });
-    return user;
+    if (!user) return 'no such user';
+    const sessions = await tx
+      .delete(ssoSessions)
+      .where(and(eq(ssoSessions.userId, user.id), isNotNull(ssoSessions.refreshJti)))
+      .returning({ jti: ssoSessions.refreshJti, expiresAt: ssoSessions.expiresAt });
+    if (sessions.length) {
+      await tx
+        .insert(revokedTokens)
+        .values(sessions.map((s) => ({ jti: s.jti!, expiresAt: s.expiresAt })))
+        .onConflictDoNothing();
+    }
+    await tx.insert(auditLog).values({
+      userId: user.id,
+      action: 'sso_backchannel_logout',
+      entity: 'session',
+      entityId: user.email,
+      ip: logout.ip,
+      detail: `subject ${logout.subject}; ${sessions.length} single sign-on session${sessions.length === 1 ? '' : 's'} ended`,
+    });
+    return 'ended';
   });
 }

@@ -12,9 +12,17 @@ export async function findUserByEmail(db: Db, email: string) {
   return user;
 }
 
-export async function findActiveUser(db: Db, id: number) {
+/** An active user by id; with a session id (an access token's), whether that session was ended, in the same query. */
+export async function findActiveUser(db: Db, id: number, sessionId?: string) {
   const [user] = await db
-    .select({ id: users.id, email: users.email, role: users.role, mustChangePassword: users.mustChangePassword, sessionsRevokedAt: users.sessionsRevokedAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      mustChangePassword: users.mustChangePassword,
+      sessionsRevokedAt: users.sessionsRevokedAt,
+      sessionEnded: sessionId ? sql<boolean>`exists (select 1 from revoked_tokens where jti = ${sessionId})` : sql<boolean>`false`,
+    })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
     .limit(1);

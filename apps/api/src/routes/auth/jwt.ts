@@ -66,9 +66,11 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     await recordLogin(db, user.id);
     await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
+    // The refresh token's jti names the session; its access tokens carry it, so logout ends them too.
+    const session = tokens.newId();
     return {
-      refresh: tokens.issue(user.id, 'refresh'),
-      access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword }),
+      refresh: tokens.issue(user.id, 'refresh', { jti: session }),
+      access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword, sessionId: session }),
     };
   });
 
@@ -85,10 +87,10 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // The provider's back-channel logout ended every session of the user issued until then.
     const user = await findActiveUser(db, claims.user_id);
     if (!user || revokedForUser(claims, user)) return reply.code(401).send(tokenNotValid);
-    return { access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword }) };
+    return { access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword, sessionId: claims.jti }) };
   });
 
-  // Logout: the refresh token is refused from now on (the access token lapses within minutes).
+  // Logout: the refresh token is refused from now on, and with it the session's access tokens.
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
   app.post('/logout/', { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
     const claims = tokens.verify(request.body.refresh);

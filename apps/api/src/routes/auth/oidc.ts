@@ -89,50 +89,54 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
     }
   });
 
-  app.get('/callback/', { schema: { querystring: SsoCallbackQuery, response: { 302: Redirect, 404: errorResponses[404] } } }, async (request, reply) => {
-    if (!rp || !oidc) return reply.code(404).send(notConfigured);
-    const { state, error, error_description: description } = request.query;
-    // The request is taken whatever happens next: a state is good for one callback only.
-    const pending = state ? await takeSsoRequest(db, sha256(state)) : undefined;
-    reply.header('set-cookie', `${cookieName}=; Path=${cookiePath}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
-    if (error) return refuse(request, reply, `The identity provider refused the sign-in: ${error}${description ? ` (${description})` : ''}.`);
-    if (!pending) return refuse(request, reply, 'The sign-in link is not valid: it was used already, has expired, or was altered. Sign in again.');
-    const binding = bindingOf(request);
-    if (!binding || sha256(binding) !== pending.bindingHash) {
-      return refuse(request, reply, 'The sign-in was started in another browser (or its cookie was lost). Sign in again from this one.');
-    }
-    let identity;
-    let idToken;
-    try {
-      const callbackUrl = new URL(oidc.redirectUri);
-      callbackUrl.search = new URL(request.url, 'http://callback').search;
-      ({ identity, idToken } = await rp.finish(callbackUrl, { state: state!, nonce: pending.nonce, codeVerifier: pending.codeVerifier }));
-    } catch (err) {
-      if (!(err instanceof SsoRefusal)) throw err;
-      return refuse(request, reply, `The sign-in could not be completed: ${err.message}.`);
-    }
-    const role = roleOf(identity.roleValues, oidc);
-    if (!role) {
-      return refuse(request, reply, `${identity.email} is in neither the admins’ nor the operators’ group for EJ Desk. Ask your administrator for access.`, {
-        subject: identity.subject,
+  app.get(
+    '/callback/',
+    { schema: { querystring: SsoCallbackQuery, response: { 302: Redirect, 400: errorResponses[400], 404: errorResponses[404] } } },
+    async (request, reply) => {
+      if (!rp || !oidc) return reply.code(404).send(notConfigured);
+      const { state, error, error_description: description } = request.query;
+      // The request is taken whatever happens next: a state is good for one callback only.
+      const pending = state ? await takeSsoRequest(db, sha256(state)) : undefined;
+      reply.header('set-cookie', `${cookieName}=; Path=${cookiePath}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+      if (error) return refuse(request, reply, `The identity provider refused the sign-in: ${error}${description ? ` (${description})` : ''}.`);
+      if (!pending) return refuse(request, reply, 'The sign-in link is not valid: it was used already, has expired, or was altered. Sign in again.');
+      const binding = bindingOf(request);
+      if (!binding || sha256(binding) !== pending.bindingHash) {
+        return refuse(request, reply, 'The sign-in was started in another browser (or its cookie was lost). Sign in again from this one.');
+      }
+      let identity;
+      let idToken;
+      try {
+        const callbackUrl = new URL(oidc.redirectUri);
+        callbackUrl.search = new URL(request.url, 'http://callback').search;
+        ({ identity, idToken } = await rp.finish(callbackUrl, { state: state!, nonce: pending.nonce, codeVerifier: pending.codeVerifier }));
+      } catch (err) {
+        if (!(err instanceof SsoRefusal)) throw err;
+        return refuse(request, reply, `The sign-in could not be completed: ${err.message}.`);
+      }
+      const role = roleOf(identity.roleValues, oidc);
+      if (!role) {
+        return refuse(request, reply, `${identity.email} is in neither the admins’ nor the operators’ group for EJ Desk. Ask your administrator for access.`, {
+          subject: identity.subject,
+        });
+      }
+      const user = await upsertSsoUser(db, { subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified, role });
+      if ('refused' in user) {
+        return refuse(request, reply, `${identity.email} cannot sign in: ${user.refused}.`, { userId: user.id, subject: identity.subject });
+      }
+      const code = randomToken();
+      await saveSsoHandoff(db, {
+        userId: user.id,
+        handoffHash: sha256(code),
+        idToken,
+        sid: identity.sid ?? null,
+        expiresAt: new Date(Date.now() + config.refreshTokenHours * 3600_000),
       });
-    }
-    const user = await upsertSsoUser(db, { subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified, role });
-    if ('refused' in user) {
-      return refuse(request, reply, `${identity.email} cannot sign in: ${user.refused}.`, { userId: user.id, subject: identity.subject });
-    }
-    const code = randomToken();
-    await saveSsoHandoff(db, {
-      userId: user.id,
-      handoffHash: sha256(code),
-      idToken,
-      sid: identity.sid ?? null,
-      expiresAt: new Date(Date.now() + config.refreshTokenHours * 3600_000),
-    });
-    const detail = [`subject ${identity.subject}`, user.created ? `account created as ${user.role}` : '', ...user.changes].filter(Boolean).join('; ');
-    await audit(db, { userId: user.id, action: 'sso_login', entity: 'session', entityId: user.email, ip: request.clientIp, detail });
-    return reply.header('cache-control', 'no-store').redirect(`/login#sso=${code}`, 302);
-  });
+      const detail = [`subject ${identity.subject}`, user.created ? `account created as ${user.role}` : '', ...user.changes].filter(Boolean).join('; ');
+      await audit(db, { userId: user.id, action: 'sso_login', entity: 'session', entityId: user.email, ip: request.clientIp, detail });
+      return reply.header('cache-control', 'no-store').redirect(`/login#sso=${code}`, 302);
+    },
+  );
 
   // The console's half: the one-time code for the tokens (the same pair as a password login).
   app.post('/session/', { schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
@@ -141,7 +145,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
     const taken = await takeSsoHandoff(db, sha256(request.body.code), jti, new Date(Date.now() + config.refreshTokenHours * 3600_000));
     const user = taken && (await findActiveUser(db, taken.userId));
     if (!user) return reply.code(400).send({ detail: 'The sign-in code is not valid (used already, or expired). Sign in again.' });
-    return { refresh: tokens.issue(user.id, 'refresh', { jti, sso: true }), access: tokens.issue(user.id, 'access', { role: user.role }) };
+    return { refresh: tokens.issue(user.id, 'refresh', { jti, sso: true }), access: tokens.issue(user.id, 'access', { role: user.role, sessionId: jti }) };
   });
 
   // Logout of a session begun at the provider: the refresh token ends here, and the answer says
@@ -161,10 +165,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
     reply.header('cache-control', 'no-store');
     if (!rp) return reply.code(404).send(notConfigured);
     try {
-      const { subject, issuedAt } = await rp.logoutToken(request.body.logout_token);
-      const user = await revokeSessionsOfSubject(db, subject, issuedAt, request.clientIp);
-      // A subject nobody here has is no error: the provider logs out of every client at once.
-      if (!user) request.log.info({ subject }, 'back-channel logout for a subject with no account here');
+      const { subject, tokenId, expiresAt } = await rp.logoutToken(request.body.logout_token);
+      const ended = await revokeSessionsOfSubject(db, { subject, logoutTokenId: tokenId, logoutTokenExpiresAt: expiresAt, ip: request.clientIp });
+      // A subject nobody here has is no error (the provider logs out of every client at once), nor
+      // is a logout token seen before (it ended those sessions then, and must not end later ones).
+      if (ended !== 'ended') request.log.info({ subject, ended }, 'back-channel logout with nothing to end');
       return reply.code(200).send(null);
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;

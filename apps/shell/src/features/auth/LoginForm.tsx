@@ -2,9 +2,22 @@
 // drawn before the rest of the console loads (login-screen.tsx), and /login inside the running
 // console after a logout (LoginPage.tsx). It needs only React and fetch, so it loads fast; its
 // messages show in the form (role alert / status) rather than as toasts, which would need the
-// toast library before anything else.
+// toast library before anything else. With single sign-on set up, "Sign in with {provider}"
+// stands above the password form (or alone: then the form opens only for a break-glass account),
+// and the provider's callback ends here: its one-time code becomes the session, its refusal a
+// message.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { changePassword, LoginError, mustChangePassword, signIn } from '@ejdesk/api-client/sign-in';
+import {
+  changePassword,
+  exchangeSsoCode,
+  LoginError,
+  mustChangePassword,
+  signIn,
+  signInOptions,
+  ssoStartUrl,
+  takeSsoResult,
+  type SignInOptions,
+} from '@ejdesk/api-client/sign-in';
 import { Button } from '@ejdesk/ui/button';
 import { TextField } from '@ejdesk/ui/field';
 import styles from './login.module.css';
@@ -25,19 +38,43 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
   }, []);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [state, setState] = useState<{ busy: boolean; error?: string; done?: boolean }>({ busy: false });
+  // The provider's callback result is in the address only as the page opens: taken once, here.
+  const [ssoResult] = useState(takeSsoResult);
+  const [state, setState] = useState<{ busy: boolean; error?: string; done?: boolean }>(() =>
+    ssoResult && 'error' in ssoResult ? { busy: false, error: ssoResult.error } : { busy: ssoResult !== null },
+  );
   // After an admin's reset: the tokens wait here until the user has chosen their own password.
   const [pending, setPending] = useState<{ access: string; refresh: string } | null>(null);
   const [newPassword, setNewPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  const [options, setOptions] = useState<SignInOptions | null>(null);
+  // With the password form off, a break-glass account opens it on purpose.
+  const [emergency, setEmergency] = useState(false);
 
   const finish = (tokens: { access: string; refresh: string }) => {
     onSignedIn(tokens.access, tokens.refresh);
     setState({ busy: true, done: true });
     timer.current = setTimeout(onDone, redirectDelayMs);
   };
+
+  useEffect(() => {
+    let live = true;
+    void signInOptions().then((offered) => live && setOptions(offered));
+    if (ssoResult && 'code' in ssoResult) {
+      exchangeSsoCode(ssoResult.code).then(
+        (tokens) => live && finish(tokens),
+        (error: unknown) => live && setState({ busy: false, error: error instanceof LoginError ? error.message : 'Login failed' }),
+      );
+    }
+    return () => {
+      live = false;
+    };
+    // Once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const passwordForm = pending !== null || options === null || options.passwordForm || emergency;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,7 +105,15 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
         <h1 id="login-heading" className={styles.heading}>
           Login
         </h1>
-        {pending ? (
+        {options?.sso && !pending && (
+          <>
+            <a className={`ej-button ej-button--primary ${styles.submit}`} href={ssoStartUrl} aria-disabled={state.busy || undefined}>
+              Sign in with {options.sso.displayName}
+            </a>
+            {passwordForm && <p className={styles.or}>or with your EJ Desk password</p>}
+          </>
+        )}
+        {!passwordForm ? null : pending ? (
           <>
             <p className={styles.note}>An admin has reset your password. Choose your own to go on (at least 10 characters).</p>
             <TextField
@@ -118,9 +163,15 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
         <div role="status" className={state.done ? styles.success : styles.message}>
           {state.done ? 'Login successful' : ''}
         </div>
-        <Button type="submit" variant="primary" loading={state.busy} className={styles.submit}>
-          {state.busy ? 'Logging in...' : pending ? 'Set password and continue' : 'Login'}
-        </Button>
+        {passwordForm ? (
+          <Button type="submit" variant={options?.sso && !pending ? 'secondary' : 'primary'} loading={state.busy} className={styles.submit}>
+            {state.busy ? 'Logging in...' : pending ? 'Set password and continue' : 'Login'}
+          </Button>
+        ) : (
+          <Button variant="ghost" size="small" onClick={() => setEmergency(true)}>
+            Sign in with a break-glass account
+          </Button>
+        )}
       </form>
     </main>
   );

@@ -80,10 +80,12 @@ export function Layout() {
                 type="button"
                 className={styles.link}
                 onClick={() => {
-                  logOut();
+                  const providerLogout = logOut();
                   // Nothing of this operator's (lists, their column choices) is shown to the next one.
                   queryClient.clear();
                   navigate('/login');
+                  // A single sign-on session ends at the provider too, which then shows /login again.
+                  void providerLogout.then((url) => url && window.location.assign(url));
                 }}
               >
                 Logout
