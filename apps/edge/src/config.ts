@@ -27,6 +27,7 @@ export const edgeSettings = {
   SHELL_PORT: port(defaultPorts.shell, "Port of the shell's server: the console's address."),
   API_PORT: port(8000, 'Port the API listens on (started by `pnpm start`).'),
   API_URL: url('The API the shell forwards /api to; unset, the one `pnpm start` runs on API_PORT.'),
+  PUBLIC_URL: url('The console’s address as browsers reach it, handed to the API by `pnpm start` (single sign-on); unset, http://PUBLIC_HOST:SHELL_PORT.'),
   REMOTE_DEPLOY_TOKEN: text({
     secret: true,
     description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the one `pnpm start` wrote into the data folder.',

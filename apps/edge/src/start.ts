@@ -29,8 +29,9 @@ import type { FederationManifest } from './remote-release.ts';
 import { deploy, releaseHistory } from './remote.ts';
 import { registryFrom, serveShell } from './serve.ts';
 
-// Child processes run in their own folders: hand them an absolute data folder.
-const env = childEnv({ EJDESK_DATA_DIR: dataDir() });
+// Child processes run in their own folders: hand them an absolute data folder. The console's
+// address (where single sign-on's callback and logout come back to) is the shell's unless set.
+const env = childEnv({ EJDESK_DATA_DIR: dataDir(), PUBLIC_URL: edge.PUBLIC_URL ?? shellOrigin() });
 const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
 const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/contract/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
 
@@ -131,8 +132,6 @@ supervise({
   env: {
     LOG_LEVEL: 'warn',
     CORS_ORIGINS: origin,
-    // The console's address, where single sign-on's callback and logout come back to.
-    PUBLIC_URL: origin,
     ...env,
     ...ingest,
     EJDESK_PROXY_SECRET: proxySecret,
