@@ -38,6 +38,7 @@ const flow = {
       uid_validity: null,
       last_uid: null,
       checkpoint_at: null,
+      worker: null,
       waiting: 0,
       processed_last_hour: 0,
       processed_last_day: 0,

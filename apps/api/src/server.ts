@@ -18,7 +18,7 @@ const [config, secrets] = startingWith('EJ Desk API', () => {
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 type HostedWorker = {
-  start(host: { db: Database['db']; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }>;
+  start(host: { db: Database['db']; bankPassKey: Buffer; embedded: boolean }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }>;
 };
 // Loaded first, so that the hosted worker checks its own settings before the API listens.
 const hostedWorker = config.hostedWorker ? ((await import(pathToFileURL(config.hostedWorker).href)) as HostedWorker) : undefined;
@@ -85,7 +85,7 @@ for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 10_000)) {
 }
 
 if (hostedWorker && !closing) {
-  const hosted = await hostedWorker.start({ db: database.db, bankPassKey: secrets.bankPassKey });
+  const hosted = await hostedWorker.start({ db: database.db, bankPassKey: secrets.bankPassKey, embedded: database.backend === 'pglite' });
   stopWorker = hosted.stop;
   app.ctx.ingest.processQueued = hosted.processQueued;
 }

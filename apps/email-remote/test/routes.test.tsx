@@ -90,6 +90,7 @@ describe('/mail-flow', () => {
           uid_validity: 7,
           last_uid: 420,
           checkpoint_at: at,
+          worker: 'ingest-1:4242:ab12cd',
           waiting: 3,
           processed_last_hour: 12,
           processed_last_day: 140,
@@ -120,6 +121,7 @@ describe('/mail-flow', () => {
     const row = (await within(mailboxes).findByText('imap://ej@mail.bank.example:993/INBOX')).closest('tr')!;
     within(row).getByText('Disconnected');
     within(row).getByText('UID 420 (validity 7)');
+    within(row).getByText('ingest-1:4242:ab12cd');
     within(row).getByText('ECONNREFUSED');
     const failures = screen.getByRole('table', { name: 'Recent failures' });
     expect(within(failures).getByRole('link', { name: 'Locked results' }).getAttribute('href')).toBe('/email-details-data/32');

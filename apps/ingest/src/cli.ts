@@ -102,7 +102,7 @@ try {
   };
   let summary;
   const started = performance.now();
-  if (everyMailbox) await watchMailboxes({ ...options, pollMs: config.pollMs, bankPassKey, bootstrap: config.mailbox });
+  if (everyMailbox) await watchMailboxes({ ...options, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, bankPassKey, bootstrap: config.mailbox });
   else if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);

@@ -29,6 +29,13 @@ export const ingestSettings = {
   IMAP_OAUTH_SCOPE: text({ description: 'The scope asked for, e.g. https://outlook.office365.com/.default; required with client credentials.' }),
   IMAP_OAUTH_REFRESH_TOKEN: text({ secret: true, description: 'The refresh token of the consent given to EJ Desk; required with oauth2-refresh-token.' }),
   IMAP_MAILBOX: text({ default: 'INBOX', description: 'The folder read.' }),
+  INGEST_LEASE_SECONDS: integer({
+    minimum: 5,
+    maximum: 600,
+    default: 20,
+    description:
+      'How long a worker’s hold on a mailbox lasts unrenewed (it renews every few seconds): when a worker dies, another takes its mailboxes over after this.',
+  }),
   INGEST_POLL_SECONDS: integer({
     minimum: 1,
     maximum: 86400,
@@ -46,6 +53,8 @@ interface IngestConfig {
   /** The mailbox watched, or null when IMAP_HOST is not set. */
   mailbox: ImapSettings | null;
   pollMs: number;
+  /** How long a mailbox lease lasts unrenewed (seconds). */
+  leaseSeconds: number;
   lanes: number | undefined;
   logLevel: Level;
 }
@@ -96,6 +105,7 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
     bankPassKey: s.BANK_PASS_KEY,
     mailbox,
     pollMs: s.INGEST_POLL_SECONDS * 1000,
+    leaseSeconds: s.INGEST_LEASE_SECONDS,
     lanes: s.INGEST_LANES,
     logLevel: s.LOG_LEVEL,
   };

@@ -17,7 +17,7 @@ const config = startingWith('EJ Desk ingester', loadIngestConfig);
 const rotatedWarning =
   'the identity provider replaced the refresh token in IMAP_OAUTH_REFRESH_TOKEN: the new one is used until this process stops, and the old one may no longer work after a restart';
 
-export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }> {
+export async function start(host: { db: Db; bankPassKey: Buffer; embedded?: boolean }): Promise<{ stop(): Promise<void>; processQueued(): Promise<void> }> {
   const settings = config.mailbox;
   const log = createLogger(config.logLevel);
   const controller = new AbortController();
@@ -30,7 +30,16 @@ export async function start(host: { db: Db; bankPassKey: Buffer }): Promise<{ st
     onRefreshTokenRotated: async () => log.warn(rotatedWarning),
   };
   if (settings) log.info(`watching ${mailboxName(settings)} beside the API`);
-  const watching = watchMailboxes({ ...options, pollMs: config.pollMs, bankPassKey: host.bankPassKey, bootstrap: settings });
+  // The embedded database is one process's: leases an earlier run left (killed, then restarted) are
+  // its own, and are taken at once rather than after they lapse.
+  const watching = watchMailboxes({
+    ...options,
+    pollMs: config.pollMs,
+    leaseSeconds: config.leaseSeconds,
+    bankPassKey: host.bankPassKey,
+    bootstrap: settings,
+    soleWorker: host.embedded,
+  });
   return {
     async stop() {
       controller.abort();

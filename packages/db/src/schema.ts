@@ -571,6 +571,21 @@ export const mailboxStatus = pgTable('mailbox_status', {
 });
 
 /**
+ * Which worker watches a mailbox: one at a time, however many workers run on the database. The
+ * holder renews its lease while it watches; a lease not renewed before it expires (its worker
+ * died) is taken by the next worker that asks, and a worker that stops gives its leases back.
+ */
+export const mailboxLeases = pgTable('mailbox_leases', {
+  /** As mailbox_status.source. */
+  source: text('source').primaryKey(),
+  /** The worker: host, process id and a random part (`host:pid:xxxx`). */
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** When this holder took it (a renewal keeps it). */
+  takenAt: timestamp('taken_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Which bank or MSP mails from which address: `sender` is a full address or `@domain`, and
  * `organisation` a bank_name or msp of the Bank MSP list. Mail from no known sender is ignored.
  */

@@ -20,6 +20,8 @@ export interface Dovecot {
   append(messages: Buffer[], mailbox?: string, user?: string): Promise<void>;
   /** End every session of a user, as Exchange Online does when a session's token expires. */
   kick(user: string): Promise<void>;
+  /** How many IMAP sessions a user has open now (doveadm who). */
+  sessions(user: string): Promise<number>;
   /** Stop the server but keep its mail, as an outage would; resume() starts it again on the same port. */
   halt(): Promise<void>;
   resume(): Promise<void>;
@@ -154,9 +156,9 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
   await launch();
   // doveadm's exit code 68 is "no such user or session": a kick with nobody signed in is no error.
   const doveadm = (args: string[], input?: Buffer) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<string>((resolve, reject) => {
       const child = execFile('doveadm', ['-c', join(dir, 'dovecot.conf'), ...args], (err, out, stderr) =>
-        err && !(args[0] === 'kick' && err.code === 68) ? reject(new Error(`doveadm ${args[0]} (exit ${err.code}): ${stderr}${out}`)) : resolve(),
+        err && !(args[0] === 'kick' && err.code === 68) ? reject(new Error(`doveadm ${args[0]} (exit ${err.code}): ${stderr}${out}`)) : resolve(out),
       );
       child.stdin?.end(input);
     });
@@ -182,6 +184,11 @@ ${asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}`,
     },
     async kick(who) {
       await doveadm(['kick', who]);
+    },
+    async sessions(who) {
+      // One line per connection: "user  imap  (pid)  (address)".
+      const lines = (await doveadm(['who', '-1', who])).split('\n').filter((line) => line.trim() && !line.startsWith('username'));
+      return lines.length;
     },
     halt,
     resume: launch,

@@ -16,6 +16,8 @@ export const MailFlow = Type.Object({
       uid_validity: Nullable(Type.Number()),
       last_uid: Nullable(Type.Number()),
       checkpoint_at: Nullable(Timestamp),
+      /** The worker watching it now (`host:pid:xxxx`), when one holds its lease. */
+      worker: Nullable(Type.String()),
       waiting: Type.Integer(),
       processed_last_hour: Type.Integer(),
       processed_last_day: Type.Integer(),

@@ -66,6 +66,43 @@ async function stallFacts(db: Db, stallAfterSeconds: number): Promise<{ stall: S
   return { stall: { stalled: reasons.length > 0, reasons, stall_after_seconds: stallAfterSeconds }, oldest: row!.oldest ? new Date(row!.oldest) : null };
 }
 
+/**
+ * Take or renew the lease on each mailbox for `holder`, for `seconds`: renewed when it holds it,
+ * taken when nobody does or the holder's lease lapsed (its worker died). Returns the mailboxes it
+ * now holds. One statement per mailbox, so two workers asking at once cannot both win.
+ */
+export async function leaseMailboxes(db: Db, holder: string, sources: string[], seconds: number): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const source of sources) {
+    const [row] = await queryRows<{ source: string }>(
+      db,
+      sql`insert into mailbox_leases (source, holder, expires_at, taken_at) values (${source}, ${holder}, now() + make_interval(secs => ${seconds}), now())
+          on conflict (source) do update set holder = excluded.holder, expires_at = excluded.expires_at,
+            taken_at = case when mailbox_leases.holder = excluded.holder then mailbox_leases.taken_at else now() end
+          where mailbox_leases.holder = excluded.holder or mailbox_leases.expires_at < now()
+          returning source`,
+    );
+    if (row) held.add(row.source);
+  }
+  return held;
+}
+
+/**
+ * A worker that stops (or no longer watches a mailbox) gives its leases back: the next worker need
+ * not wait. A null holder is every worker's (the embedded database's one process, started again).
+ */
+export async function releaseMailboxes(db: Db, holder: string | null, sources?: string[]): Promise<void> {
+  if (sources?.length === 0) return;
+  const whose = holder === null ? sql`true` : sql`holder = ${holder}`;
+  const which = sources
+    ? sql`source in (${sql.join(
+        sources.map((s) => sql`${s}`),
+        sql`, `,
+      )})`
+    : sql`true`;
+  await db.execute(sql`delete from mailbox_leases where ${whose} and ${which}`);
+}
+
 /** A mailbox no longer watched (deleted or disabled on the Mailboxes screen) leaves Mail Flow. */
 export async function forgetMailbox(db: Db, source: string): Promise<void> {
   await db.execute(sql`with gone as (delete from mailbox_status where source = ${source} returning 1) select pg_notify(${mailChannel}, '') from gone`);
@@ -89,8 +126,9 @@ export async function mailFlow(db: Db, stallAfterSeconds: number, failureLimit =
   const boxes = await queryRows<Omit<MailboxFlow, 'waiting' | 'processed_last_hour' | 'processed_last_day'>>(
     db,
     sql`select m.source, m.state, m.last_error, m.last_sync_at, m.update_at,
-               c.uid_validity::float8 as uid_validity, c.last_uid::float8 as last_uid, c.update_at as checkpoint_at
-        from mailbox_status m left join ingest_checkpoints c on c.source = m.source
+               c.uid_validity::float8 as uid_validity, c.last_uid::float8 as last_uid, c.update_at as checkpoint_at,
+               case when l.expires_at > now() then l.holder end as worker
+        from mailbox_status m left join ingest_checkpoints c on c.source = m.source left join mailbox_leases l on l.source = m.source
         order by m.source`,
   );
   const facts = await stallFacts(db, stallAfterSeconds);
