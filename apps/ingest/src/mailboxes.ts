@@ -22,7 +22,7 @@ interface MailboxesOptions extends WatchOptions {
   bankPassKey: Buffer;
   /** The mailbox in IMAP_*, watched beside the list's. */
   bootstrap: ImapSettings | null;
-  /** How often the list is read again and the leases renewed (5 s unless given). */
+  /** How often the list is read again and the leases renewed (5 s, or a quarter of a shorter lease, unless given). */
   recheckMs?: number;
   /** How long a lease lasts unrenewed (20 s unless given): another worker takes a mailbox over after it. */
   leaseSeconds?: number;
@@ -39,6 +39,8 @@ export async function watchMailboxes(options: MailboxesOptions): Promise<void> {
   const { db, log, signal } = options;
   const worker = options.workerId ?? newWorkerId();
   const leaseMs = (options.leaseSeconds ?? 20) * 1000;
+  // Four renewals per lease: one late round never lets it lapse under a live worker.
+  const recheckMs = options.recheckMs ?? Math.min(5000, leaseMs / 4);
   const running = new Map<string, { version: string; source: string; controller: AbortController; done: Promise<void> }>();
   /** Until when each held lease is surely ours (by this process's clock, with a margin). */
   const heldUntil = new Map<string, number>();
@@ -75,7 +77,9 @@ export async function watchMailboxes(options: MailboxesOptions): Promise<void> {
         );
         for (const source of held) {
           if (!heldUntil.has(source)) log.info(`${source}: watched by this worker (${worker})`);
-          heldUntil.set(source, asked + leaseMs - 2000);
+          // Surely ours until one round (and a margin) before it would lapse: a worker cut off from
+          // the database stops its watchers before another worker can take them over.
+          heldUntil.set(source, asked + leaseMs - recheckMs - 2000);
         }
         for (const source of [...heldUntil.keys()]) if (!held.has(source)) heldUntil.delete(source);
       } catch (err) {
@@ -112,7 +116,7 @@ export async function watchMailboxes(options: MailboxesOptions): Promise<void> {
       log.warn(`the Mailboxes list could not be read (${reasonOf(err)}); trying again`);
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.recheckMs ?? 5000);
+      const timer = setTimeout(resolve, recheckMs);
       signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
   }

@@ -157,7 +157,7 @@ describe.runIf(testDatabaseUrl)('a worker killed outright (PostgreSQL, two proce
     killed.kill('SIGKILL');
     const killedAt = Date.now();
     await dovecot.append([await dispute(12)]);
-    // Nothing gives the lease back: it lapses (6 s) and the survivor takes it at its next round (5 s).
+    // Nothing gives the lease back: it lapses (6 s) and the survivor takes it at its next round (1.5 s).
     const next = await until(
       'the survivor to hold the mailbox',
       async () => ((await holder())?.split(':')[1] === String(survivor.pid) ? holder() : false),
@@ -165,7 +165,7 @@ describe.runIf(testDatabaseUrl)('a worker killed outright (PostgreSQL, two proce
     );
     const takeover = Date.now() - killedAt;
     expect(next).toMatch(new RegExp(`:${survivor.pid}:`));
-    expect(takeover).toBeLessThan(6000 + 5000 + 2000);
+    expect(takeover).toBeLessThan(6000 + 1500 + 2000);
     await until('the mail sent while the holder was dead', async () => (await disputes()) === 2, 20_000);
     await dovecot.append([await dispute(13)]);
     await until('the third dispute', async () => (await disputes()) === 3, 20_000);
