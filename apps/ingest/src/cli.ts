@@ -11,6 +11,7 @@ import { createLogger } from './log.ts';
 import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
 import { watchMailboxes } from './mailboxes.ts';
+import { serveQueue } from './queue.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
 
 /**
@@ -29,7 +30,9 @@ function peakMemoryKb(): number {
 }
 
 const usage = `Usage:
-  pnpm ingest --watch            watch every enabled mailbox of the Mailboxes screen, and the one in IMAP_*
+  pnpm ingest --watch            a worker (pnpm worker): watch every enabled mailbox of the Mailboxes screen
+                                 and the one in IMAP_* (one worker per mailbox), and process the queue
+                                 whenever it changes (an admin's Reprocess)
   pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_TLS (true/false),
                                  IMAP_MAILBOX (default INBOX), signed in to as IMAP_AUTH says (IMAP_PASSWORD,
                                  or IMAP_OAUTH_*: see docs/ingester.md); --watch keeps going
@@ -102,8 +105,13 @@ try {
   };
   let summary;
   const started = performance.now();
-  if (everyMailbox) await watchMailboxes({ ...options, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, bankPassKey, bootstrap: config.mailbox });
-  else if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
+  if (everyMailbox) {
+    // A worker: every mailbox it holds, and the queue whenever the database says it changed.
+    await Promise.all([
+      watchMailboxes({ ...options, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, bankPassKey, bootstrap: config.mailbox }),
+      serveQueue(database, options),
+    ]);
+  } else if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
   else if (settings) summary = await ingestFromImap(settings, options);
   else if (args.from !== undefined) summary = await ingestFromPath(args.from, options);
   else if (args.reprocess) {
