@@ -14,6 +14,7 @@ import { registerBodies } from './plugins/bodies.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { registryRoutes } from './routes/registry/index.ts';
+import { backupRoutes } from './routes/backup/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -121,6 +122,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
   await app.register(eventRoutes, { prefix: '/api/events' });
   await app.register(registryRoutes, { prefix: '/api/registry' });
+  await app.register(backupRoutes, { prefix: '/api/backup' });
   // The event streams end first when the API shuts down (close() would otherwise wait for them).
   app.addHook('preClose', async () => ctx.live.close());
   return app;

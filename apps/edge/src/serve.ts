@@ -87,8 +87,9 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   const maxBodyBytes = options.maxBodyBytes ?? bodyLimit;
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    // Metrics are for the operators' monitoring on the API's own port, not for the public origin.
-    if (/^\/api\/metrics\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
+    // Metrics (the operators' monitoring) and backups (`pnpm backup`) are on the API's own port,
+    // not the public origin.
+    if (/^\/api\/(metrics|backup)\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // The registry's writes and history are for the deployers, on the API's own port: the public
     // origin forwards its read (remotes.json's source) only.
     if (/^\/api\/registry\/./.test(request.url.split('?')[0]!)) return reply.code(404).type('application/json').send(detail('Not found.'));

@@ -84,7 +84,7 @@ describe('the shell server', () => {
     expect(await response.json()).toEqual({ forwardedFor: '127.0.0.1', proxy: 'proxy-secret', url: '/api/scrape/bank/msp/list/?page=2' });
   });
 
-  it('refuses a body over the API limit itself (413 with a detail), and never forwards /api/metrics', async () => {
+  it('refuses a body over the API limit itself (413 with a detail), and never forwards /api/metrics or /api/backup', async () => {
     const big = await fetch(`${base}/api/auth/jwt/create/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -96,6 +96,9 @@ describe('the shell server', () => {
     expect(metrics.status).toBe(404);
     expect(await metrics.json()).toEqual({ detail: 'Not found.' });
     expect(metrics.headers.get('permissions-policy')).toContain('camera=()');
+    const backup = await fetch(`${base}/api/backup/`, { method: 'POST', headers: { authorization: 'Bearer x' } });
+    expect(backup.status).toBe(404);
+    expect(await backup.json()).toEqual({ detail: 'Not found.' });
   });
 
   it("forwards the registry's read, never its writes or history (those are the deployers', on the API's port)", async () => {

@@ -33,6 +33,8 @@ export interface Database {
    * is then called once with null, since notifications sent meanwhile were missed.
    */
   listen(channel: string, onNotify: (payload: string | null) => void, onError?: (error: Error) => void): Promise<() => Promise<void>>;
+  /** The embedded database's whole data folder as a gzipped tar, consistent (PGlite only; a server is pg_dump's). */
+  dump?(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,8 @@ export interface DatabaseOptions {
    * idempotent. It saves a disk flush per message, most of the cost of a small message.
    */
   asynchronousCommit?: boolean;
+  /** The embedded database only: start from this data folder (a gzipped tar from dump()), into an empty dataDir. */
+  loadDataDir?: Buffer;
   /** Called when an idle pooled connection fails (server restart, network); the pool drops it. */
   onConnectionError?: (error: Error) => void;
 }
@@ -152,7 +156,10 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  const client = await PGlite.create(options.dataDir ?? 'memory://', {
+    extensions: { pg_trgm },
+    ...(options.loadDataDir && { loadDataDir: new Blob([new Uint8Array(options.loadDataDir)]) }),
+  });
   if (options.asynchronousCommit) await client.exec('set synchronous_commit = off');
   const db = drizzlePglite({ client, schema });
   return {
@@ -170,6 +177,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       const unlisten = await client.listen(channel, (payload) => onNotify(payload));
       return unlisten;
     },
+    // Taken between statements (PGlite runs one at a time), so the copy is of one moment.
+    dump: async () => Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()),
     close: () => client.close(),
   };
 }

@@ -17,3 +17,4 @@ export * from './queries/mail-flow.ts';
 export * from './queries/mailboxes.ts';
 export * from './queries/remotes.ts';
 export * from './queries/sso.ts';
+export * from './backup.ts';

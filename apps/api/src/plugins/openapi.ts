@@ -6,17 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import { apiContractVersion } from '@ejdesk/contract';
 
 /** Which credential a path needs; everything not listed takes a user's access token. */
-const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metrics' | 'user' => {
+const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metrics' | 'backup' | 'user' => {
   if (/^\/api\/(health|ready|openapi\.json)\/?$/.test(url)) return 'none';
   if (/^\/api\/auth\/jwt\/(create|verify|refresh|logout)\/$/.test(url)) return 'none';
   // Single sign-on: the browser's redirects, the one-time code, and the provider's signed logout token.
   if (url.startsWith('/api/auth/oidc/')) return 'none';
   if (/^\/api\/metrics\/?$/.test(url)) return 'metrics';
+  if (/^\/api\/backup\/?$/.test(url)) return 'backup';
   if (url.startsWith('/api/registry')) return method === 'GET' && /^\/api\/registry\/?$/.test(url) ? 'none' : 'deployer';
   return 'user';
 };
 
-const security = { none: [], deployer: [{ deployToken: [] }], metrics: [{ metricsToken: [] }], user: [{ jwt: [] }] };
+const security = { none: [], deployer: [{ deployToken: [] }], metrics: [{ metricsToken: [] }], backup: [{ backupToken: [] }], user: [{ jwt: [] }] };
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -39,6 +40,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
           deployToken: { type: 'http', scheme: 'bearer', description: 'The deployers’ token (REMOTE_DEPLOY_TOKEN).' },
           metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN).' },
+          backupToken: { type: 'http', scheme: 'bearer', description: '`pnpm backup`’s token, derived from the data folder’s token signing key.' },
         },
       },
     },
