@@ -3,7 +3,7 @@
 // once when it stops on purpose (it gives the lease back), within the lease's lifetime when it is
 // killed outright (SIGKILL: nothing given back). A real Dovecot (its own count of sessions says
 // how many workers are connected), PGlite and PostgreSQL.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadIngestRules, queryRows } from '@ejdesk/db';
@@ -11,8 +11,7 @@ import { backends, createTestApp, login, testDatabaseUrl } from '@ejdesk/api/tes
 import { startDovecot } from '@ejdesk/mailbox/testing';
 import { createLogger, watchMailboxes } from '../src/index.ts';
 import { banks, compose, disputeLines, htmlTable, prepareRules } from './support/corpus.ts';
-
-const cwd = new URL('..', import.meta.url).pathname;
+import { passwordMailbox, spawnIngester, until } from './support/workers.ts';
 const dispute = async (n: number) =>
   compose({
     from: `Disputes <disputes@${banks.apex.domain}>`,
@@ -20,16 +19,6 @@ const dispute = async (n: number) =>
     html: htmlTable(disputeLines('LSE', 100 + n, 1)),
     messageId: `<lease-${n}@apex>`,
   });
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function setUp(backend: 'pglite' | 'postgres') {
   const dovecot = await startDovecot();
@@ -70,14 +59,7 @@ describe.each(backends)('one worker per mailbox on %s', (backend) => {
         leaseSeconds: 5,
         workerId,
         bankPassKey: t.secrets.bankPassKey,
-        bootstrap: {
-          host: dovecot.host,
-          port: dovecot.port,
-          user: dovecot.user,
-          auth: { method: 'password', password: dovecot.password },
-          tls: false,
-          mailbox: 'INBOX',
-        },
+        bootstrap: passwordMailbox(dovecot),
       });
       return { stop: () => (controller.abort(), done) };
     };
@@ -127,23 +109,7 @@ describe.runIf(testDatabaseUrl)('a worker killed outright (PostgreSQL, two proce
   test('its mailbox moves to the surviving worker within the lease, and nothing is lost or doubled', async () => {
     const { dovecot, t, holder, disputes } = env;
     const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--watch'], {
-        cwd,
-        stdio: 'ignore',
-        env: {
-          ...process.env,
-          DATABASE_URL: t.config.databaseUrl,
-          BANK_PASS_KEY: t.secrets.bankPassKey.toString('hex'),
-          IMAP_HOST: dovecot.host,
-          IMAP_PORT: String(dovecot.port),
-          IMAP_USER: dovecot.user,
-          IMAP_PASSWORD: dovecot.password,
-          IMAP_TLS: 'false',
-          INGEST_POLL_SECONDS: '1',
-          INGEST_LEASE_SECONDS: '6',
-          LOG_LEVEL: 'error',
-        },
-      });
+      const child = spawnIngester(['--watch'], t, { dovecot, env: { INGEST_POLL_SECONDS: '1', INGEST_LEASE_SECONDS: '6', LOG_LEVEL: 'error' } });
       children.push(child);
       return child;
     };

@@ -8,6 +8,7 @@ import { admin, backends, createTestApp, login, type TestApp } from '@ejdesk/api
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { createLogger, watchMailboxes } from '../src/index.ts';
 import { banks, compose, disputeLines, htmlTable, prepareRules } from './support/corpus.ts';
+import { until } from './support/workers.ts';
 
 const dispute = (n: number) =>
   compose({
@@ -27,15 +28,6 @@ describe.each(backends)('mailboxes from the Mailboxes list on %s', (backend) => 
     const response = await t.app.inject({ method, url, headers: { authorization: asAdmin }, ...(payload ? { payload } : {}) });
     expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
     return response.statusCode === 204 ? null : response.json();
-  };
-  const until = async <T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
   };
   const atms = async (): Promise<string[]> =>
     (await call('GET', '/api/scrape/extract/email/data/pagination/?page_size=100')).results.map((r: { atm_id: string }) => r.atm_id);

@@ -1,7 +1,7 @@
 // A worker process beside an API that hosts no ingester (`pnpm api` + `pnpm worker` on PostgreSQL):
 // an admin's Reprocess is answered "queued" by the API and done by the worker at once, told by the
 // database's notification (its own sweep is a minute away), with the same rows as before.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadIngestRules, queryRows } from '@ejdesk/db';
@@ -9,8 +9,7 @@ import { admin, createTestApp, login, testDatabaseUrl, type TestApp } from '@ejd
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { createLogger, ingestFromImap } from '../src/index.ts';
 import { banks, compose, disputeLines, htmlTable, prepareRules } from './support/corpus.ts';
-
-const cwd = new URL('..', import.meta.url).pathname;
+import { passwordMailbox, spawnIngester } from './support/workers.ts';
 
 describe.runIf(testDatabaseUrl)('a worker process serving the queue (PostgreSQL)', () => {
   let dovecot: Dovecot;
@@ -41,26 +40,14 @@ describe.runIf(testDatabaseUrl)('a worker process serving the queue (PostgreSQL)
         messageId: '<queue-1@apex>',
       }),
     ]);
-    const imap = {
-      host: dovecot.host,
-      port: dovecot.port,
-      user: dovecot.user,
-      auth: { method: 'password' as const, password: dovecot.password },
-      tls: false,
-      mailbox: 'INBOX',
-    };
-    await ingestFromImap(imap, {
+    await ingestFromImap(passwordMailbox(dovecot), {
       db: t.database.db,
       loadRules: () => loadIngestRules(t.database.db, t.secrets.bankPassKey),
       log: createLogger('error'),
       lanes: 1,
     });
     listenersBefore = await listeners();
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--watch'], {
-      cwd,
-      stdio: 'ignore',
-      env: { ...process.env, DATABASE_URL: t.config.databaseUrl, BANK_PASS_KEY: t.secrets.bankPassKey.toString('hex'), LOG_LEVEL: 'error' },
-    });
+    worker = spawnIngester(['--watch'], t, { env: { LOG_LEVEL: 'error' } });
   }, 60_000);
   afterAll(async () => {
     worker?.kill('SIGTERM');

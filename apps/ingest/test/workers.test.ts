@@ -1,7 +1,7 @@
 // The ingester as operators run it: `pnpm ingest` processes on one PostgreSQL database. A run
 // killed midway and run again, and two workers at once, must end with exactly the rows a single
 // clean run writes. (Several processes need a real server: the embedded database is one process's.)
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadIngestRules, queryRows } from '@ejdesk/db';
 import { createTestApp, testDatabaseUrl, type TestApp } from '@ejdesk/api/test-helpers';
@@ -10,8 +10,7 @@ import { createLogger, ingestFromImap } from '../src/index.ts';
 import { bulkCorpus, prepareRules, testCorpus } from './support/corpus.ts';
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
 import { ingestSnapshot } from './support/snapshot.ts';
-
-const cwd = new URL('..', import.meta.url).pathname;
+import { spawnIngester } from './support/workers.ts';
 
 describe.runIf(testDatabaseUrl)('ingest workers on PostgreSQL', () => {
   let dovecot: Dovecot;
@@ -27,21 +26,7 @@ describe.runIf(testDatabaseUrl)('ingest workers on PostgreSQL', () => {
   }
 
   function worker(t: TestApp, password = dovecot.password): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--imap'], {
-      cwd,
-      env: {
-        ...process.env,
-        DATABASE_URL: t.config.databaseUrl,
-        BANK_PASS_KEY: t.secrets.bankPassKey.toString('hex'),
-        IMAP_HOST: dovecot.host,
-        IMAP_PORT: String(dovecot.port),
-        IMAP_USER: dovecot.user,
-        IMAP_PASSWORD: password,
-        IMAP_TLS: 'false',
-        LOG_LEVEL: 'debug',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnIngester(['--imap'], t, { dovecot, password, env: { LOG_LEVEL: 'debug' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
