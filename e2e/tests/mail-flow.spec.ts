@@ -106,6 +106,9 @@ test('Mail Flow shows the sync and a failure with its reason, linked to its emai
   await expect(box).toContainText('Connected');
   await expect(box).toContainText(/UID \d+/);
   await expect(box.locator('td').nth(2)).not.toHaveText('Never');
+  // The one worker `pnpm start` runs (inside the API process) holds the mailbox's lease.
+  await expect(box).toContainText(/:\d+:[0-9a-f]{6}/);
+  await page.screenshot({ path: '.artifacts/screens/mail-flow.png' });
 
   const brokenSubject = `Northwind statement ${run}`;
   await deliver(

@@ -53,12 +53,15 @@ async function processQueue(options: Run, summary: Summary, fetching: Promise<un
   const rules = await options.loadRules();
   const lane = async () => {
     while (!options.signal?.aborted) {
+      // Read before looking at the queue: a lane may stop only when a look that began after the
+      // fetch had settled found nothing (a look begun earlier may miss the last batch's commit).
+      const settled = fetched;
       const outcome = await processNext(options.db, rules, options.budget);
       if (outcome) {
         summary.record(outcome);
         continue;
       }
-      if (fetched) return;
+      if (settled) return;
       await sleep(50, options.signal);
     }
   };
