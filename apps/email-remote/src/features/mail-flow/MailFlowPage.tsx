@@ -36,12 +36,13 @@ const mailboxColumns: ColumnDef<MailboxFlow, unknown>[] = [
     accessorFn: (row) => (!row.source.startsWith('imap:') ? '—' : row.last_uid === null ? 'None yet' : `UID ${row.last_uid} (validity ${row.uid_validity})`),
     meta: { nowrap: true },
   },
-  // Which worker process watches it now (several may run on one database; one holds each mailbox).
-  { header: 'Watched By', id: 'worker', accessorFn: (row) => row.worker ?? '—', meta: { nowrap: true } },
   { header: 'Waiting', accessorKey: 'waiting', meta: { numeric: true } },
   { header: 'Last Hour', accessorKey: 'processed_last_hour', meta: { numeric: true } },
   { header: 'Last Day', accessorKey: 'processed_last_day', meta: { numeric: true } },
   { header: 'Problem', accessorKey: 'last_error', cell: (c) => (c.getValue() as string | null) ?? '' },
+  // Which worker process watches it now (several may run on one database; one holds each mailbox):
+  // last, as the operators' least daily concern.
+  { header: 'Watched By', id: 'worker', accessorFn: (row) => row.worker ?? '—', meta: { nowrap: true } },
 ];
 
 const failureColumns: ColumnDef<MailFailure, unknown>[] = [
