@@ -1,0 +1,156 @@
+// EJ Desk behind Debian's nginx with deploy/nginx/ejdesk.conf itself (only its addresses changed):
+// two API processes on one PostgreSQL, requests balanced over both; one killed outright while 16
+// connections read: not one read fails (nginx passes a GET the dead one did not answer to the
+// other), and logins (POSTs, never resent once sent) keep working after it; the event stream
+// comes through unbuffered; metrics and backups are not on the public port; no header is doubled.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createUser, openDatabase } from '@ejdesk/db';
+import { hashPassword } from '../src/lib/passwords.ts';
+import { operator, testDatabaseUrl, throwawayDatabase } from './helpers.ts';
+
+const nginx = '/usr/sbin/nginx';
+const deployed = new URL('../../../deploy/nginx/ejdesk.conf', import.meta.url).pathname;
+const cwd = new URL('..', import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.runIf(testDatabaseUrl && existsSync(nginx))('two API instances behind nginx (deploy/nginx/ejdesk.conf)', () => {
+  let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
+  const apis: { port: number; child: ChildProcess }[] = [];
+  let nginxProcess: ChildProcess;
+  let base: string;
+  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-nginx-'));
+  const env = { JWT_SECRET: randomBytes(32).toString('hex'), BANK_PASS_KEY: randomBytes(32).toString('hex') };
+
+  const startApi = (port: number) =>
+    spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        ...env,
+        DATABASE_URL: scratch.url,
+        API_PORT: String(port),
+        TRUST_PROXY: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        EJDESK_HOSTED_WORKER: '',
+      },
+    });
+  /** An instance's own count of the requests it answered (its metrics, on its own port). */
+  const answered = async (port: number) => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/api/metrics`)).text();
+    return [...text.matchAll(/^http_requests_total\{[^}]*route="\/api\/auth\/jwt\/create\/"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
+  beforeAll(async () => {
+    scratch = await throwawayDatabase();
+    const database = await openDatabase({ url: scratch.url });
+    await database.migrate();
+    await createUser(database.db, operator.email, await hashPassword(operator.password));
+    await database.close();
+    for (const port of [await freePort(), await freePort()]) apis.push({ port, child: startApi(port) });
+    for (const { port } of apis) await until(`the API on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/api/ready`)).ok);
+
+    // The deployed file, its addresses replaced by the test's.
+    const listen = await freePort();
+    let conf = readFileSync(deployed, 'utf8').replace(/listen 80;/, `listen 127.0.0.1:${listen};`);
+    conf = conf
+      .replace(/server 127\.0\.0\.1:8000 /, `server 127.0.0.1:${apis[0]!.port} `)
+      .replace(/server 127\.0\.0\.1:8001 /, `server 127.0.0.1:${apis[1]!.port} `);
+    expect(conf).not.toMatch(/:800[01] /);
+    mkdirSync(join(dir, 'logs'));
+    writeFileSync(join(dir, 'ejdesk.conf'), conf);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 256; }\n` +
+        `http {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  include ${dir}/ejdesk.conf;\n}\n`,
+    );
+    nginxProcess = spawn(nginx, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
+    base = `http://127.0.0.1:${listen}`;
+    await until('nginx', async () => (await fetch(`${base}/api/health`)).ok);
+  }, 120_000);
+
+  afterAll(async () => {
+    nginxProcess?.kill('SIGTERM');
+    for (const { child } of apis) child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    await scratch?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const login = () =>
+    fetch(`${base}/api/auth/jwt/create/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operator) });
+
+  test('requests are balanced over both instances, their headers not doubled; metrics and backups stay off the public port', async () => {
+    const before = await Promise.all(apis.map(({ port }) => answered(port)));
+    const answers = await Promise.all(Array.from({ length: 8 }, login));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    const after = await Promise.all(apis.map(({ port }) => answered(port)));
+    expect(after[0]! - before[0]!).toBeGreaterThan(0);
+    expect(after[1]! - before[1]!).toBeGreaterThan(0);
+    // The API's own security headers, once each (the proxy adds HSTS to the edge's pages only).
+    expect(answers[0]!.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(answers[0]!.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(`${base}/api/metrics`)).status).toBe(404);
+    expect((await fetch(`${base}/api/backup/`, { method: 'POST' })).status).toBe(404);
+  });
+
+  test('the event stream comes through unbuffered', async () => {
+    const { access } = (await (await login()).json()) as { access: string };
+    const controller = new AbortController();
+    const response = await fetch(`${base}/api/events/`, { headers: { authorization: `JWT ${access}` }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    // The first frame arrives while the stream stays open: nothing holds it back to fill a buffer.
+    const first = await response.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toContain('event: stall');
+    controller.abort();
+  });
+
+  test('an instance killed outright under 16 connections of reads: not one read fails, and logins go on', async () => {
+    const { access } = (await (await login()).json()) as { access: string };
+    const failures: string[] = [];
+    let done = 0;
+    let stop = false;
+    const connection = async () => {
+      while (!stop) {
+        const response = await fetch(`${base}/api/scrape/ejs/total/email/?page_size=5`, { headers: { authorization: `JWT ${access}` } }).catch((e: Error) => e);
+        if (response instanceof Error) failures.push(`network: ${response.message}`);
+        else {
+          if (response.status !== 200) failures.push(`${response.status} ${await response.text()}`);
+          else await response.arrayBuffer();
+        }
+        done++;
+      }
+    };
+    const load = Promise.all(Array.from({ length: 16 }, connection));
+    await until('some load', async () => done > 50);
+    apis[0]!.child.kill('SIGKILL');
+    const killedAt = done;
+    await until('load after the kill', async () => done > killedAt + 300);
+    stop = true;
+    await load;
+    expect(failures).toEqual([]);
+    // A login to the dead instance is refused at connect, before anything was sent: passed on.
+    for (let i = 0; i < 6; i++) expect((await login()).status).toBe(200);
+  }, 120_000);
+});
