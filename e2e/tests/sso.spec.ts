@@ -5,7 +5,7 @@
 // person's group changed shows the new role; a person in neither group is told why on /login.
 import type { Page } from '@playwright/test';
 import { mailboxControl, signInProvider } from '../support/mailbox.ts';
-import { expect, test } from './fixtures.ts';
+import { demoAdmin, expect, test } from './fixtures.ts';
 
 // The provider serves https with a certificate of the run's own CA, which Chromium does not know.
 test.use({ ignoreHTTPSErrors: true });
@@ -70,4 +70,24 @@ test('a person in neither group is told why, on the login page', async ({ page }
   await expect(page.getByRole('alert')).toHaveText(
     'sso-outsider@bank.test is in neither the admins’ nor the operators’ group for EJ Desk. Ask your administrator for access.',
   );
+});
+
+test('with the password form off, “Sign in with a break-glass account” opens the form without submitting it', async ({ page }) => {
+  // What a server with LOCAL_LOGIN=off offers (this run's server keeps the form on for the other specs).
+  await page.route('**/api/auth/oidc/', (route) => route.fulfill({ json: { enabled: true, display_name: signInProvider.displayName, local_login: false } }));
+  const posts: string[] = [];
+  page.on('request', (request) => void (request.method() === 'POST' && posts.push(new URL(request.url()).pathname)));
+  await page.goto('/login');
+  await expect(page.getByRole('link', { name: 'Sign in with Bank SSO' })).toBeVisible();
+  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign in with a break-glass account' }).click();
+  await expect(page.getByPlaceholder('Enter your username')).toBeFocused();
+  // The click that opened the form did not also send it (React reusing the button would have).
+  await page.waitForTimeout(500);
+  expect(posts).toEqual([]);
+  await expect(page.getByRole('alert')).toHaveText('');
+  await page.getByPlaceholder('Enter your username').fill(demoAdmin.email);
+  await page.getByPlaceholder('Enter your password').fill(demoAdmin.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 10_000 });
 });

@@ -163,12 +163,14 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
         <div role="status" className={state.done ? styles.success : styles.message}>
           {state.done ? 'Login successful' : ''}
         </div>
+        {/* Keys keep the two apart: reusing the clicked button as the submit button, React would let
+            the browser submit the empty form on the very click that opens it. */}
         {passwordForm ? (
-          <Button type="submit" variant={options?.sso && !pending ? 'secondary' : 'primary'} loading={state.busy} className={styles.submit}>
+          <Button key="submit" type="submit" variant={options?.sso && !pending ? 'secondary' : 'primary'} loading={state.busy} className={styles.submit}>
             {state.busy ? 'Logging in...' : pending ? 'Set password and continue' : 'Login'}
           </Button>
         ) : (
-          <Button variant="ghost" size="small" onClick={() => setEmergency(true)}>
+          <Button key="break-glass" variant="ghost" size="small" onClick={() => setEmergency(true)}>
             Sign in with a break-glass account
           </Button>
         )}
