@@ -27,6 +27,11 @@ export const edgeSettings = {
   SHELL_PORT: port(defaultPorts.shell, "Port of the shell's server: the console's address."),
   API_PORT: port(8000, 'Port the API listens on (started by `pnpm start`).'),
   API_URL: url('The API the shell forwards /api to; unset, the one `pnpm start` runs on API_PORT.'),
+  SHELL_DIST: text({ description: 'The shell’s build that `pnpm edge` serves. Unset: apps/shell/dist (made by `pnpm build`).' }),
+  EJDESK_PROXY_SECRET: text({
+    secret: true,
+    description: 'Sent to the API in X-EJDesk-Proxy by `pnpm edge` (the API’s own setting of that name must match); `pnpm start` makes one.',
+  }),
   PUBLIC_URL: url('The console’s address as browsers reach it, handed to the API by `pnpm start` (single sign-on); unset, http://PUBLIC_HOST:SHELL_PORT.'),
   REMOTE_DEPLOY_TOKEN: text({
     secret: true,
@@ -57,6 +62,7 @@ export const remotePort = (name: RemoteName) => edge[`${name.toUpperCase() as Up
 export const remoteOrigin = (name: RemoteName) =>
   (edge[`${name.toUpperCase() as Uppercase<RemoteName>}_REMOTE_URL`] ?? `http://${edge.PUBLIC_HOST}:${remotePort(name)}`).replace(/\/$/, '');
 export const shellPort = () => edge.SHELL_PORT;
+export const shellDist = () => resolve(edge.SHELL_DIST ?? join(root, 'apps/shell/dist'));
 export const shellOrigin = () => `http://${edge.PUBLIC_HOST}:${shellPort()}`;
 export const apiPort = () => edge.API_PORT;
 export const apiUrl = () => (edge.API_URL ?? `http://127.0.0.1:${apiPort()}`).replace(/\/$/, '');
