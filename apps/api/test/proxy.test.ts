@@ -6,25 +6,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, openDatabase } from '@ejdesk/db';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { operator, testDatabaseUrl, throwawayDatabase } from './helpers.ts';
+import { freePort } from '@ejdesk/http/testing';
 
 const nginx = '/usr/sbin/nginx';
 const deployed = new URL('../../../deploy/nginx/ejdesk.conf', import.meta.url).pathname;
 const cwd = new URL('..', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

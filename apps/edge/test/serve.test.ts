@@ -1,6 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '@ejdesk/contract';
 import { pluginPrecompress } from '../../../rsbuild.shared.ts';
 import { registryFrom, serveRemote, serveShell } from '../src/serve.ts';
+import { freePort } from '@ejdesk/http/testing';
 
 /** One GET with its raw (still encoded) bytes, as a browser receives them. */
 function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -21,15 +21,6 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<
       .on('error', reject)
       .end();
   });
-}
-
-/** A port nothing listens on now: the system picks it (random ranges of our own collided). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('the shell server', () => {
