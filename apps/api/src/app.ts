@@ -68,7 +68,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
       refresh: config.refreshTokenHours * 3600,
     }),
     metrics: createMetrics(database, () => ctx.exports.inFlight),
-    status: { migrated },
+    status: { migrated, draining: false },
     exports: { inFlight: 0 },
     routes: [],
     ingest: {},
@@ -94,6 +94,11 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.status.migrated && !opsPath.test(request.url)) return databaseUnavailable(reply);
   });
+  // Shutting down (lib/drain.ts): each connection ends after its answer, so no client writes
+  // another request to it while the instance goes away.
+  app.addHook('onSend', async (_request, reply) => {
+    if (ctx.status.draining) reply.header('connection', 'close');
+  });
 
   // Bodies first: multipart attaches its fields in a preValidation hook, and the NUL check that
   // registerValidation adds must run after it, or a multipart field would reach SQL unchecked.
@@ -109,6 +114,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   for (const url of ['/api/health', '/api/health/']) app.get(url, { logLevel: 'warn', schema: { response: Health } }, async () => ({ status: 'ok' as const }));
   for (const url of ['/api/ready', '/api/ready/']) {
     app.get(url, { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail } } }, async (_request, reply) => {
+      if (ctx.status.draining) return reply.code(503).send({ detail: 'This instance is shutting down.' });
       const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
       if (!current) return databaseUnavailable(reply);
       return { status: 'ready' as const };

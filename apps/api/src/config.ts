@@ -48,6 +48,13 @@ export const apiSettings = {
     default: 900,
     description: 'Mail has stalled (the banner shows) when no mailbox synced, or a queued message waited, longer than this.',
   }),
+  SHUTDOWN_SECONDS: integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 25,
+    description:
+      'On SIGTERM, how long the API waits for the requests and exports in flight before it exits without them (keep it under systemd’s TimeoutStopSec, 30 s in deploy/).',
+  }),
   REMOTE_DEPLOY_TOKEN: text({
     secret: true,
     description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the registry can be read but not changed.',
@@ -122,6 +129,7 @@ export interface ApiConfig {
   trustProxy: boolean | string;
   metricsToken: string | undefined;
   stallAfterSeconds: number;
+  shutdownSeconds: number;
   deployToken: string | undefined;
   hostedWorker: string | undefined;
   /** Single sign-on through the bank's identity provider; undefined when OIDC_ISSUER is unset. */
@@ -197,6 +205,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     metricsToken: s.METRICS_TOKEN,
     stallAfterSeconds: s.INGEST_STALLED_AFTER_SECONDS,
+    shutdownSeconds: s.SHUTDOWN_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     hostedWorker: s.EJDESK_HOSTED_WORKER,
     oidc: oidcOf(s),

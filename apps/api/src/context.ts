@@ -13,8 +13,11 @@ export interface AppContext {
   secrets: Secrets;
   tokens: TokenService;
   metrics: ApiMetrics;
-  /** False until the database has been reached and migrated (the API may start before it is up). */
-  status: { migrated: boolean };
+  /**
+   * migrated: false until the database has been reached and migrated (the API may start before it
+   * is up). draining: the instance is shutting down (not ready; every answer closes its connection).
+   */
+  status: { migrated: boolean; draining: boolean };
   /** Streamed exports running now (at most config.exportConcurrency). */
   exports: { inFlight: number };
   /** Every route with its schema, as registered (for the contract tests and the fuzz test). */

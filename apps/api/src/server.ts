@@ -1,6 +1,6 @@
-// The API process: listen at once, then reach the database and migrate (retrying while it is down:
-// meanwhile /api/health answers 200, /api/ready and every other request 503); on SIGINT/SIGTERM
-// finish in-flight requests, then close the pool. EJDESK_HOSTED_WORKER names a module (the mail
+// The API process: reach the database and migrate, then listen (when the database is down, listen
+// at once and retry: meanwhile /api/health answers 200, /api/ready and every other request 503); on
+// SIGINT/SIGTERM drain (lib/drain.ts): finish the requests and exports in flight, then close the pool. EJDESK_HOSTED_WORKER names a module (the mail
 // ingester under `pnpm start`) to run beside the API on the same database handle once it is ready.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { buildApp } from './app.ts';
 import { startingWith } from '@ejdesk/settings';
 import { loadConfig } from './config.ts';
 import { loadSecrets } from './lib/secrets.ts';
+import { drainConnections } from './lib/drain.ts';
 
 const [config, secrets] = startingWith('EJ Desk API', () => {
   const loaded = loadConfig();
@@ -46,43 +47,51 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // close() waits for in-flight requests; a keep-alive connection that goes idle after close()
-    // began would hold the server open until its timeout, so idle ones are closed as they appear.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    const deadline = setTimeout(() => {
-      app.log.error('shutdown took longer than 20 s; exiting');
-      process.exit(1);
-    }, 20_000);
-    app
-      .close()
-      .then(() => stopWorker())
-      .then(() => database.close())
-      .then(() => process.exit(0))
-      .catch((err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      })
-      .finally(() => {
-        clearInterval(sweep);
-        clearTimeout(deadline);
-      });
+    app.log.info({ signal }, 'shutting down: finishing the requests in flight');
+    void shutDown();
   });
 }
 
-await app.listen({ host: config.host, port: config.port });
+/** Drain (lib/drain.ts), then close the app, the hosted ingester and the pool; exit 0, or 1 past the bound. */
+async function shutDown(): Promise<never> {
+  app.ctx.status.draining = true;
+  // Event streams end first, with a reconnect hint: the tabs open them again on another instance.
+  await app.ctx.live.close();
+  const drained = await drainConnections(app.server, { idleMs: 5_000, boundMs: config.shutdownSeconds * 1000 });
+  if (!drained) app.log.error(`requests still running after ${config.shutdownSeconds} s (SHUTDOWN_SECONDS); exiting without them`);
+  try {
+    await app.close();
+    await stopWorker();
+    await database.close();
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+  process.exit(drained ? 0 : 1);
+}
 
-// Reach the database: 1 s doubling to 10 s between tries, until it answers and is migrated.
-for (let delay = 1_000; !closing; delay = Math.min(delay * 2, 10_000)) {
+/** Reach the database and migrate; false (and logged) when it does not answer yet. */
+const migrated = async () => {
   try {
     await database.migrate();
     app.ctx.status.migrated = true;
-    break;
+    return true;
   } catch (err) {
-    app.log.warn({ reason: reason(err) }, `database not ready; trying again in ${delay / 1000} s`);
+    app.log.warn({ reason: reason(err) }, 'database not ready');
+    return false;
+  }
+};
+
+// One try before listening: an instance restarted behind a proxy takes no request (a POST answered
+// 503 cannot be passed on) until it can serve it. A database still down is waited for listening,
+// /api/health answering meanwhile: 1 s doubling to 10 s between tries.
+if (!(await migrated())) {
+  await app.listen({ host: config.host, port: config.port });
+  for (let delay = 1_000; !closing && !(await migrated()); delay = Math.min(delay * 2, 10_000)) {
+    app.log.warn(`trying the database again in ${delay / 1000} s`);
     await sleep(delay);
   }
-}
+} else await app.listen({ host: config.host, port: config.port });
 
 if (hostedWorker && !closing) {
   const hosted = await hostedWorker.start({ db: database.db, bankPassKey: secrets.bankPassKey, embedded: database.backend === 'pglite' });

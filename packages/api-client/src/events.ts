@@ -1,6 +1,7 @@
 // The live events of GET /api/events/, read with fetch so the token travels in the
 // Authorization header as on every request (EventSource cannot send one). A dropped stream is
-// opened again (1 s doubling to 30 s); an expired token is refreshed first. One stream per tab,
+// opened again (1 s doubling to 30 s; after a `reconnect` frame, an instance shutting down, within
+// the `retry` it names, at once on another); an expired token is refreshed first. One stream per tab,
 // opened by the shell, which refetches the queries marked `meta: { live: true }` on each mail
 // event: the screens refresh from it instead of polling.
 import { refreshAccessToken } from './http.ts';
@@ -34,14 +35,15 @@ export function watchLiveEvents(handlers: LiveHandlers, baseUrl = '/api'): () =>
         }
         if (response.ok && response.body) {
           delay = 1000;
-          await readEvents(response.body, handlers);
+          const retryMs = await readEvents(response.body, handlers);
+          if (retryMs !== undefined) delay = Math.random() * retryMs;
         }
       } catch {
         // the stream dropped (API restart, network): open it again below
       }
       if (controller.signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, 30_000);
+      delay = Math.min(Math.max(delay, 500) * 2, 30_000);
       // Whatever happened meanwhile was missed: the screens refresh once.
       handlers.onMail();
     }
@@ -50,13 +52,14 @@ export function watchLiveEvents(handlers: LiveHandlers, baseUrl = '/api'): () =>
   return () => controller.abort();
 }
 
-async function readEvents(body: ReadableStream<Uint8Array>, handlers: LiveHandlers): Promise<void> {
+/** Reads until the stream ends; the `retry` of a `reconnect` frame, when the server sent one. */
+async function readEvents(body: ReadableStream<Uint8Array>, handlers: LiveHandlers): Promise<number | undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) return;
+    if (done) return undefined;
     buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
     let cut;
     while ((cut = buffer.indexOf('\n\n')) >= 0) {
@@ -66,6 +69,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, handlers: LiveHandle
       const data = /^data: ?(.*)$/m.exec(block)?.[1];
       if (type === 'mail') handlers.onMail();
       else if (type === 'stall' && data) handlers.onStall(JSON.parse(data) as MailStall);
+      else if (type === 'reconnect') return Number(/^retry: ?(\d+)$/m.exec(block)?.[1] ?? 1000);
     }
   }
 }

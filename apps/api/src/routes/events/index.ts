@@ -1,6 +1,7 @@
 // GET /api/events/: server-sent events for the signed-in user. `stall` first (and whenever it
-// changes), then `mail` whenever the ingester stored or processed mail (at most one a second). A
-// comment every 20 s keeps proxies from closing a quiet stream. Authenticated by the header like
+// changes), then `mail` whenever the ingester stored or processed mail (at most one a second), and
+// `reconnect` as the last frame when the instance shuts down. A comment every 20 s keeps proxies
+// from closing a quiet stream. Authenticated by the header like
 // every route (the client reads the stream with fetch, so no token ever travels in a URL).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LiveEvent } from '../../lib/live.ts';
@@ -8,6 +9,12 @@ import { authenticate } from '../../plugins/authenticate.ts';
 import { errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+/**
+ * The last frame when the instance shuts down: open the stream again (through the proxy, so on
+ * another instance) within `retry` ms. Each client waits a random part of it, so the tabs of a
+ * restarted instance do not all arrive at once.
+ */
+const reconnectFrame = 'retry: 2000\nevent: reconnect\ndata: {}\n\n';
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { live } = app.ctx;
@@ -28,7 +35,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
     const unsubscribe = live.subscribe(
       (event) => res.write(frame(event)),
-      () => res.end(),
+      () => res.end(reconnectFrame),
     );
     const heartbeat = setInterval(() => res.write(': still here\n\n'), 20_000);
     const end = () => {

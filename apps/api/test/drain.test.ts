@@ -1,0 +1,89 @@
+// An instance taken out of service behind a proxy (SIGTERM, as systemd sends it): no connection a
+// client may still write to is closed under it. New connections are refused at once (a proxy
+// passes the request on, never having sent it); a request on a kept-alive connection is still
+// answered, told `Connection: close`, and readiness says the instance is going; the export in
+// flight is finished to its last row; the event stream ends with a reconnect hint; then it exits 0.
+import { request, Agent, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, queryRows } from '@ejdesk/db';
+import { seed } from '@ejdesk/db/seed';
+import { sql } from 'drizzle-orm';
+import { testDatabaseUrl, throwawayDatabase } from './helpers.ts';
+import { loginOver, startApiProcess, type ApiProcess } from './support/api-process.ts';
+
+const operator = { email: 'ops@bank.example', password: 'a long enough password' };
+
+/** GET over the given agent (its kept-alive connection); the response left unread. */
+const get = (api: ApiProcess, path: string, agent: Agent | false, token?: string) =>
+  new Promise<IncomingMessage>((resolve, reject) =>
+    request(`${api.base}${path}`, { agent, headers: token ? { authorization: `JWT ${token}` } : {} }, resolve)
+      .on('error', reject)
+      .end(),
+  );
+const text = async (response: IncomingMessage) => {
+  let body = '';
+  for await (const chunk of response) body += String(chunk);
+  return body;
+};
+
+describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () => {
+  let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
+  let api: ApiProcess;
+  let token: string;
+  let disputes: number;
+  beforeAll(async () => {
+    scratch = await throwawayDatabase();
+    const database = await openDatabase({ url: scratch.url });
+    await database.migrate();
+    await seed(database.db, { emails: 50, ej: 30_000, filesPerKind: 0 });
+    [{ n: disputes }] = (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`)) as [{ n: number }];
+    await database.close();
+    api = await startApiProcess({ DATABASE_URL: scratch.url }, [operator]);
+    await api.waitFor('/api/ready', 200);
+    token = await loginOver(api.base, operator.email, operator.password);
+  }, 180_000);
+  afterAll(async () => {
+    if (api?.child.exitCode === null) api.child.kill('SIGKILL');
+    await scratch?.drop();
+  });
+
+  it('keeps answering on open connections, finishes the export, ends the event stream with a hint, then exits 0', async () => {
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    const first = await get(api, '/api/scrape/ejs/total/email/', keptAlive, token);
+    expect(first.statusCode).toBe(200);
+    await text(first);
+
+    // An export begun and not read on: the server cannot finish it until the client reads.
+    const exporting = await get(api, '/api/scrape/extract/export/?format=csv', false, token);
+    expect(exporting.statusCode).toBe(200);
+    exporting.pause();
+    const events = await get(api, '/api/events/', false, token);
+    const eventText = text(events);
+
+    const sentAt = Date.now();
+    api.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+
+    // A new connection is refused: a proxy gives the request to another instance.
+    await expect(get(api, '/api/health', false)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // The kept-alive connection is still served, told to close, and the instance is not ready.
+    const onKeptAlive = await get(api, '/api/ready/', keptAlive);
+    expect(onKeptAlive.statusCode).toBe(503);
+    expect(onKeptAlive.headers.connection).toBe('close');
+    expect(JSON.parse(await text(onKeptAlive))).toEqual({ detail: 'This instance is shutting down.' });
+
+    expect(await eventText).toMatch(/event: reconnect\ndata: \{\}\n\n$/);
+    expect(await eventText).toMatch(/^retry: \d+$/m);
+
+    // The export, read to its end after the signal: a header and every dispute.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(api.child.exitCode).toBeNull();
+    const csv = await text(exporting);
+    expect(csv.trimEnd().split('\n')).toHaveLength(disputes + 1);
+
+    expect(await api.exited).toBe(0);
+    // Bounded: the idle wait (5 s) and the export, not SHUTDOWN_SECONDS (25 s).
+    expect(Date.now() - sentAt).toBeLessThan(15_000);
+    keptAlive.destroy();
+  }, 60_000);
+});
