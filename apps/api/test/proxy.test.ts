@@ -5,17 +5,13 @@
 // comes through unbuffered; metrics and backups are not on the public port; no header is doubled.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, openDatabase } from '@ejdesk/db';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { operator, testDatabaseUrl, throwawayDatabase } from './helpers.ts';
 import { freePort } from '@ejdesk/http/testing';
+import { nginxInstalled, startNginx, type Nginx } from './support/nginx.ts';
 
-const nginx = '/usr/sbin/nginx';
-const deployed = new URL('../../../deploy/nginx/ejdesk.conf', import.meta.url).pathname;
 const cwd = new URL('..', import.meta.url).pathname;
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -26,12 +22,11 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
   }
 }
 
-describe.runIf(testDatabaseUrl && existsSync(nginx))('two API instances behind nginx (deploy/nginx/ejdesk.conf)', () => {
+describe.runIf(testDatabaseUrl && nginxInstalled)('two API instances behind nginx (deploy/nginx/ejdesk.conf)', () => {
   let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
   const apis: { port: number; child: ChildProcess }[] = [];
-  let nginxProcess: ChildProcess;
+  let proxy: Nginx;
   let base: string;
-  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-nginx-'));
   const env = { JWT_SECRET: randomBytes(32).toString('hex'), BANK_PASS_KEY: randomBytes(32).toString('hex') };
 
   const startApi = (port: number) =>
@@ -63,31 +58,15 @@ describe.runIf(testDatabaseUrl && existsSync(nginx))('two API instances behind n
     for (const port of [await freePort(), await freePort()]) apis.push({ port, child: startApi(port) });
     for (const { port } of apis) await until(`the API on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/api/ready`)).ok);
 
-    // The deployed file, its addresses replaced by the test's.
-    const listen = await freePort();
-    let conf = readFileSync(deployed, 'utf8').replace(/listen 80;/, `listen 127.0.0.1:${listen};`);
-    conf = conf
-      .replace(/server 127\.0\.0\.1:8000 /, `server 127.0.0.1:${apis[0]!.port} `)
-      .replace(/server 127\.0\.0\.1:8001 /, `server 127.0.0.1:${apis[1]!.port} `);
-    expect(conf).not.toMatch(/:800[01] /);
-    mkdirSync(join(dir, 'logs'));
-    writeFileSync(join(dir, 'ejdesk.conf'), conf);
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 256; }\n` +
-        `http {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  include ${dir}/ejdesk.conf;\n}\n`,
-    );
-    nginxProcess = spawn(nginx, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
-    base = `http://127.0.0.1:${listen}`;
-    await until('nginx', async () => (await fetch(`${base}/api/health`)).ok);
+    proxy = await startNginx({ api: apis.map(({ port }) => port) });
+    base = proxy.base;
   }, 120_000);
 
   afterAll(async () => {
-    nginxProcess?.kill('SIGTERM');
+    await proxy?.stop();
     for (const { child } of apis) child.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 500));
     await scratch?.drop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const login = () =>
