@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '../..');
 const doc = join(root, 'docs/benchmarks.md');
 
-/** Each benchmark: its package and what it measures. */
+/** Each benchmark: its package, its script there (`bench` unless named) and what it measures. */
 export const benches = {
   api: {
     filter: '@ejdesk/api',
@@ -19,11 +19,21 @@ export const benches = {
     filter: '@ejdesk/ingest',
     about: 'The mail ingester: 10,000 generated messages through a real Dovecot and from an mbox, then a few very large messages.',
   },
+  scale: {
+    filter: '@ejdesk/api',
+    script: 'bench:scale',
+    about: 'The EJ table’s filter shapes at 10,000,000 EJ records beside 1,000,000, with the time each seed took.',
+  },
+  cluster: {
+    filter: '@ejdesk/ingest',
+    script: 'bench:cluster',
+    about: 'Several processes: requests per second through nginx to one and to two API instances, and ingest with one and two workers.',
+  },
   budgets: {
     filter: '@ejdesk/e2e',
     about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.',
   },
-} as const;
+} as const satisfies Record<string, { filter: string; script?: string; about: string }>;
 type Name = keyof typeof benches;
 
 const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -47,8 +57,9 @@ export function withSection(text: string, name: Name, output: string, when: Date
 }
 
 function run(name: Name): Promise<{ code: number; output: string }> {
+  const bench: { filter: string; script?: string } = benches[name];
   return new Promise((resolve) => {
-    const child = spawn('pnpm', ['--filter', benches[name].filter, '--silent', 'bench'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('pnpm', ['--filter', bench.filter, '--silent', bench.script ?? 'bench'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);

@@ -36,7 +36,7 @@ const singleFilters: Shape[] = [
 ];
 const [{ n: total } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ej_records`);
 // BENCH_ONLY=export measures the export alone; BENCH_ONLY=table the table alone; BENCH_ONLY=sorted
-// the sorted table alone.
+// the sorted table alone; BENCH_ONLY=shapes the table's filter shapes alone (bench/scale.ts).
 const only = process.env.BENCH_ONLY;
 if (only !== 'export' && only !== 'sorted')
   await report(bench, `EJ error table at ${total.toLocaleString('en')} EJ records`, [
@@ -72,7 +72,7 @@ if (only === 'table' || only === 'sorted' || !only) {
 // a text filter, finding its values alone (no record read, no page); every dispute's card value (a
 // broad card filter alone sums them); the week's page of ids alone; and the records the combined
 // shape's date and bank select (its cheapest plan), read with the text columns its other filters check.
-if (only !== 'export' && only !== 'sorted') {
+if (only !== 'export' && only !== 'sorted' && only !== 'shapes') {
   const values = (field: string, text: string) => sql`select sum(n) from ej_values where kind = 'dispute' and field = ${field} and folded like ${`%${text}%`}`;
   const floors: Floor[] = [
     ['atm_id=HRB00123: the ATM values holding it, found', values('atm_id', 'hrb00123')],
@@ -100,8 +100,9 @@ if (only !== 'export' && only !== 'sorted') {
 
 // The export of the whole dispute set, each format in a process of its own (bench/export.ts), so
 // that its memory is that export's alone.
-console.log("\nStreamed export of every dispute record (rows per second; the API process's peak RSS above its idle RSS)\n");
-for (const format of only === 'table' || only === 'sorted' ? [] : ['csv', 'xlsx']) {
+const exporting = only !== 'table' && only !== 'sorted' && only !== 'shapes';
+if (exporting) console.log("\nStreamed export of every dispute record (rows per second; the API process's peak RSS above its idle RSS)\n");
+for (const format of exporting ? ['csv', 'xlsx'] : []) {
   const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./export.ts', import.meta.url).pathname, format], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,6 +1,7 @@
 // What every benchmark shares: the ejdesk_bench database on a real PostgreSQL server (created and
 // seeded once, reused after), the API over real HTTP with a signed-in operator, and timing.
-// BENCH_DATABASE_URL names the server (default: TEST_DATABASE_URL, else local trust auth).
+// BENCH_DATABASE_URL names the server (default: TEST_DATABASE_URL, else local trust auth);
+// BENCH_DATABASE_NAME another database than ejdesk_bench (the scale benchmark's 10,000,000 rows).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -31,12 +32,13 @@ export async function openBench(
   extra: (missing: number) => Partial<SeedOptions>,
 ): Promise<Bench> {
   const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const name = process.env.BENCH_DATABASE_NAME ?? 'ejdesk_bench';
   const url = new URL(server);
-  url.pathname = '/ejdesk_bench';
+  url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: server.toString() });
   await admin.connect();
-  const exists = await admin.query('select 1 from pg_database where datname = $1', ['ejdesk_bench']);
-  if (exists.rowCount === 0) await admin.query('create database ejdesk_bench');
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`create database ${pg.escapeIdentifier(name)}`);
   await admin.end();
 
   const database = await openDatabase({ url: url.toString(), poolSize: 4 });
@@ -48,12 +50,19 @@ export async function openBench(
   await database.db.execute(sql`vacuum analyze ej_values, ej_id_blocks, email_subjects`);
   const [{ n: present } = { n: 0 }] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
   if (present < wanted) {
-    console.log(`Seeding ${wanted - present} rows into ${table} of ejdesk_bench (once; reused by later runs)...`);
+    console.log(`Seeding ${(wanted - present).toLocaleString('en')} rows into ${table} of ${name} (once; reused by later runs)...`);
     const started = Date.now();
     await seed(database.db, { emails: 0, ej: 0, filesPerKind: 0, seed: 7 + present, ...extra(wanted - present) });
     await database.db.execute(sql.raw(`vacuum analyze ${table}`));
-    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    // Kept with the database, so that a later run reusing it still says what seeding took.
+    const took = `${(wanted - present).toLocaleString('en')} ${table} seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`;
+    await database.db.execute(sql.raw(`comment on database ${pg.escapeIdentifier(name)} is ${pg.escapeLiteral(took)}`));
   }
+  const [seeded] = await queryRows<{ note: string | null }>(
+    database.db,
+    sql`select shobj_description(oid, 'pg_database') as note from pg_database where datname = ${name}`,
+  );
+  if (seeded?.note) console.log(`${name}: ${seeded.note}`);
 
   const credentials = { email: 'bench@ejdesk.local', password: randomBytes(12).toString('hex') };
   await database.db.execute(sql`delete from users where email = ${credentials.email}`);

@@ -9,7 +9,7 @@ import type { AppContext, RouteInfo } from './context.ts';
 import { createLiveHub } from './lib/live.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { sameSecret, type Secrets } from './lib/secrets.ts';
-import { answerClientError, bodyLimit } from '@ejdesk/http';
+import { answerClientError, bodyLimit, discardUnreadBody } from '@ejdesk/http';
 import { registerBodies } from './plugins/bodies.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
@@ -96,8 +96,10 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   });
   // Shutting down (lib/drain.ts): each connection ends after its answer, so no client writes
   // another request to it while the instance goes away.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     if (ctx.status.draining) reply.header('connection', 'close');
+    // An answer given before the body was read (a refusal by a hook, a body too large) waits for it.
+    await discardUnreadBody(request.raw);
   });
 
   // Bodies first: multipart attaches its fields in a preValidation hook, and the NUL check that

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
-import { answerClientError, bodyLimit, permissionsPolicy } from '@ejdesk/http';
+import { answerClientError, bodyLimit, discardUnreadBody, permissionsPolicy } from '@ejdesk/http';
 import type { RegistryEntry } from '@ejdesk/contract';
 
 interface ShellServerOptions {
@@ -103,6 +103,8 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     }
   });
   app.addHook('onSend', async (request, reply) => {
+    // Its own 413, or the API's early answer passed on: the client's body is read to its end first.
+    await discardUnreadBody(request.raw);
     reply.header('permissions-policy', permissionsPolicy);
     if (request.url.startsWith('/api/')) return;
     // A policy governs documents: only a page needs the registry read that derives it, not each

@@ -1,8 +1,9 @@
 // EJ Desk as a bank deploys it: Debian's nginx with deploy/nginx/ejdesk.conf in front of two API
 // processes and one edge, two `pnpm worker` processes, one PostgreSQL, mail in a real Dovecot.
 // - A 2,000-message mailbox drained by both workers, its holder killed outright half-way: the
-//   survivor takes the mailbox's lease, and every message is processed once (the very rows one
-//   in-process run writes alone). The console's own event reader (@ejdesk/api-client), reading
+//   survivor takes the mailbox's lease; stopped with SIGTERM later, it gives the lease back and a
+//   new worker finishes; every message is processed once (the very rows one in-process run writes
+//   alone). The console's own event reader (@ejdesk/api-client), reading
 //   through nginx, hears of the mail the survivor stores.
 // - Each API instance restarted in turn (SIGTERM, as systemd does) under 16 connections of
 //   filters, exports and creates through nginx: not one request fails, and every acknowledged
@@ -117,7 +118,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     await dovecot?.stop();
   });
 
-  test('2,000 messages drained by two workers, the holder killed half-way: each processed once, the lease and the events go on', async () => {
+  test('2,000 messages drained by two workers, the holder killed half-way, the survivor stopped later: each processed once, the lease and the events go on', async () => {
     const start = () => {
       const child = spawnIngester(['--watch'], t, { dovecot, env: { INGEST_POLL_SECONDS: '1', INGEST_LEASE_SECONDS: '6', LOG_LEVEL: 'error' } });
       workers.push(child);
@@ -132,16 +133,23 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     expect(doneBeforeKill).toBeLessThan(messages);
 
     await until('the survivor to hold the mailbox', async () => (await holder())?.split(':')[1] === String(survivor.pid), 30_000);
+    // The stream, served by an API instance through nginx, hears of mail only the survivor stores.
     const heardAtTakeover = heard.mail;
+    await until('a mail event after the takeover', async () => heard.mail > heardAtTakeover, 30_000);
+    const mailFlow = (await (await viaProxy('/api/mail-flow/')).json()) as { mailboxes: { worker: string | null }[] };
+    expect(mailFlow.mailboxes[0]!.worker).toBe(await holder());
+
+    // Stopped on purpose mid-mailbox (SIGTERM): it finishes the message in hand, gives the lease back, exits 0.
+    await until('three quarters processed', async () => (await processed()) >= (messages * 3) / 4, 180_000);
+    survivor.kill('SIGTERM');
+    expect(await new Promise((resolve) => (survivor.exitCode === null ? survivor.on('exit', resolve) : resolve(survivor.exitCode)))).toBe(0);
+    expect(await holder()).toBeUndefined();
+    start();
     await until(
       'every message processed',
       async () => (await processed()) === messages && (await count(sql`select count(*)::int as n from email_sources where processed_at is null`)) === 0,
       300_000,
     );
-    // The stream, served by an API instance through nginx, heard of mail only the survivor stored.
-    await until('a mail event after the takeover', async () => heard.mail > heardAtTakeover, 10_000);
-    const mailFlow = (await (await viaProxy('/api/mail-flow/')).json()) as { mailboxes: { worker: string | null }[] };
-    expect(mailFlow.mailboxes[0]!.worker).toBe(await holder());
 
     // Exactly the rows one run alone wrote: nothing lost with the killed worker, nothing twice.
     const got = await ingestSnapshot(t.database.db);

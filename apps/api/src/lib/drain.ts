@@ -9,7 +9,7 @@
 import { Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 
-/** Resolves true once every connection has ended, false when `boundMs` passed first. */
+/** Resolves true once every connection has ended, false when `boundMs` passed first (those left are then closed). */
 export async function drainConnections(server: HttpServer, { idleMs, boundMs }: { idleMs: number; boundMs: number }): Promise<boolean> {
   // net.Server's own close: http.Server's (Node 19+) would also close the idle connections at once.
   const ended = new Promise<true>((resolve) => Server.prototype.close.call(server, () => resolve(true)));
@@ -22,7 +22,10 @@ export async function drainConnections(server: HttpServer, { idleMs, boundMs }: 
   let bound: ReturnType<typeof setTimeout> | undefined;
   const overdue = new Promise<false>((resolve) => (bound = setTimeout(() => resolve(false), boundMs)));
   try {
-    return await Promise.race([ended, overdue]);
+    const drained = await Promise.race([ended, overdue]);
+    // Past the bound: whatever is still open (a client that never reads, never closes) is cut.
+    if (!drained) server.closeAllConnections();
+    return drained;
   } finally {
     clearTimeout(idlePassed);
     clearInterval(sweep);

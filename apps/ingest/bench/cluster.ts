@@ -1,0 +1,140 @@
+// `pnpm bench cluster`: EJ Desk on several processes, as deploy/ places them.
+// - Requests per second through Debian's nginx (deploy/nginx/ejdesk.conf) to one, then two API
+//   processes (`pnpm api`), 16 connections for 10 s each (autocannon in a process of its own).
+// - A mailbox of BENCH_MESSAGES (2,000) mixed messages drained by one, then two `pnpm worker`
+//   processes, each run into a fresh database: messages per second from start to the last one processed.
+// On two cores the load generator, nginx, the instances and PostgreSQL share the machine: the ratios
+// show the contention, as they are.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { createUser, openDatabase, queryRows } from '@ejdesk/db';
+import { seed } from '@ejdesk/db/seed';
+import { startApiProcess, startNginx, type ApiProcess } from '@ejdesk/api/test-helpers';
+import { freePort } from '@ejdesk/http/testing';
+import { startDovecot } from '@ejdesk/mailbox/testing';
+import { hashPassword } from '../../api/src/lib/passwords.ts';
+import { bulkCorpus, prepareRules } from '../test/support/corpus.ts';
+
+const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
+const key = randomBytes(32);
+const operator = { email: 'bench@ejdesk.local', password: randomBytes(12).toString('hex') };
+const autocannon = new URL('../../api/node_modules/.bin/autocannon', import.meta.url).pathname;
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function requestsPerSecond(): Promise<void> {
+  const url = await freshDatabase('ejdesk_bench_cluster');
+  const database = await openDatabase({ url });
+  await database.migrate();
+  await seed(database.db, { emails: 5000, ej: 100_000, filesPerKind: 100 });
+  await database.db.execute(sql`vacuum analyze`);
+  await createUser(database.db, operator.email, await hashPassword(operator.password));
+  await database.close();
+
+  const env = {
+    DATABASE_URL: url,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    BANK_PASS_KEY: key.toString('hex'),
+    TRUST_PROXY: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    EJDESK_HOSTED_WORKER: '',
+  };
+  const apis: ApiProcess[] = [];
+  for (let i = 0; i < 2; i++) apis.push(await startApiProcess({ ...env, API_PORT: String(await freePort()), LOGIN_MAX_FAILURES: '1000' }));
+  for (const api of apis) await api.waitFor('/api/ready', 200);
+  const requests = [
+    ['the EJ table, first page', '/api/scrape/extract/email/data/pagination/?page_size=10'],
+    ['the EJ table, filtered by bank', '/api/scrape/extract/email/data/pagination/?page_size=10&bank_name=harbor'],
+    ['the dashboard counts', '/api/scrape/email/dashboard/count/'],
+  ] as const;
+  console.log('Requests per second through nginx, 16 connections for 10 s (autocannon): req/s, p50 / p99 ms\n');
+  console.log(`${'request'.padEnd(36)} ${'1 instance'.padStart(22)} ${'2 instances'.padStart(22)} ${'ratio'.padStart(6)}`);
+  const rows = new Map<string, string[]>();
+  const rates = new Map<string, number[]>();
+  for (const instances of [1, 2]) {
+    const proxy = await startNginx({ api: apis.slice(0, instances).map((api) => Number(new URL(api.base).port)) });
+    const login = await fetch(`${proxy.base}/api/auth/jwt/create/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(operator),
+    });
+    const { access } = (await login.json()) as { access: string };
+    for (const [name, path] of requests) {
+      const run = await promisify(execFile)(autocannon, ['-c', '16', '-d', '10', '-j', '-H', `authorization=JWT ${access}`, proxy.base + path], {
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const result = JSON.parse(run.stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+      if (result.non2xx || result.errors) throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors through nginx`);
+      rows.set(name, [...(rows.get(name) ?? []), `${result.requests.average.toFixed(0)} (${result.latency.p50} / ${result.latency.p99})`]);
+      rates.set(name, [...(rates.get(name) ?? []), result.requests.average]);
+    }
+    await proxy.stop();
+  }
+  for (const [name] of requests) {
+    const [one, two] = rates.get(name)!;
+    console.log(`${name.padEnd(36)} ${rows.get(name)![0]!.padStart(22)} ${rows.get(name)![1]!.padStart(22)} ${(two! / one!).toFixed(2).padStart(6)}`);
+  }
+  for (const api of apis) await api.stop();
+}
+
+async function ingestRates(): Promise<void> {
+  const dovecot = await startDovecot();
+  await dovecot.append(await bulkCorpus(messages));
+  console.log(`\nA mailbox of ${messages.toLocaleString('en')} mixed messages drained by \`pnpm worker\` processes (each into a fresh database)\n`);
+  const rates: number[] = [];
+  for (const count of [1, 2]) {
+    const url = await freshDatabase(`ejdesk_bench_workers_${count}`);
+    const database = await openDatabase({ url });
+    await database.migrate();
+    await prepareRules(database.db, key);
+    const processed = async () =>
+      (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from email_sources where processed_at is not null`))[0]!.n;
+    const started = performance.now();
+    const workers: ChildProcess[] = Array.from({ length: count }, () =>
+      spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--watch'], {
+        cwd: new URL('..', import.meta.url).pathname,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          BANK_PASS_KEY: key.toString('hex'),
+          LOG_LEVEL: 'warn',
+          INGEST_POLL_SECONDS: '1',
+          IMAP_HOST: dovecot.host,
+          IMAP_PORT: String(dovecot.port),
+          IMAP_USER: dovecot.user,
+          IMAP_PASSWORD: dovecot.password,
+          IMAP_TLS: 'false',
+        },
+      }),
+    );
+    while ((await processed()) < messages) await new Promise((r) => setTimeout(r, 250));
+    const seconds = (performance.now() - started) / 1000;
+    for (const worker of workers) worker.kill('SIGTERM');
+    await Promise.all(workers.map((worker) => new Promise((r) => (worker.exitCode === null ? worker.on('exit', r) : r(null)))));
+    await database.close();
+    rates.push(messages / seconds);
+    console.log(
+      `${count} worker${count > 1 ? 's' : ''}: ${messages} messages in ${seconds.toFixed(1)} s = ${(messages / seconds).toFixed(0)} messages/s (process start included)`,
+    );
+  }
+  console.log(`ratio: ${(rates[1]! / rates[0]!).toFixed(2)} (one worker fetches the mailbox, its lease; both process the queue)`);
+  await dovecot.stop();
+}
+
+await requestsPerSecond();
+await ingestRates();
+process.exit(0);
