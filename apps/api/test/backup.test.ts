@@ -3,7 +3,7 @@
 // folder with the same rows; a real server's backup is pg_dump's, and the documented pg_dump and
 // pg_restore commands bring back the same rows.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,10 +12,40 @@ import { describe, expect, test } from 'vitest';
 import { openDatabase, packBackup, queryRows, restoreBackup } from '@ejdesk/db';
 import { backupToken } from '../src/routes/backup/index.ts';
 import { createTestApp, testDatabaseUrl, throwawayDatabase } from './helpers.ts';
+import { freePort } from '@ejdesk/http/testing';
 
 const run = promisify(execFile);
+const cwd = new URL('..', import.meta.url).pathname;
 const userEmails = async (db: Parameters<typeof queryRows>[0]) =>
   (await queryRows<{ email: string }>(db, sql`select email from users order by id`)).map((u) => u.email);
+
+describe('pnpm backup and pnpm restore with nothing running', () => {
+  test('back up the data folder itself, writing nothing into it, and restore it whole elsewhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ejdesk-backup-cli-'));
+    const env = {
+      ...process.env,
+      DATABASE_URL: '',
+      EJDESK_DATA_DIR: join(dir, 'data'),
+      API_PORT: String(await freePort()),
+      EJDESK_PASSWORD: 'a long enough password',
+    };
+    try {
+      await run(process.execPath, ['--import', 'tsx', 'src/cli/user-create.ts', '--email', 'ops@bank.example'], { cwd, env });
+      const before = readdirSync(join(dir, 'data')).sort();
+      const backup = await run(process.execPath, ['--import', 'tsx', 'src/cli/backup.ts', 'backup', join(dir, 'copy.tar.gz')], { cwd, env });
+      expect(backup.stdout).toContain('from the data folder (nothing runs on it)');
+      // No key made for the occasion (a backup reads the folder, it never writes into it).
+      expect(readdirSync(join(dir, 'data')).sort()).toEqual(before);
+      const restored = { ...env, EJDESK_DATA_DIR: join(dir, 'restored') };
+      await run(process.execPath, ['--import', 'tsx', 'src/cli/backup.ts', 'restore', join(dir, 'copy.tar.gz')], { cwd, env: restored });
+      const database = await openDatabase({ dataDir: join(dir, 'restored', 'pg') });
+      expect(await userEmails(database.db)).toEqual(['ops@bank.example']);
+      await database.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
 
 describe('POST /api/backup/ (the embedded database)', () => {
   test('answers the dump to the data folder’s token only, never through the edge, and the dump restores whole', async () => {

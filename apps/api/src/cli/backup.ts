@@ -3,13 +3,12 @@
 // API on its own port (a consistent dump, taken between two statements); when nothing runs, the
 // data folder is opened here. A restore goes into an empty data folder only. On PostgreSQL, a
 // backup is pg_dump's: docs/operations.md has the commands.
-import { renameSync, writeFileSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, renameSync, writeFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { BackupError, packBackup, restoreBackup } from '@ejdesk/db';
 import { SettingError, startingWith } from '@ejdesk/settings';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import { loadSecrets } from '../lib/secrets.ts';
 import { backupToken } from '../routes/backup/index.ts';
 
 const usage = 'Usage: pnpm backup FILE | pnpm restore FILE   (the embedded database in EJDESK_DATA_DIR, with its keys)';
@@ -25,13 +24,25 @@ if (config.databaseUrl) {
 }
 const path = resolve(file);
 
-/** The dump from the running API, or null when no API answers on API_PORT. */
+/**
+ * The API's signing secret as it reads it, without making one: a data folder that has none was never
+ * served, and a backup must not write into the folder it copies.
+ */
+function servingSecret(): string | undefined {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = join(config.dataDir, 'jwt-secret');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** The dump from the running API, or null when no API serves this data folder on API_PORT. */
 async function dumpFromRunningApi(): Promise<Buffer | null> {
+  const secret = servingSecret();
+  if (!secret) return null;
   let response: Response;
   try {
     response = await fetch(`http://127.0.0.1:${config.port}/api/backup/`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${backupToken(loadSecrets(config).jwtSecret)}` },
+      headers: { authorization: `Bearer ${backupToken(secret)}` },
     });
   } catch {
     return null;
