@@ -69,22 +69,26 @@ async function stallFacts(db: Db, stallAfterSeconds: number): Promise<{ stall: S
 /**
  * Take or renew the lease on each mailbox for `holder`, for `seconds`: renewed when it holds it,
  * taken when nobody does or the holder's lease lapsed (its worker died). Returns the mailboxes it
- * now holds. One statement per mailbox, so two workers asking at once cannot both win.
+ * now holds. The upsert gives each mailbox to one worker when two ask at once.
  */
 export async function leaseMailboxes(db: Db, holder: string, sources: string[], seconds: number): Promise<Set<string>> {
-  const held = new Set<string>();
-  for (const source of sources) {
-    const [row] = await queryRows<{ source: string }>(
-      db,
-      sql`insert into mailbox_leases (source, holder, expires_at, taken_at) values (${source}, ${holder}, now() + make_interval(secs => ${seconds}), now())
-          on conflict (source) do update set holder = excluded.holder, expires_at = excluded.expires_at,
-            taken_at = case when mailbox_leases.holder = excluded.holder then mailbox_leases.taken_at else now() end
-          where mailbox_leases.holder = excluded.holder or mailbox_leases.expires_at < now()
-          returning source`,
-    );
-    if (row) held.add(row.source);
-  }
-  return held;
+  if (sources.length === 0) return new Set();
+  // One statement for every mailbox, taken in one order by every worker (no two lock each other's in turn).
+  const ordered = [...new Set(sources)].sort();
+  const rows = await queryRows<{ source: string }>(
+    db,
+    sql`insert into mailbox_leases (source, holder, expires_at, taken_at)
+          select source, ${holder}, now() + make_interval(secs => ${seconds}), now()
+          from unnest(array[${sql.join(
+            ordered.map((source) => sql`${source}`),
+            sql`, `,
+          )}]::text[]) as wanted(source)
+        on conflict (source) do update set holder = excluded.holder, expires_at = excluded.expires_at,
+          taken_at = case when mailbox_leases.holder = excluded.holder then mailbox_leases.taken_at else now() end
+        where mailbox_leases.holder = excluded.holder or mailbox_leases.expires_at < now()
+        returning source`,
+  );
+  return new Set(rows.map((row) => row.source));
 }
 
 /**
