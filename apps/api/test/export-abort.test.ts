@@ -30,11 +30,12 @@ describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
     await database.db.execute(sql`analyze`);
     [{ n: disputes }] = (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`)) as [{ n: number }];
     await database.close();
-    api = await startApiProcess({ DATABASE_URL: scratch.url, EXPORT_CONCURRENCY: '10' }, [operator]);
+    api = await startApiProcess({ DATABASE_URL: scratch.url, EXPORT_CONCURRENCY: '10', SHUTDOWN_SECONDS: '5' }, [operator]);
     await api.waitFor('/api/ready', 200);
     token = await loginOver(api.base, operator.email, operator.password);
   }, 180_000);
   afterAll(async () => {
+    // The dropped downloads' sockets stay open at the client's end: the drain cuts them at its bound.
     await api?.stop();
     await scratch?.drop();
   });
