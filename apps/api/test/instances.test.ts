@@ -32,10 +32,10 @@ describe.runIf(testDatabaseUrl)('two API instances on one database (PostgreSQL)'
     const [a, b] = apps;
     const { access, refresh } = await login(a);
     const auth = { authorization: `JWT ${access}` };
-    expect((await b.inject({ method: 'GET', url: '/api/scrape/bank/msp/list/', headers: auth })).statusCode).toBe(200);
+    expect((await b.inject({ method: 'GET', url: '/api/scrape/ejs/total/email/', headers: auth })).statusCode).toBe(200);
     expect((await a.inject({ method: 'POST', url: '/api/auth/jwt/logout/', payload: { refresh }, headers: auth })).statusCode).toBe(204);
     expect((await b.inject({ method: 'POST', url: '/api/auth/jwt/refresh/', payload: { refresh } })).statusCode).toBe(401);
-    expect((await b.inject({ method: 'GET', url: '/api/scrape/bank/msp/list/', headers: auth })).statusCode).toBe(401);
+    expect((await b.inject({ method: 'GET', url: '/api/scrape/ejs/total/email/', headers: auth })).statusCode).toBe(401);
   });
 
   it('a column choice saved on one instance is read on the other', async () => {
