@@ -19,7 +19,7 @@ export interface SsoIdentityClaims {
   subject: string;
   email: string;
   emailVerified: boolean;
-  name: string | undefined;
+  /** The provider's session id (kept with the session, for a logout token that names only it). */
   sid: string | undefined;
   /** The values found at the role claim (a string becomes one value). */
   roleValues: string[];
@@ -130,7 +130,8 @@ export function createRelyingParty(oidc: OidcConfig, options: RelyingPartyOption
         // Providers put groups and e-mail in the ID token or only behind userinfo: both are read.
         if (config.serverMetadata().userinfo_endpoint) {
           const info = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub);
-          claims = { ...info, ...idClaims, ...Object.fromEntries(Object.entries(info).filter(([k]) => !(k in idClaims))) };
+          // The ID token's claims win where both have one.
+          claims = { ...info, ...idClaims };
         }
         const email = typeof claims.email === 'string' ? claims.email : typeof claims.preferred_username === 'string' ? claims.preferred_username : '';
         if (!/^[^@\s]+@[^@\s]+$/.test(email) || email.length > 320) throw new SsoRefusal('the identity provider gave no e-mail address for this user');
@@ -139,7 +140,6 @@ export function createRelyingParty(oidc: OidcConfig, options: RelyingPartyOption
             subject: idClaims.sub,
             email,
             emailVerified: claims.email_verified !== false,
-            name: typeof claims.name === 'string' ? claims.name : undefined,
             sid: typeof idClaims.sid === 'string' ? idClaims.sid : undefined,
             roleValues: claimValues(claims, oidc.roleClaim),
           },
