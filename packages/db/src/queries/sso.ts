@@ -100,7 +100,7 @@ export async function takeSsoHandoff(db: Db, handoffHash: string, refreshJti: st
 /** The provider's ID token of the session a refresh token belongs to (for its logout), if begun there. */
 export async function ssoSessionOf(db: Db, refreshJti: string) {
   const [row] = await db
-    .select({ idToken: ssoSessions.idToken, userId: ssoSessions.userId })
+    .select({ idToken: ssoSessions.idToken })
     .from(ssoSessions)
     .where(and(eq(ssoSessions.refreshJti, refreshJti), isNotNull(ssoSessions.refreshJti)))
     .limit(1);

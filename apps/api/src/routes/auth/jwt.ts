@@ -12,7 +12,6 @@ import {
   isTokenRevoked,
   passwordHashOf,
   recordLogin,
-  revokeToken,
   setOwnPassword,
 } from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -20,8 +19,8 @@ import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
 import { revokedForUser } from '../../lib/tokens.ts';
 import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { endSession, refreshClaims, tokenNotValid } from './sessions.ts';
 
-const tokenNotValid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
 
 export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
@@ -80,8 +79,8 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/refresh/', { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } }, async (request, reply) => {
-    const claims = tokens.verify(request.body.refresh);
-    if (!claims || claims.token_type !== 'refresh') return reply.code(401).send(tokenNotValid);
+    const claims = refreshClaims(app.ctx, request.body.refresh);
+    if (!claims) return reply.code(401).send(tokenNotValid);
     if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
     // A deactivated account loses its session at the next refresh; a changed role shows from it.
     // The provider's back-channel logout ended every session of the user issued until then.
@@ -93,10 +92,9 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Logout: the refresh token is refused from now on, and with it the session's access tokens.
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
   app.post('/logout/', { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const claims = tokens.verify(request.body.refresh);
-    if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
-    await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
-    await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
+    const claims = refreshClaims(app.ctx, request.body.refresh);
+    if (!claims) return reply.code(401).send(tokenNotValid);
+    await endSession(app.ctx, claims, request.clientIp);
     return reply.code(204).send(null);
   });
 

@@ -11,7 +11,6 @@ import {
   audit,
   endSsoSession,
   revokeSessionsOfSubject,
-  revokeToken,
   saveSsoHandoff,
   saveSsoRequest,
   ssoSessionOf,
@@ -32,11 +31,11 @@ import {
 } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { createRelyingParty, randomToken, roleOf, sha256, SsoRefusal, type RelyingParty } from '../../lib/sso.ts';
+import { endSession, refreshClaims, tokenNotValid } from './sessions.ts';
 
 const cookieName = 'ejdesk_sso';
 const cookiePath = '/api/auth/oidc/';
 const notConfigured = { detail: 'Single sign-on is not set up on this server.' };
-const tokenNotValid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
 
 /** The browser's binding cookie (set when it was sent to the provider), from the Cookie header. */
 function bindingOf(request: FastifyRequest): string | undefined {
@@ -151,12 +150,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   // Logout of a session begun at the provider: the refresh token ends here, and the answer says
   // where the browser goes to end the provider's session too.
   app.post('/logout/', { schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } }, async (request, reply) => {
-    const claims = tokens.verify(request.body.refresh);
-    if (!claims || claims.token_type !== 'refresh' || !claims.jti) return reply.code(401).send(tokenNotValid);
+    const claims = refreshClaims(app.ctx, request.body.refresh);
+    if (!claims) return reply.code(401).send(tokenNotValid);
     const session = await ssoSessionOf(db, claims.jti);
-    await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
+    await endSession(app.ctx, claims, request.clientIp);
     await endSsoSession(db, claims.jti);
-    await audit(db, { userId: claims.user_id, action: 'logout', entity: 'session', ip: request.clientIp });
     return { redirect: session && rp ? await rp.endSessionUrl(session.idToken) : null };
   });
 
