@@ -21,7 +21,6 @@ import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, Veri
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { endSession, refreshClaims, tokenNotValid } from './sessions.ts';
 
-
 export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
   app.decorateRequest('user', null);
