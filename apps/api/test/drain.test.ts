@@ -5,11 +5,8 @@
 // flight is finished to its last row; the event stream ends with a reconnect hint; then it exits 0.
 import { request, Agent, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows } from '@ejdesk/db';
-import { seed } from '@ejdesk/db/seed';
-import { sql } from 'drizzle-orm';
-import { testDatabaseUrl, throwawayDatabase } from './helpers.ts';
-import { loginOver, startApiProcess, type ApiProcess } from './support/api-process.ts';
+import { testDatabaseUrl } from './helpers.ts';
+import { startSeededApiProcess, type ApiProcess } from './support/api-process.ts';
 
 const operator = { email: 'ops@bank.example', password: 'a long enough password' };
 
@@ -27,24 +24,16 @@ const text = async (response: IncomingMessage) => {
 };
 
 describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () => {
-  let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
   let api: ApiProcess;
   let token: string;
   let disputes: number;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    scratch = await throwawayDatabase();
-    const database = await openDatabase({ url: scratch.url });
-    await database.migrate();
-    await seed(database.db, { emails: 50, ej: 30_000, filesPerKind: 0 });
-    [{ n: disputes }] = (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`)) as [{ n: number }];
-    await database.close();
-    api = await startApiProcess({ DATABASE_URL: scratch.url }, [operator]);
-    await api.waitFor('/api/ready', 200);
-    token = await loginOver(api.base, operator.email, operator.password);
+    ({ api, token, disputes, drop } = await startSeededApiProcess(30_000, operator));
   }, 180_000);
   afterAll(async () => {
     if (api?.child.exitCode === null) api.child.kill('SIGKILL');
-    await scratch?.drop();
+    await drop?.();
   });
 
   it('keeps answering on open connections, finishes the export, ends the event stream with a hint, then exits 0', async () => {

@@ -2,13 +2,10 @@
 // multipart or JSON upload streamed by Node's fetch (chunked, or with its length) is answered 401,
 // 403 or 413 with its detail, never a reset connection, whether it reaches the API directly or through
 // the edge's proxy (`pnpm edge`), which must then pass the API's early answer on, not a 502.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@ejdesk/http/testing';
 import { createTestApp, login, operator, type TestApp } from './helpers.ts';
+import { startEdgeProcess } from './support/api-process.ts';
 
 const size = 2 * 1024 * 1024;
 const boundary = 'ejdesk-upload';
@@ -45,26 +42,9 @@ describe('early answers to uploads still being sent', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     bases['the API'] = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     tokens.operator = (await login(t.app, operator)).access;
-    const dist = mkdtempSync(join(tmpdir(), 'ejdesk-shell-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-    const port = await freePort();
-    edge = spawn(process.execPath, ['--import', 'tsx', 'src/edge.ts'], {
-      cwd: new URL('../../edge', import.meta.url).pathname,
-      stdio: 'ignore',
-      env: { ...process.env, SHELL_DIST: dist, SHELL_PORT: String(port), API_URL: bases['the API'] },
-    });
-    bases['the edge'] = `http://127.0.0.1:${port}`;
-    for (
-      let i = 0;
-      !(await fetch(`${bases['the edge']}/login`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      i++
-    ) {
-      if (i > 150) throw new Error('the edge did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const started = await startEdgeProcess(bases['the API']);
+    edge = started.child;
+    bases['the edge'] = started.base;
   }, 60_000);
   afterAll(async () => {
     edge?.kill('SIGTERM');

@@ -2,10 +2,9 @@
 // giving back their connections and memory, and leave the API answering lists promptly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '@ejdesk/db';
-import { seed } from '@ejdesk/db/seed';
 import { sql } from 'drizzle-orm';
-import { testDatabaseUrl, throwawayDatabase } from './helpers.ts';
-import { loginOver, startApiProcess, type ApiProcess } from './support/api-process.ts';
+import { testDatabaseUrl } from './helpers.ts';
+import { loginOver, startApiProcess, startSeededApiProcess, type ApiProcess } from './support/api-process.ts';
 
 const operator = { email: 'ops@bank.example', password: 'a long enough password' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,31 +17,23 @@ async function metric(api: ApiProcess, name: string): Promise<number> {
 }
 
 describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
-  let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
   let api: ApiProcess;
   let token: string;
   let disputes: number;
+  let url: string;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    scratch = await throwawayDatabase();
-    const database = await openDatabase({ url: scratch.url });
-    await database.migrate();
-    await seed(database.db, { emails: 200, ej: 60_000, filesPerKind: 0 });
-    await database.db.execute(sql`analyze`);
-    [{ n: disputes }] = (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`)) as [{ n: number }];
-    await database.close();
-    api = await startApiProcess({ DATABASE_URL: scratch.url, EXPORT_CONCURRENCY: '10', SHUTDOWN_SECONDS: '5' }, [operator]);
-    await api.waitFor('/api/ready', 200);
-    token = await loginOver(api.base, operator.email, operator.password);
+    ({ api, token, disputes, url, drop } = await startSeededApiProcess(60_000, operator, { EXPORT_CONCURRENCY: '10', SHUTDOWN_SECONDS: '5' }));
   }, 180_000);
   afterAll(async () => {
     // The dropped downloads' sockets stay open at the client's end: the drain cuts them at its bound.
     await api?.stop();
-    await scratch?.drop();
+    await drop?.();
   });
 
   const exportUrl = () => `${api.base}/api/scrape/extract/export/?format=xlsx`;
   const activeQueries = async () => {
-    const database = await openDatabase({ url: scratch.url, poolSize: 1 });
+    const database = await openDatabase({ url: url, poolSize: 1 });
     const [row] = await queryRows<{ n: number }>(
       database.db,
       sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
@@ -86,7 +77,7 @@ describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
   }, 120_000);
 
   it('refuses an export past the limit with 429 and a detail, before any byte of a file', async () => {
-    const limited = await startApiProcess({ DATABASE_URL: scratch.url, EXPORT_CONCURRENCY: '1' });
+    const limited = await startApiProcess({ DATABASE_URL: url, EXPORT_CONCURRENCY: '1' });
     try {
       await limited.waitFor('/api/ready', 200);
       const access = await loginOver(limited.base, operator.email, operator.password);

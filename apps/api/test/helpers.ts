@@ -86,5 +86,5 @@ export function multipart(fields: Record<string, string>): { payload: string; he
 export const decodeClaims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 // The API as a process of its own, and Debian's nginx in front of such processes.
-export { startApiProcess, type ApiProcess } from './support/api-process.ts';
+export { startApiProcess, startEdgeProcess, type ApiProcess } from './support/api-process.ts';
 export { nginxInstalled, startNginx } from './support/nginx.ts';

@@ -8,7 +8,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { createUser, openDatabase, queryRows } from '@ejdesk/db';
 import { seed } from '@ejdesk/db/seed';
@@ -16,29 +15,17 @@ import { startApiProcess, startNginx, type ApiProcess } from '@ejdesk/api/test-h
 import { freePort } from '@ejdesk/http/testing';
 import { startDovecot } from '@ejdesk/mailbox/testing';
 import { hashPassword } from '../../api/src/lib/passwords.ts';
-import { bulkCorpus, prepareRules } from '../test/support/corpus.ts';
+import { bulkCorpus } from '../test/support/corpus.ts';
+import { freshDatabase } from './databases.ts';
 
-const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
 const key = randomBytes(32);
 const operator = { email: 'bench@ejdesk.local', password: randomBytes(12).toString('hex') };
 const autocannon = new URL('../../api/node_modules/.bin/autocannon', import.meta.url).pathname;
 
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function requestsPerSecond(): Promise<void> {
-  const url = await freshDatabase('ejdesk_bench_cluster');
+  const url = await freshDatabase('ejdesk_bench_cluster', key);
   const database = await openDatabase({ url });
-  await database.migrate();
   await seed(database.db, { emails: 5000, ej: 100_000, filesPerKind: 100 });
   await database.db.execute(sql`vacuum analyze`);
   await createUser(database.db, operator.email, await hashPassword(operator.password));
@@ -99,10 +86,8 @@ async function ingestRates(): Promise<void> {
   console.log(`\nA mailbox of ${messages.toLocaleString('en')} mixed messages drained by \`pnpm worker\` processes (each into a fresh database)\n`);
   const rates: number[] = [];
   for (const count of [1, 2]) {
-    const url = await freshDatabase(`ejdesk_bench_workers_${count}`);
+    const url = await freshDatabase(`ejdesk_bench_workers_${count}`, key);
     const database = await openDatabase({ url });
-    await database.migrate();
-    await prepareRules(database.db, key);
     const processed = async () =>
       (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from email_sources where processed_at is not null`))[0]!.n;
     const started = performance.now();

@@ -9,29 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase } from '@ejdesk/db';
-import { bigCorpus, bulkCorpus, prepareRules, toMbox } from '../test/support/corpus.ts';
+import { bigCorpus, bulkCorpus, toMbox } from '../test/support/corpus.ts';
+import { freshDatabase } from './databases.ts';
 import { startDovecot } from '@ejdesk/mailbox/testing';
 
-const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const count = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const key = randomBytes(32);
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  await database.migrate();
-  await prepareRules(database.db, key);
-  await database.close();
-  return url.toString();
-}
 
 function ingest(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -74,13 +57,13 @@ if (process.env.BENCH_ONLY !== 'big') {
     await dovecot.append(messages);
     console.log(`  appended to Dovecot in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const imapUrl = await freshDatabase('ejdesk_bench_ingest_imap');
+    const imapUrl = await freshDatabase('ejdesk_bench_ingest_imap', key);
     const imap = await ingest(['--imap'], { DATABASE_URL: imapUrl, ...imapEnv(dovecot) });
     console.log(`IMAP sync: ${figures(imap)}`);
 
     const mboxPath = join(folder, 'bench.mbox');
     writeFileSync(mboxPath, toMbox(messages));
-    const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox');
+    const mboxUrl = await freshDatabase('ejdesk_bench_ingest_mbox', key);
     const mbox = await ingest(['--from', mboxPath], { DATABASE_URL: mboxUrl });
     console.log(`mbox import: ${figures(mbox)}`);
     console.log(
@@ -101,7 +84,7 @@ const big = await bigCorpus(bigCount);
 const bigDovecot = await startDovecot();
 try {
   await bigDovecot.append(big);
-  const bigUrl = await freshDatabase('ejdesk_bench_ingest_big');
+  const bigUrl = await freshDatabase('ejdesk_bench_ingest_big', key);
   const output = await ingest(['--imap'], { DATABASE_URL: bigUrl, ...imapEnv(bigDovecot) });
   const size = (big.reduce((n, m) => n + m.length, 0) / bigCount / 1024 / 1024).toFixed(0);
   console.log(`${bigCount} messages of ${size} MB over IMAP: ${figures(output)}`);

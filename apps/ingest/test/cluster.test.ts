@@ -8,15 +8,22 @@
 // - Each API instance restarted in turn (SIGTERM, as systemd does) under 16 connections of
 //   filters, exports and creates through nginx: not one request fails, and every acknowledged
 //   create is stored exactly once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadIngestRules, queryRows } from '@ejdesk/db';
-import { admin, createTestApp, nginxInstalled, startApiProcess, startNginx, testDatabaseUrl, type ApiProcess, type TestApp } from '@ejdesk/api/test-helpers';
+import {
+  admin,
+  createTestApp,
+  nginxInstalled,
+  startApiProcess,
+  startEdgeProcess,
+  startNginx,
+  testDatabaseUrl,
+  type ApiProcess,
+  type TestApp,
+} from '@ejdesk/api/test-helpers';
 import { sessionStore, watchLiveEvents } from '@ejdesk/api-client';
 import { freePort } from '@ejdesk/http/testing';
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
@@ -83,15 +90,9 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     for (const port of [await freePort(), await freePort()]) apis.push(await startApi(port));
     for (const api of apis) await api.waitFor('/api/ready', 200);
 
-    const dist = mkdtempSync(join(tmpdir(), 'ejdesk-shell-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>EJ Desk</title><div id="root"></div>');
-    const edgePort = await freePort();
-    edge = spawn(process.execPath, ['--import', 'tsx', 'src/edge.ts'], {
-      cwd: new URL('../../edge', import.meta.url).pathname,
-      stdio: 'ignore',
-      env: { ...process.env, SHELL_DIST: dist, SHELL_PORT: String(edgePort), API_URL: apis[0]!.base },
-    });
-    proxy = await startNginx({ api: apis.map((api) => Number(new URL(api.base).port)), edge: [edgePort] });
+    const started = await startEdgeProcess(apis[0]!.base);
+    edge = started.child;
+    proxy = await startNginx({ api: apis.map((api) => Number(new URL(api.base).port)), edge: [started.port] });
     await until('the edge behind nginx', async () => (await fetch(`${proxy.base}/login`).catch(() => undefined))?.ok, 60_000);
 
     const login = await fetch(`${proxy.base}/api/auth/jwt/create/`, {

@@ -1,10 +1,14 @@
 // The API as operators run it: `src/server.ts` in a child process of its own, spoken to over HTTP.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { openDatabase, queryRows } from '@ejdesk/db';
+import { seed } from '@ejdesk/db/seed';
+import { throwawayDatabase } from '../helpers.ts';
 import { freePort } from './private-postgres.ts';
 
 const cwd = new URL('../..', import.meta.url).pathname;
@@ -84,4 +88,52 @@ export async function loginOver(base: string, email: string, password: string): 
   });
   if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { access: string }).access;
+}
+
+/**
+ * An API process on a throwaway PostgreSQL database seeded with `ej` EJ records, with `operator`
+ * signed in: its token and the number of dispute records.
+ */
+export async function startSeededApiProcess(
+  ej: number,
+  operator: { email: string; password: string },
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ api: ApiProcess; token: string; disputes: number; url: string; drop(): Promise<void> }> {
+  const scratch = await throwawayDatabase();
+  const database = await openDatabase({ url: scratch.url });
+  await database.migrate();
+  await seed(database.db, { emails: 200, ej, filesPerKind: 0 });
+  await database.db.execute(sql`analyze`);
+  const [{ n: disputes }] = (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`)) as [
+    { n: number },
+  ];
+  await database.close();
+  const api = await startApiProcess({ DATABASE_URL: scratch.url, ...extraEnv }, [operator]);
+  await api.waitFor('/api/ready', 200);
+  return { api, token: await loginOver(api.base, operator.email, operator.password), disputes, url: scratch.url, drop: scratch.drop };
+}
+
+/** `pnpm edge` as a process of its own in front of `apiUrl`, serving a stand-in build of the shell. */
+export async function startEdgeProcess(apiUrl: string): Promise<{ base: string; port: number; child: ChildProcess }> {
+  const dist = mkdtempSync(join(tmpdir(), 'ejdesk-shell-dist-'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>EJ Desk</title><div id="root"></div>');
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/edge.ts'], {
+    cwd: new URL('../../../edge', import.meta.url).pathname,
+    stdio: 'ignore',
+    env: { ...process.env, SHELL_DIST: dist, SHELL_PORT: String(port), API_URL: apiUrl },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (
+    let i = 0;
+    !(await fetch(`${base}/login`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
+    if (i > 150 || child.exitCode !== null) throw new Error('the edge did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, port, child };
 }
