@@ -1,7 +1,8 @@
 // The API process: reach the database and migrate, then listen (when the database is down, listen
 // at once and retry: meanwhile /api/health answers 200, /api/ready and every other request 503); on
-// SIGINT/SIGTERM drain (lib/drain.ts): finish the requests and exports in flight, then close the pool. EJDESK_HOSTED_WORKER names a module (the mail
-// ingester under `pnpm start`) to run beside the API on the same database handle once it is ready.
+// SIGINT/SIGTERM drain (lib/drain.ts): finish the requests and exports in flight, then close the
+// pool. EJDESK_HOSTED_WORKER names a module (the mail ingester under `pnpm start`) to run beside
+// the API on the same database handle once it is ready.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { Database } from '@ejdesk/db';

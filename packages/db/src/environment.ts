@@ -31,10 +31,17 @@ export const openConfiguredDatabase = (
   options: Pick<DatabaseOptions, 'statementTimeoutMs' | 'onConnectionError' | 'poolSize' | 'asynchronousCommit'> = {},
 ) => openDatabase({ ...options, url: databaseUrl, dataDir: join(dataDir, 'pg') });
 
+/** A secret generated into the data folder before, if it was (read, never made). */
+export function storedSecret(dataDir: string, name: string): string | undefined {
+  const file = join(dataDir, name);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
 /** A secret generated once into the data folder, so that it survives restarts (demo only). */
 export function generatedSecret(dataDir: string, name: string): string {
+  const stored = storedSecret(dataDir, name);
+  if (stored !== undefined) return stored;
   const file = join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const value = randomBytes(32).toString('base64');
   writeFileSync(file, value + '\n', { mode: 0o600 });

@@ -3,9 +3,9 @@
 // API on its own port (a consistent dump, taken between two statements); when nothing runs, the
 // data folder is opened here. A restore goes into an empty data folder only. On PostgreSQL, a
 // backup is pg_dump's: docs/operations.md has the commands.
-import { existsSync, renameSync, writeFileSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { BackupError, packBackup, restoreBackup } from '@ejdesk/db';
+import { renameSync, writeFileSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BackupError, packBackup, restoreBackup, storedSecret } from '@ejdesk/db';
 import { SettingError, startingWith } from '@ejdesk/settings';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
@@ -28,11 +28,7 @@ const path = resolve(file);
  * The API's signing secret as it reads it, without making one: a data folder that has none was never
  * served, and a backup must not write into the folder it copies.
  */
-function servingSecret(): string | undefined {
-  if (config.jwtSecret) return config.jwtSecret;
-  const file = join(config.dataDir, 'jwt-secret');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
-}
+const servingSecret = () => config.jwtSecret ?? storedSecret(config.dataDir, 'jwt-secret');
 
 /** The dump from the running API, or null when no API serves this data folder on API_PORT. */
 async function dumpFromRunningApi(): Promise<Buffer | null> {

@@ -1,8 +1,8 @@
 // GET /api/events/: server-sent events for the signed-in user. `stall` first (and whenever it
 // changes), then `mail` whenever the ingester stored or processed mail (at most one a second), and
 // `reconnect` as the last frame when the instance shuts down. A comment every 20 s keeps proxies
-// from closing a quiet stream. Authenticated by the header like
-// every route (the client reads the stream with fetch, so no token ever travels in a URL).
+// from closing a quiet stream. Authenticated by the header like every route (the client reads the
+// stream with fetch, so no token ever travels in a URL).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LiveEvent } from '../../lib/live.ts';
 import { authenticate } from '../../plugins/authenticate.ts';
