@@ -12,6 +12,8 @@ const screens = [
   '/read-email',
   '/email-details-data/1',
   '/email',
+  '/email?tat=breached',
+  '/disputes/1',
   '/overage',
   '/successing',
   '/text-email-data',

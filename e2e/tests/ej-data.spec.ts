@@ -58,6 +58,10 @@ test.describe('/email', () => {
       'Short Description',
       'Mail Received From',
       'Mail Subject',
+      'Status',
+      'Due Date',
+      'Age (days)',
+      'Penalty',
     ]);
     const { count } = await api<EjPage>(page, '/scrape/extract/email/data/pagination/');
     await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();

@@ -24,6 +24,7 @@ import { createRelyingParty, type RelyingPartyOptions } from './lib/sso.ts';
 import { adminApiRoutes } from './routes/admin/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
 import { mailFlowRoutes } from './routes/mail-flow/index.ts';
+import { disputeRoutes } from './routes/disputes/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
@@ -128,6 +129,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
   await app.register(adminApiRoutes, { prefix: '/api/admin' });
   await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
+  await app.register(disputeRoutes, { prefix: '/api/disputes' });
   await app.register(eventRoutes, { prefix: '/api/events' });
   await app.register(registryRoutes, { prefix: '/api/registry' });
   await app.register(backupRoutes, { prefix: '/api/backup' });

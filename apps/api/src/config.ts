@@ -1,12 +1,13 @@
 // Everything the API process reads from its environment: one schema (the docs' settings table is
 // written from it), read once at start. A bad value stops the process, naming the variable.
-import { dataDirOf, storageSettings } from '@ejdesk/db';
+import { clockSettings, clockTimeZoneOf, dataDirOf, storageSettings } from '@ejdesk/db';
 import { integer, list, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 export const apiSettings = {
   ...storageSettings,
+  ...clockSettings,
   API_HOST: text({ default: '127.0.0.1', description: 'Address the API listens on.' }),
   API_PORT: integer({ minimum: 1, maximum: 65535, default: 8000, description: 'Port the API listens on.' }),
   CORS_ORIGINS: list({
@@ -108,6 +109,8 @@ export const userCreateSettings = {
 };
 
 export interface ApiConfig {
+  /** The time zone of the turnaround clock's days. */
+  clockTimeZone: string;
   /** postgres:// URL of a real server; absent means the embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
   /** Folder for the embedded database and generated secrets (git-ignored). */
@@ -186,6 +189,7 @@ function oidcOf(s: Settings<typeof apiSettings>): OidcConfig | undefined {
 export function loadConfig(env?: Record<string, string | undefined>): ApiConfig {
   const s = readSettings(apiSettings, env);
   return {
+    clockTimeZone: clockTimeZoneOf(s),
     databaseUrl: s.DATABASE_URL,
     dataDir: dataDirOf(s.EJDESK_DATA_DIR),
     host: s.API_HOST,

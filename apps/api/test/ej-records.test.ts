@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
-import { ejRecords } from '@ejdesk/db';
-import { inArray } from 'drizzle-orm';
+import { dayIn, ejRecords } from '@ejdesk/db';
+import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -14,6 +14,9 @@ print(json.dumps([[cell(v) for v in row] for row in book.worksheets[0].iter_rows
 `;
 
 type Kind = 'dispute' | 'overage' | 'succeeding';
+
+/** Whole days from a date to today on the clock (TAT_TIME_ZONE's default). */
+const daysSince = (day: string) => (Date.parse(dayIn('Asia/Kolkata')) - Date.parse(day)) / 86_400_000;
 const record = (i: number, kind: Kind, over: Partial<typeof ejRecords.$inferInsert> = {}) => ({
   kind,
   atmId: `APX${String(i).padStart(5, '0')}`,
@@ -49,6 +52,8 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       ...Array.from({ length: 3 }, (_, i) => record(200 + i, 'succeeding')),
     ];
     await t.database.db.insert(ejRecords).values(rows);
+    // Each dispute record joins its dispute, as the ingester's save does.
+    await t.database.db.execute(sql`select dispute_records_link(null)`);
   });
   afterAll(() => t.close());
 
@@ -76,6 +81,15 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       short_description: 'cash not dispensed at ATM',
       mail_received_from: 'ops@harborbank.example',
       mail_subject: '=HYPERLINK("http://evil.example","x")',
+      // Its dispute's clock under the RBI rule: T+5 calendar days from 27 March, Rs 100 a day after.
+      dispute_id: expect.any(Number),
+      status: 'open',
+      outcome: null,
+      due_date: '2025-04-01',
+      age_days: daysSince('2025-03-27'),
+      overdue_days: daysSince('2025-04-01'),
+      penalty: `${daysSince('2025-04-01') * 100}.00`,
+      currency: 'INR',
     });
     const last = (await get(`${table}?page_size=10&page=3`)).json();
     expect(last.results.map((r: { atm_id: string }) => r.atm_id)).toEqual(['APX00006', 'APX00005', 'APX00004', 'APX00003', 'APX00002', 'APX00001']);
@@ -188,7 +202,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         const refused = await get(`${table}?ordering=${encodeURIComponent(asked)}`);
         expect(refused.statusCode).toBe(400);
         expect(refused.json().detail).toBe(
-          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id.`,
+          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, due_date, -due_date, penalty, -penalty.`,
         );
       }
     });

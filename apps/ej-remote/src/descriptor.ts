@@ -5,6 +5,6 @@ import type { RemoteDescriptor } from '@ejdesk/contract';
 export default {
   name: 'ej',
   section: 'EJ data',
-  paths: ['email', 'overage', 'successing'],
+  paths: ['email', 'overage', 'successing', 'disputes'],
   nav: [{ label: 'Email', path: '/email', order: 30 }],
 } satisfies RemoteDescriptor;

@@ -1,5 +1,6 @@
 // The ej remote's one exposed module: the screens for the paths it owns.
 import { Route, Routes } from 'react-router-dom';
+import { DisputePage } from './features/disputes/DisputePage.tsx';
 import { EjFileListPage } from './features/ej-file-lists/EjFileListPage.tsx';
 import { EjTablePage } from './features/ej-table/EjTablePage.tsx';
 
@@ -13,6 +14,7 @@ export default function EjRoutes() {
   return (
     <Routes>
       <Route path="/email" element={<EjTablePage />} />
+      <Route path="/disputes/:id" element={<DisputePage />} />
       <Route path="/overage" element={<EjFileListPage key="overage" kind="overage" title="Overage" />} />
       <Route path="/successing" element={<EjFileListPage key="succeeding" kind="succeeding" title="Successing" />} />
     </Routes>

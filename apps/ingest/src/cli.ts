@@ -94,7 +94,7 @@ try {
   const lanes = Number(args.lanes ?? config.lanes ?? (database.backend === 'pglite' ? 1 : 4));
   const options: RunOptions = {
     db: database.db,
-    loadRules: () => loadIngestRules(database.db, bankPassKey),
+    loadRules: () => loadIngestRules(database.db, bankPassKey, config.clockTimeZone),
     log,
     lanes: Number.isInteger(lanes) && lanes > 0 ? lanes : 1,
     signal: controller.signal,

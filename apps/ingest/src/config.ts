@@ -2,13 +2,14 @@
 // process (`pnpm start`): the database, the mailbox in IMAP_* (signed in to with a password or
 // OAuth2), and how it works through the queue.
 // One schema, read once at start; a bad value stops the process, naming the variable.
-import { dataDirOf, storageSettings } from '@ejdesk/db';
+import { clockSettings, clockTimeZoneOf, dataDirOf, storageSettings } from '@ejdesk/db';
 import { authMethods, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
 import { flag, integer, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 import type { Level } from './log.ts';
 
 export const ingestSettings = {
   ...storageSettings,
+  ...clockSettings,
   IMAP_HOST: text({ description: 'The mailbox’s IMAP server; unset, no mailbox is watched.' }),
   IMAP_PORT: integer({ minimum: 1, maximum: 65535, description: 'Its port; unset, 993 with TLS and 143 without.' }),
   IMAP_TLS: flag({ default: true, description: 'Connect with TLS.' }),
@@ -47,6 +48,8 @@ export const ingestSettings = {
 };
 
 interface IngestConfig {
+  /** The time zone of the turnaround clock's days (a resolution by mail stops the clock on its day). */
+  clockTimeZone: string;
   databaseUrl: string | undefined;
   dataDir: string;
   bankPassKey: string | undefined;
@@ -100,6 +103,7 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
       ? { host: s.IMAP_HOST, port: s.IMAP_PORT ?? (s.IMAP_TLS ? 993 : 143), user: s.IMAP_USER, tls: s.IMAP_TLS, mailbox: s.IMAP_MAILBOX, auth: authOf(s) }
       : null;
   return {
+    clockTimeZone: clockTimeZoneOf(s),
     databaseUrl: s.DATABASE_URL,
     dataDir: dataDirOf(s.EJDESK_DATA_DIR),
     bankPassKey: s.BANK_PASS_KEY,

@@ -23,7 +23,7 @@ export async function start(host: { db: Db; bankPassKey: Buffer; embedded?: bool
   const controller = new AbortController();
   const options: RunOptions = {
     db: host.db,
-    loadRules: () => loadIngestRules(host.db, host.bankPassKey),
+    loadRules: () => loadIngestRules(host.db, host.bankPassKey, config.clockTimeZone),
     log,
     lanes: 1,
     signal: controller.signal,

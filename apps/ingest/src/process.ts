@@ -3,6 +3,7 @@
 import {
   claimFingerprints,
   claimNextMessage,
+  dayIn,
   markProcessingFailed,
   saveProcessedMessage,
   type Db,
@@ -134,6 +135,8 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
     jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, JSON_RECORDS).map((r) => r.record),
     processingError: [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures].filter(Boolean).join('\n') || null,
     bankName: sender.bankName,
+    msp: sender.msp,
+    clockDay: dayIn(rules.clockTimeZone, receivedAt),
     bodyRows: bodyRows.map((r) => r.row),
     files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, ejKind: ejKindOf(f), rows: f.rows.map((r) => r.row) })),
   });

@@ -5,6 +5,8 @@ import type { IngestRules } from '@ejdesk/db';
 interface Sender {
   /** The bank or MSP the address belongs to, or null when it is not a known sender. */
   organisation: string | null;
+  /** The MSP the address belongs to (not a bank of the Bank MSP list), or null. */
+  msp: string | null;
   /** The bank the rows belong to: the sender's own, or the one of its MSP's banks the subject names. */
   bankName: string;
   /** Stored passwords that may open the sender's protected files, its own bank's first. */
@@ -32,5 +34,6 @@ export function identifySender(rules: IngestRules, address: string, subject: str
   const bankName = named ?? (banks.length === 1 ? banks[0]! : banks.includes(organisation ?? '') ? organisation! : '');
   const ordered = named ? [named, ...banks.filter((b) => b !== named)] : banks;
   const passwords = ordered.map((b) => rules.passwords.get(b.toLowerCase())).filter((p): p is string => p !== undefined);
-  return { organisation, bankName, passwords: [...new Set(passwords)], ignoredBecause };
+  const msp = organisation && !banks.some((b) => b.toLowerCase() === organisation.toLowerCase()) ? organisation : null;
+  return { organisation, msp, bankName, passwords: [...new Set(passwords)], ignoredBecause };
 }

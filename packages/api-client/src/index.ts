@@ -4,6 +4,7 @@ export * from './types.ts';
 export * from './endpoints/admin.ts';
 export * from './endpoints/emails.ts';
 export * from './endpoints/ej.ts';
+export * from './endpoints/disputes.ts';
 export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
 export { signIn, LoginError } from './sign-in.ts';

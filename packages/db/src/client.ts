@@ -38,6 +38,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The channel on which the ingester says mail was stored, processed or its mailbox changed state,
+ * and on which a dispute's status change is told; the API's live events listen on it (several API
+ * instances each listen).
+ */
+export const mailChannel = 'ejdesk_mail';
+
 /** Tell listeners on the channel, when the caller's transaction commits (one per payload and transaction). */
 export const notifySql = (channel: string, payload = '') => sql`select pg_notify(${channel}, ${payload})`;
 

@@ -13,6 +13,7 @@ export * from './queries/preferences.ts';
 export * from './queries/audit.ts';
 export * from './queries/accounts.ts';
 export * from './queries/rules.ts';
+export * from './queries/disputes.ts';
 export * from './queries/mail-flow.ts';
 export * from './queries/mailboxes.ts';
 export * from './queries/remotes.ts';

@@ -402,7 +402,11 @@ export const dataFileRows = pgTable(
     mailSubject: text('mail_subject').notNull().default(''),
     responseCode: text('response_code').notNull().default(''),
   },
-  (t) => [index('data_file_rows_file_pos_idx').on(t.dataFileId, t.position)],
+  (t) => [
+    index('data_file_rows_file_pos_idx').on(t.dataFileId, t.position),
+    // A dispute's story finds the result rows that name its transaction (ATM ID and number).
+    index('data_file_rows_txn_idx').on(t.txtNo, t.atmId),
+  ],
 );
 
 /** bank_pass is AES-256-GCM ciphertext (iv | tag | data); never stored or logged in clear. */
@@ -664,3 +668,143 @@ export const remoteCurrent = pgTable('remote_current', {
     .references(() => remoteReleases.id),
   updateAt: updatedAt(),
 });
+
+export const tatScopes = ['all', 'bank', 'msp'] as const;
+export type TatScope = (typeof tatScopes)[number];
+export const tatClockStarts = ['transaction_date', 'complaint_date'] as const;
+export type TatClockStart = (typeof tatClockStarts)[number];
+export const tatDayKinds = ['calendar', 'working'] as const;
+export type TatDayKind = (typeof tatDayKinds)[number];
+
+/**
+ * Turnaround rules: how many days a dispute may stay open, counted from which of its dates, and
+ * the penalty per day past the due date. The most specific rule covering a dispute applies (its
+ * bank's, then its MSP's, then the one for all); one rule per scope. Working days skip Saturdays,
+ * Sundays and the rule's holidays; calendar days count every day.
+ */
+export const tatRules = pgTable(
+  'tat_rules',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    scope: text('scope').notNull(),
+    /** The bank or MSP the rule covers; '' for all. */
+    scopeValue: text('scope_value').notNull().default(''),
+    clockStart: text('clock_start').notNull(),
+    days: integer('days').notNull(),
+    dayKind: text('day_kind').notNull(),
+    holidays: date('holidays')
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('tat_rules_scope_check', sql`${t.scope} in (${inList(tatScopes)}) and (${t.scope} = 'all') = (${t.scopeValue} = '')`),
+    check('tat_rules_clock_start_check', sql`${t.clockStart} in (${inList(tatClockStarts)})`),
+    check('tat_rules_day_kind_check', sql`${t.dayKind} in (${inList(tatDayKinds)})`),
+    check('tat_rules_days_check', sql`${t.days} between 0 and 3650`),
+    check('tat_rules_penalty_check', sql`${t.penaltyPerDay} >= 0`),
+    uniqueIndex('tat_rules_scope_key').on(t.scope, sql`lower(${t.scopeValue})`),
+    uniqueIndex('tat_rules_name_key').on(sql`lower(${t.name})`),
+  ],
+);
+
+export const disputeStatuses = ['open', 'awaiting_msp', 'resolved'] as const;
+export type DisputeStatus = (typeof disputeStatuses)[number];
+export const disputeOutcomes = ['credited', 'rejected', 'other'] as const;
+export type DisputeOutcome = (typeof disputeOutcomes)[number];
+/** Who set a status: the mail (a later row said so) or an operator, who wins over later mail. */
+export const disputeStatusSources = ['mail', 'operator'] as const;
+export type DisputeStatusSource = (typeof disputeStatusSources)[number];
+
+/**
+ * One dispute: the EJ records of one transaction (the same ATM ID and transaction number, and card
+ * where both have one), with its turnaround clock and status. The clock's columns are the rule's as
+ * it was applied (changed rules are applied to open disputes at once); age, days overdue and the
+ * penalty follow from them and the day (docs/disputes.md).
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    atmId: text('atm_id').notNull(),
+    txtNo: text('txt_no').notNull(),
+    cardNo: text('card_no').notNull().default(''),
+    bankName: text('bank_name').notNull().default(''),
+    transactionDate: date('transaction_date'),
+    complaintDate: date('complaint_date'),
+    /** The first record of the dispute (the complaint, usually). */
+    firstRecordId: bigint('first_record_id', { mode: 'number' }).notNull(),
+    ruleId: integer('rule_id').references(() => tatRules.id, { onDelete: 'set null' }),
+    clockStartedOn: date('clock_started_on'),
+    dueDate: date('due_date'),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull().default(''),
+    status: text('status').notNull().default('open'),
+    outcome: text('outcome'),
+    /** The day a resolution stopped the clock. */
+    stoppedOn: date('stopped_on'),
+    statusSource: text('status_source').notNull().default('mail'),
+    /** Why the status is what it is: the mail rule that set it, or the operator's note. */
+    statusReason: text('status_reason').notNull().default(''),
+    statusBy: text('status_by').notNull().default(''),
+    statusAt: timestamp('status_at', { withTimezone: true }).notNull().defaultNow(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('disputes_status_check', sql`${t.status} in (${inList(disputeStatuses)})`),
+    check(
+      'disputes_outcome_check',
+      sql`(${t.status} = 'resolved') = (${t.outcome} is not null) and (${t.outcome} is null or ${t.outcome} in (${inList(disputeOutcomes)}))`,
+    ),
+    check('disputes_status_source_check', sql`${t.statusSource} in (${inList(disputeStatusSources)})`),
+    index('disputes_txn_idx').on(t.txtNo, t.atmId),
+    uniqueIndex('disputes_first_record_key').on(t.firstRecordId),
+    // The open disputes by due date: breached, due today, due soon, and the due-date order.
+    index('disputes_open_due_idx')
+      .on(t.dueDate, t.id)
+      .where(sql`${t.status} <> 'resolved'`),
+    index('disputes_status_idx').on(t.status, t.id),
+    index('disputes_rule_idx').on(t.ruleId),
+  ],
+);
+
+/** Which dispute each dispute record belongs to (every record of kind dispute has one). */
+export const disputeRecords = pgTable(
+  'dispute_records',
+  {
+    recordId: bigint('record_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => ejRecords.id, { onDelete: 'cascade' }),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('dispute_records_dispute_idx').on(t.disputeId, t.recordId)],
+);
+
+/** A dispute's status history: every change, by mail or by an operator, with its reason or note. */
+export const disputeEvents = pgTable(
+  'dispute_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    actor: text('actor').notNull().default(''),
+    status: text('status').notNull(),
+    outcome: text('outcome'),
+    reason: text('reason').notNull().default(''),
+    note: text('note').notNull().default(''),
+    emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('dispute_events_dispute_idx').on(t.disputeId, t.id)],
+);

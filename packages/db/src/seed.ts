@@ -370,6 +370,16 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     options,
   );
 
+  // Each dispute record joins its dispute (a clock from the rules); most disputes whose clock
+  // started over ten days ago were resolved some days after it started, about one in ten of them late.
+  await db.execute(sql`select dispute_records_link(null)`);
+  await db.execute(sql`
+    update disputes set status = 'resolved',
+      outcome = (array['credited', 'credited', 'rejected', 'other'])[1 + id % 4],
+      stopped_on = clock_started_on + (case when id % 10 = 0 then 8 else id % 5 end)::int,
+      status_reason = 'Resolved before the demo data was made', status_at = now()
+    where clock_started_on < ${isoDate(now)}::date - 10 and id % 10 < 8`);
+
   const extension: Record<DataFileKind, string> = {
     text: 'txt',
     missing: 'txt',

@@ -8,6 +8,9 @@ const utcMonthStart = (year: number, month: number) => {
   return date;
 };
 
+/** The 400's detail for a query parameter that is not such a month. */
+export const monthProblem = (name: string) => `query '${name}': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan.`;
+
 export function monthRange(value: string): { from: Date; to: Date } | null {
   const match = /^(\d{4})-([A-Za-z]{3})$/.exec(value.trim());
   const month = match ? months.indexOf(match[2]!.toLowerCase()) : -1;

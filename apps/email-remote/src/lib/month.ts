@@ -10,3 +10,11 @@ export function toApiMonth(month: string): string | null {
   const name = match ? monthAbbreviations[Number(match[2]) - 1] : undefined;
   return match && name ? `${match[1]}-${name}` : null;
 }
+
+/** The first and last day (YYYY-MM-DD) of a YYYY-MM month, or null. */
+export function monthDays(month: string): { first: string; last: string } | null {
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  if (!match) return null;
+  const last = new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate();
+  return { first: `${month}-01`, last: `${month}-${String(last).padStart(2, '0')}` };
+}

@@ -1,14 +1,16 @@
 import { http } from '../http.ts';
 import type { Paginated } from '../types.ts';
 import { cleanParams, type QueryParams } from './emails.ts';
+import type { DisputeRecord } from './disputes.ts';
 
 // The EJ record type is defined once, beside the export columns that read it.
 import type { EjRecord } from '@ejdesk/export';
 
 export type { EjRecord };
 
+/** A page of the dispute table: each record with its dispute's clock. */
 export const getEjPage = async (params: QueryParams, signal?: AbortSignal) =>
-  (await http.get<Paginated<EjRecord>>('/scrape/extract/email/data/pagination/', { params: cleanParams(params), signal })).data;
+  (await http.get<Paginated<DisputeRecord>>('/scrape/extract/email/data/pagination/', { params: cleanParams(params), signal })).data;
 
 export const getEjFileRecords = async (kind: 'overage' | 'succeeding') => (await http.get<EjRecord[]>(`/scrape/extract/${kind}/data/`)).data;
 

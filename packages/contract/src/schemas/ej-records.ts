@@ -38,13 +38,23 @@ const filterFields = {
   mail_received_from: FilterText,
 };
 
-export const EjTableQuery = Type.Object({ ...PageQuery, ...filterFields, ordering: Ordering }, { additionalProperties: false });
+/** The dispute table's filters: the record's, and its dispute's clock (a quick filter, an age in days). */
+export const ejFilterFields = {
+  ...filterFields,
+  tat: Type.Optional(
+    Type.Union([Type.Literal('open'), Type.Literal('breached'), Type.Literal('due_today'), Type.Literal('due_soon'), Type.Literal('resolved')]),
+  ),
+  age_from: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+  age_to: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+};
+
+export const EjTableQuery = Type.Object({ ...PageQuery, ...ejFilterFields, ordering: Ordering }, { additionalProperties: false });
 
 export const EjExportQuery = Type.Object(
   {
     kind: Type.Optional(Type.Union([Type.Literal('dispute'), Type.Literal('overage'), Type.Literal('succeeding')])),
     format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]),
-    ...filterFields,
+    ...ejFilterFields,
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,8 @@
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, count, desc, eq, gte, inArray, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
-import { ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
+import { disputeRecords, disputes, ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
+import { clockOn, tatCondition, type TatFilter } from './disputes.ts';
 import { containsText, foldedContains, likeEscaped, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
@@ -14,6 +15,26 @@ export interface EjFilters {
   cardNo?: string | undefined;
   mailSubject?: string | undefined;
   mailReceivedFrom?: string | undefined;
+  /** The dispute's clock (dispute records only): a quick filter, an age range in days. */
+  tat?: TatFilter | undefined;
+  ageFrom?: number | undefined;
+  ageTo?: number | undefined;
+  /** The clock's day (YYYY-MM-DD), needed by the clock's filters and orders. */
+  today?: string | undefined;
+}
+
+const clockFiltered = (f: EjFilters) => f.tat !== undefined || f.ageFrom !== undefined || f.ageTo !== undefined;
+
+const todayOf = (f: EjFilters) => {
+  if (!f.today) throw new Error('the clock filters and orders need the day (today)');
+  return f.today;
+};
+
+/** Records whose dispute's clock matches the quick filter and age range. */
+function clockConditions(f: EjFilters): SQL | undefined {
+  if (!clockFiltered(f)) return undefined;
+  return sql`exists (select 1 from ${disputeRecords} join ${disputes} on ${disputes.id} = ${disputeRecords.disputeId}
+    where ${disputeRecords.recordId} = ${ejRecords.id} and ${tatCondition(f.tat, todayOf(f), { from: f.ageFrom, to: f.ageTo })})`;
 }
 
 export const ejRecordColumns = {
@@ -49,8 +70,13 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
     containsText(ejRecords.bankName, filters.bankName),
     containsText(ejRecords.mailSubject, filters.mailSubject),
     containsText(ejRecords.mailReceivedFrom, filters.mailReceivedFrom),
+    clockConditions(filters),
   );
 }
+
+/** The disputes of the records the filters match (a bulk status change of "all N matching"). */
+export const disputesMatching = (filters: EjFilters): SQL =>
+  sql`select ${disputeRecords.disputeId} from ${ejRecords} join ${disputeRecords} on ${disputeRecords.recordId} = ${ejRecords.id} where ${ejConditions(filters)}`;
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
 
@@ -186,7 +212,10 @@ async function countFromEjCounts(db: Db, filters: EjFilters): Promise<number> {
 
 /** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
 export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id'] as const;
-export type EjOrder = { field: (typeof ejOrderFields)[number]; descending: boolean };
+/** The dispute table's orders by its clock: the due date (none last either way), the penalty so far. */
+export const disputeOrderFields = [...ejOrderFields, 'due_date', 'penalty'] as const;
+export type EjOrder = { field: (typeof disputeOrderFields)[number]; descending: boolean };
+const clockOrdered = (order: EjOrder) => order.field === 'due_date' || order.field === 'penalty';
 export const newestFirst: EjOrder = { field: 'id', descending: true };
 
 /**
@@ -197,7 +226,8 @@ export const newestFirst: EjOrder = { field: 'id', descending: true };
 function orderTerms(order: EjOrder): SQL[] {
   const id = order.descending ? desc(ejRecords.id) : sql`${ejRecords.id} asc`;
   if (order.field === 'id') return [id];
-  const column = ejRecordColumns[order.field];
+  if (clockOrdered(order)) throw new Error('the clock orders are served by clockPage');
+  const column = ejRecordColumns[order.field as (typeof ejOrderFields)[number]];
   return [order.descending ? sql`${column} desc nulls last` : sql`${column} asc nulls first`, id];
 }
 
@@ -293,6 +323,7 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjO
  *   the README beside the least it could read.
  */
 export async function listEjRecords(db: Db, filters: EjFilters, page: Page, order: EjOrder = newestFirst) {
+  if (clockFiltered(filters) || clockOrdered(order)) return clockPage(db, filters, page, order);
   const texts = textFilters(filters);
   if (texts.length === 0) {
     if (!filters.startDate && !filters.endDate)
@@ -321,6 +352,34 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
   return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
+}
+
+/**
+ * A page under the dispute clock's filters or in its orders: the records joined to their disputes
+ * (docs/benchmarks.md measures it at 1,000,000 disputes).
+ */
+async function clockPage(db: Db, filters: EjFilters, page: Page, order: EjOrder) {
+  const where = ejConditions(filters);
+  const count = await countWhere(db, where);
+  if (!clockOrdered(order)) return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
+  const clock = clockOn(todayOf(filters));
+  const way = order.descending ? sql`desc` : sql`asc`;
+  const key = order.field === 'due_date' ? sql`${disputes.dueDate}` : clock.penalty;
+  const terms = [sql`${key} ${way} nulls last`, order.descending ? desc(ejRecords.id) : sql`${ejRecords.id} asc`];
+  const picked = await db
+    .select({ id: ejRecords.id })
+    .from(ejRecords)
+    .innerJoin(disputeRecords, eq(disputeRecords.recordId, ejRecords.id))
+    .innerJoin(disputes, eq(disputes.id, disputeRecords.disputeId))
+    .where(where)
+    .orderBy(...terms)
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
+  if (picked.length === 0) return { count, rows: [] } satisfies PageOf<unknown>;
+  const ids = picked.map((p) => p.id);
+  const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
+  const at = new Map(ids.map((id, i) => [id, i]));
+  return { count, rows: rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!) } satisfies PageOf<unknown>;
 }
 
 async function countWhere(db: Db, where: SQL | undefined): Promise<number> {

@@ -3,13 +3,9 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
-import { notifySql, queryRows, type Db } from '../client.ts';
+import { mailChannel, notifySql, queryRows, type Db } from '../client.ts';
+import { applyMessageToDisputes, clockSettings } from './disputes.ts';
 
-/**
- * The channel on which the ingester says mail was stored, processed or its mailbox changed state;
- * the API's live events listen on it (several API instances each listen).
- */
-export const mailChannel = 'ejdesk_mail';
 import {
   auditLog,
   bankMsps,
@@ -217,9 +213,11 @@ export interface IngestRules {
   ignore: Record<IgnoreRuleField, string[]>;
   /** lower-case bank name -> its stored password (decrypted, kept in memory only). */
   passwords: Map<string, string>;
+  /** The time zone of the turnaround clock's days (TAT_TIME_ZONE). */
+  clockTimeZone: string;
 }
 
-export async function loadIngestRules(db: Db, bankPassKey: Buffer): Promise<IngestRules> {
+export async function loadIngestRules(db: Db, bankPassKey: Buffer, clockTimeZone = clockSettings.TAT_TIME_ZONE.default!): Promise<IngestRules> {
   const [senders, pairs, ignore, stored] = await Promise.all([
     db.select().from(mailSenders),
     db.select().from(bankMsps),
@@ -252,6 +250,7 @@ export async function loadIngestRules(db: Db, bankPassKey: Buffer): Promise<Inge
       subject: ignore.filter((r) => r.field === 'subject').map((r) => r.pattern.toLowerCase()),
     },
     passwords,
+    clockTimeZone,
   };
 }
 
@@ -365,6 +364,10 @@ export interface ProcessedMessage {
   jsonLoadData: Record<string, unknown>[];
   processingError: string | null;
   bankName: string;
+  /** The MSP the message came from (its rows are the MSP's results), or null. */
+  msp: string | null;
+  /** The message's day on the turnaround clock (a resolution it brings stops the clock then). */
+  clockDay: string;
   /** Dispute rows read from the message's body (EJ records with no file). */
   bodyRows: ExtractedRowValues[];
   /** Data files and their rows; a file with an ejKind also gives each row as an EJ record of that kind. */
@@ -427,6 +430,7 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
     }
   }
   if (emailUpdate) await tx.execute(sql`with ${emailUpdate} select 1`);
+  await applyMessageToDisputes(tx as Db, { emailId, msp: message.msp, day: message.clockDay });
   await tx.execute(notifySql(mailChannel));
 }
 
@@ -438,6 +442,9 @@ export async function requeueStoredMessages(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     const sourced = sql`(select email_id from email_sources)`;
     await tx.execute(sql`delete from ej_records where email_id in ${sourced}`);
+    // Disputes left without records go, unless an operator set their status: processed again,
+    // their records find them by transaction.
+    await tx.execute(sql`delete from disputes d where d.status_source = 'mail' and not exists (select 1 from dispute_records l where l.dispute_id = d.id)`);
     await tx.execute(sql`delete from data_files where email_id in ${sourced}`);
     await tx.execute(sql`delete from subject_fingerprints`);
     const rows = await tx.update(emailSources).set({ processedAt: null }).returning({ id: emailSources.emailId });

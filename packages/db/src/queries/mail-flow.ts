@@ -5,7 +5,7 @@ import type { MailFlow as MailFlowSchema, Stall as StallSchema } from '@ejdesk/c
 import { eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { notifySql, queryRows, type Db } from '../client.ts';
-import { mailChannel } from './ingest.ts';
+import { mailChannel } from '../client.ts';
 import { auditLog, emailSources, emails } from '../schema.ts';
 
 /** A watched mailbox's state; `pnpm ingest --from` runs are sources too, importing then imported. */

@@ -7,7 +7,7 @@ import type { Db } from '../client.ts';
 import { decryptBankPass, encryptBankPass } from '../bank-pass-cipher.ts';
 import { notifySql } from '../client.ts';
 import { auditLog, mailboxes } from '../schema.ts';
-import { mailChannel } from './ingest.ts';
+import { mailChannel } from '../client.ts';
 import { isUniqueViolation, RuleProblem, type Written } from './rules.ts';
 
 export const mailboxAuthMethods = ['password', 'oauth2-client-credentials', 'oauth2-refresh-token'] as const;

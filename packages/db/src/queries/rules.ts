@@ -79,7 +79,7 @@ export interface AuditedList<Input, Row> {
 }
 
 /** A list's create/change/delete, audited, with the unique index as the one judge of a duplicate. */
-function auditedList<Input, Row extends { id: number }>(spec: {
+export function auditedList<Input, Row extends { id: number }>(spec: {
   entity: string;
   list: (db: Db) => Promise<Row[]>;
   insert: (tx: Db, input: Input) => Promise<Row | undefined>;

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -50,6 +50,20 @@ export function CheckField({ label, checked, onChange, name }: { label: string; 
     <div className="ej-field ej-field--check">
       <input id={id} type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} />
       <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/** A labelled multi-line text input (a note, a reason), styled as the text inputs. */
+export function TextAreaField({ label, id, className, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string }) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  return (
+    <div className={['ej-field', className].filter(Boolean).join(' ')}>
+      <label className="ej-field__label" htmlFor={inputId}>
+        {label}
+      </label>
+      <textarea id={inputId} className="ej-input ej-input--area" {...rest} />
     </div>
   );
 }

@@ -1,11 +1,23 @@
-// /api/admin/sender-mappings/ and /api/admin/ignore-rules/: the ingester's rules as two admin lists
-// (list, add, change, delete; each write audited). Both answer alike, from this one table.
+// /api/admin/sender-mappings/, /api/admin/ignore-rules/ and /api/admin/tat-rules/: the ingester's
+// rules and the turnaround rules as admin lists (list, add, change, delete; each write audited).
+// All answer alike, from this one table.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { checkIgnoreRule, checkSenderMapping, ignoreRuleList, RuleProblem, senderMappings, type AuditedList, type Written } from '@ejdesk/db';
+import {
+  checkIgnoreRule,
+  checkSenderMapping,
+  checkTatRule,
+  ignoreRuleList,
+  RuleProblem,
+  senderMappings,
+  tatRuleList,
+  type AuditedList,
+  type Written,
+} from '@ejdesk/db';
 import { Type, type TSchema } from 'typebox';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { IgnoreRule, IgnoreRuleBody, SenderMapping, SenderMappingBody } from '@ejdesk/contract/schemas/rules.ts';
+import { TatRule, TatRuleBody } from '@ejdesk/contract/schemas/disputes.ts';
 
 interface RuleList<Input> {
   path: string;
@@ -35,6 +47,16 @@ const lists = [
     check: checkIgnoreRule,
     store: ignoreRuleList,
     duplicate: (input) => `An ignore rule for the ${input.field} "${input.pattern}" already exists.`,
+  }),
+  // A write moves the open disputes onto the rules as they now are, in the same transaction.
+  ruleList({
+    path: '/tat-rules/',
+    row: TatRule,
+    body: TatRuleBody,
+    check: checkTatRule,
+    store: tatRuleList,
+    duplicate: (input) =>
+      `A TAT rule named "${input.name}" or for ${input.scope === 'all' ? 'all disputes' : `the ${input.scope} "${input.scopeValue}"`} already exists.`,
   }),
 ];
 

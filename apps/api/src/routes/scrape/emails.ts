@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emailListPaths, underScrape } from '@ejdesk/contract';
 import { dashboardCounts, findEmailDetails, findEmailJsonData, listEmailJsonData, listEmails, type EmailSelection } from '@ejdesk/db';
-import { monthRange } from '../../lib/months.ts';
+import { monthProblem, monthRange } from '../../lib/months.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
@@ -22,8 +22,6 @@ import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
 /** The orders the email lists' indexes serve: by creation time, either way (ties by id). */
 const emailOrderings = ['-create_at', 'create_at'] as const;
-
-const monthError = (name: string) => `query '${name}': must be a month as YYYY-Mon (years 0001-9998), for example 2025-Jan.`;
 
 /** The seven category lists differ only in which emails they select. */
 export const categoryLists: [path: string, selection: EmailSelection][] = [
@@ -45,7 +43,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { querystring: DashboardQuery, response: { 200: DashboardCounts, ...errorResponses } } },
     async (request, reply) => {
       const range = monthRange(request.query.date);
-      if (!range) return reply.code(400).send({ detail: monthError('date') });
+      if (!range) return reply.code(400).send({ detail: monthProblem('date') });
       return dashboardCounts(db, range.from, range.to);
     },
   );
@@ -57,7 +55,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
-      if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
+      if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
       const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
       const result = await listEmails(
@@ -75,7 +73,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
-      if (receivedIn === null) return reply.code(400).send({ detail: monthError('month') });
+      if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
       const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
       const result = await listEmails(

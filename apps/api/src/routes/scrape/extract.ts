@@ -2,55 +2,49 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ejOrderFields, listEjRecords, type EjFilters, type EjOrder } from '@ejdesk/db';
+import { clocksOfRecords, dayIn, disputeOrderFields, listEjRecords, type EjOrder } from '@ejdesk/db';
 import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
+import { clockFiltersProblem, ejFiltersOf } from '../../lib/ej-filters.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
-import { EjExportQuery, EjFileRecord, EjRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
+import { DisputeRecord } from '@ejdesk/contract/schemas/disputes.ts';
+import { EjExportQuery, EjFileRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
-
-interface FilterQuery {
-  start_date?: string | undefined;
-  end_date?: string | undefined;
-  atm_id?: string | undefined;
-  bank_name?: string | undefined;
-  card_no?: string | undefined;
-  mail_subject?: string | undefined;
-  mail_received_from?: string | undefined;
-}
-
-const filtersOf = (kind: EjFilters['kind'], q: FilterQuery): EjFilters => ({
-  kind,
-  startDate: q.start_date,
-  endDate: q.end_date,
-  atmId: q.atm_id?.trim(),
-  bankName: q.bank_name,
-  cardNo: q.card_no?.trim(),
-  mailSubject: q.mail_subject,
-  mailReceivedFrom: q.mail_received_from,
-});
 
 /** Fastify sends a stream as it is; the route's schema still documents what the stream holds. */
 const streamed = (stream: Readable) => stream as never;
 
-/** Each order both ways: newest extracted first unless asked. */
-const ejOrderings = ejOrderFields.flatMap((field) => [field, `-${field}`] as const);
+/** Each order both ways (the clock's too): newest extracted first unless asked. */
+const ejOrderings = disputeOrderFields.flatMap((field) => [field, `-${field}`] as const);
+
+/** A record no dispute holds yet (linked as its message is saved): open, with no clock. */
+const noClock = { dispute_id: null, status: 'open', outcome: null, due_date: null, age_days: null, overdue_days: 0, penalty: '0.00', currency: '' } as const;
 
 const exportNames = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
 
 export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
+  const today = () => dayIn(config.clockTimeZone);
 
   app.get(
     '/extract/email/data/pagination/',
-    { schema: { querystring: EjTableQuery, response: { 200: Paginated(EjRecord), ...errorResponses } } },
+    { schema: { querystring: EjTableQuery, response: { 200: Paginated(DisputeRecord), ...errorResponses } } },
     async (request, reply) => {
       const ordering = parseOrdering<EjOrder['field']>(request.query.ordering, ejOrderings, '-id');
       if ('detail' in ordering) return reply.code(400).send(ordering);
       const page = pageOf(request.query);
-      return sendPage(request, reply, page, await listEjRecords(db, filtersOf('dispute', request.query), page, ordering));
+      const day = today();
+      const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day), page, ordering);
+      // Each record with its dispute's clock (a page's worth, by the records' ids).
+      const clocks = await clocksOfRecords(
+        db,
+        found.rows.map((r) => r.id),
+        day,
+      );
+      const rows = found.rows.map((r) => ({ ...r, ...(clocks.get(r.id) ?? noClock) }));
+      return sendPage(request, reply, page, { count: found.count, rows });
     },
   );
 
@@ -92,7 +86,12 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (gone()) return abandon();
     try {
       const kind = request.query.kind ?? 'dispute';
-      const filters = filtersOf(kind, request.query);
+      const problem = clockFiltersProblem(kind, request.query);
+      if (problem) {
+        release();
+        return reply.code(400).send({ detail: problem });
+      }
+      const filters = ejFiltersOf(kind, request.query, today());
       const names = exportNames[kind];
       const csv = request.query.format === 'csv';
       const stream = csv ? await ejCsvStream(db, filters) : await ejXlsxStream(db, filters, names.sheet);

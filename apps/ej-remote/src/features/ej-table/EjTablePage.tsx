@@ -1,11 +1,26 @@
 // /email: the EJ error table. Filters are typed freely and applied together with Apply Filters;
-// the applied ones live in the URL and the list returns to page 1.
+// the applied ones live in the URL and the list returns to page 1. The turnaround quick filters
+// (Open, Breached, ...) apply at a click; each row's status opens its dispute's story.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getEjPage, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, DataTable, FilterChips, Page, Pager, TextField, TotalRecords, useColumnChoice, useListState, useSorting } from '@ejdesk/ui';
+import { getEjPage, loadFailure, type DisputeRecord } from '@ejdesk/api-client';
+import {
+  Button,
+  Card,
+  DataTable,
+  FilterChips,
+  Page,
+  Pager,
+  TextField,
+  TotalRecords,
+  useColumnChoice,
+  useListState,
+  useSorting,
+  type ColumnDef,
+} from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
-import { ejTableColumns } from './columns.tsx';
+import { QuickFilters, tatChoices } from '../disputes/QuickFilters.tsx';
+import { clockColumns, ejTableColumns } from './columns.tsx';
 
 const filterFields = [
   { name: 'start_date', label: 'Start Date', type: 'date' },
@@ -16,7 +31,13 @@ const filterFields = [
   { name: 'mail_subject', label: 'Mail Subject', type: 'text' },
   { name: 'mail_received_from', label: 'Mail Received From', type: 'text' },
 ] as const;
-const filterNames = filterFields.map((f) => f.name);
+/** The dispute clock's filters: a quick filter, and an age range (the dashboard's ageing card sets it). */
+const clockFilters = [
+  { name: 'tat', label: 'Turnaround', shown: (v: string) => tatChoices.find((c) => c.value === v)?.label ?? v },
+  { name: 'age_from', label: 'Age from (days)', shown: (v: string) => v },
+  { name: 'age_to', label: 'Age to (days)', shown: (v: string) => v },
+] as const;
+const filterNames = [...filterFields.map((f) => f.name), ...clockFilters.map((f) => f.name)];
 
 export function EjTablePage() {
   const state = useListState(filterNames);
@@ -35,13 +56,17 @@ export function EjTablePage() {
     queryFn: ({ signal }) => getEjPage(params, signal),
     placeholderData: keepPreviousData,
   });
-  const columns = useMemo(() => ejTableColumns('dispute'), []);
+  const columns = useMemo(() => [...(ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[]), ...clockColumns], []);
   const choice = useColumnChoice('email', columns);
   const apply = (event: FormEvent) => {
     event.preventDefault();
     state.setFilters(draft);
   };
   const typed = filterFields.filter((f) => draft[f.name] !== applied[f.name]);
+  const appliedChips = [
+    ...filterFields.filter((f) => applied[f.name]).map((f) => ({ ...f, value: applied[f.name] })),
+    ...clockFilters.filter((f) => applied[f.name]).map((f) => ({ name: f.name, label: f.label, value: f.shown(applied[f.name]) })),
+  ];
   const pendingId = useId();
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
 
@@ -73,11 +98,8 @@ export function EjTablePage() {
             </p>
           )}
         </form>
-        <FilterChips
-          applied={filterFields.filter((f) => applied[f.name]).map((f) => ({ ...f, value: applied[f.name] }))}
-          onRemove={(name) => state.setFilters({ [name]: '' })}
-          onClear={state.reset}
-        />
+        <QuickFilters value={applied.tat} onChange={(tat) => state.setFilters({ tat })} />
+        <FilterChips applied={appliedChips} onRemove={(name) => state.setFilters({ [name]: '' })} onClear={state.reset} />
         <DataTable
           caption="EJ error data"
           columns={columns}

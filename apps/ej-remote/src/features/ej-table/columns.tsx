@@ -1,9 +1,11 @@
 // The table columns of an EJ list, from the same column table the exports use (packages/export),
 // with operators' formats: amounts right-aligned with two decimals, dates as DD/MM/YY, identifiers
 // with a copy button, long text cut to one line with the whole on hover.
-import type { EjRecord } from '@ejdesk/api-client';
+import { Link } from 'react-router-dom';
+import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
 import { CopyableId, CutText, formatAmount, formatShortDate, type ColumnDef } from '@ejdesk/ui';
+import { DueDate, penaltyText, statusText } from '../disputes/clock.tsx';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
 const dates = new Set(['Transaction Date', 'Complaint Date']);
@@ -43,3 +45,36 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
     };
   });
 }
+
+/**
+ * The dispute table's turnaround columns: the status (a link to the dispute's story), the due date,
+ * the age in days and the penalty so far. Not in the exports: they change with the day.
+ */
+export const clockColumns: ColumnDef<DisputeRecord, unknown>[] = [
+  {
+    id: 'Status',
+    header: 'Status',
+    accessorFn: (row) => statusText(row),
+    cell: (c) =>
+      c.row.original.dispute_id ? (
+        <Link className="ej-link" to={`/disputes/${c.row.original.dispute_id}`}>
+          {String(c.getValue())}
+          <span className="ej-visually-hidden">
+            : the story of ATM {c.row.original.atm_id}, transaction {c.row.original.txt_no}
+          </span>
+        </Link>
+      ) : (
+        String(c.getValue())
+      ),
+    meta: { nowrap: true },
+  },
+  {
+    id: 'Due Date',
+    header: 'Due Date',
+    accessorFn: (row) => row.due_date,
+    cell: (c) => <DueDate clock={c.row.original} />,
+    meta: { nowrap: true, sortKey: 'due_date' },
+  },
+  { id: 'Age (days)', header: 'Age (days)', accessorFn: (row) => row.age_days ?? '', meta: { numeric: true, nowrap: true } },
+  { id: 'Penalty', header: 'Penalty', accessorFn: (row) => penaltyText(row), meta: { numeric: true, nowrap: true, sortKey: 'penalty' } },
+];

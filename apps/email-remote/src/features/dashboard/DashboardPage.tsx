@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
 import { Card, ErrorState, Page, TextField } from '@ejdesk/ui';
 import { currentMonth, toApiMonth } from '../../lib/month.ts';
+import { AgeingCard } from './AgeingCard.tsx';
 import styles from './dashboard.module.css';
 
 const ReadPie = lazy(() => import('./ReadPie.tsx'));
@@ -74,6 +75,7 @@ export function DashboardPage() {
   const navigate = useNavigate();
   const [emailMonth, setEmailMonth] = useMonth('month');
   const [dataMonth, setDataMonth] = useMonth('data_month');
+  const [disputeMonth, setDisputeMonth] = useMonth('dispute_month');
   const email = useCounts(emailMonth);
   const openSlice = useCallback(
     (slice: 'read' | 'unread') => navigate(`${slice === 'read' ? '/read-email' : '/unread-email'}?month=${emailMonth}`),
@@ -137,6 +139,7 @@ export function DashboardPage() {
             </ul>
           </section>
         </Card>
+        <AgeingCard month={disputeMonth} picker={<MonthPicker month={disputeMonth} onChange={setDisputeMonth} />} />
       </div>
     </Page>
   );

@@ -1,0 +1,38 @@
+// The EJ table's query as the database's filters: one reading for the table, its export and a
+// bulk status change of "all N matching", so all three pick the same records.
+import type { EjFilters, TatFilter } from '@ejdesk/db';
+
+interface EjFilterQuery {
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+  atm_id?: string | undefined;
+  bank_name?: string | undefined;
+  card_no?: string | undefined;
+  mail_subject?: string | undefined;
+  mail_received_from?: string | undefined;
+  tat?: TatFilter | undefined;
+  age_from?: number | undefined;
+  age_to?: number | undefined;
+}
+
+/** `today` is the clock's day (the quick filters and ages are counted to it). */
+export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: string): EjFilters => ({
+  kind,
+  startDate: q.start_date,
+  endDate: q.end_date,
+  atmId: q.atm_id?.trim(),
+  bankName: q.bank_name,
+  cardNo: q.card_no?.trim(),
+  mailSubject: q.mail_subject,
+  mailReceivedFrom: q.mail_received_from,
+  tat: q.tat,
+  ageFrom: q.age_from,
+  ageTo: q.age_to,
+  today,
+});
+
+/** The 400's detail when the clock's filters are asked of records that have no clock. */
+export const clockFiltersProblem = (kind: EjFilters['kind'], q: EjFilterQuery): string | null =>
+  kind !== 'dispute' && (q.tat !== undefined || q.age_from !== undefined || q.age_to !== undefined)
+    ? `query: tat, age_from and age_to filter dispute records only, not ${kind} records.`
+    : null;

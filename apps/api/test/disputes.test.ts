@@ -1,0 +1,288 @@
+// The dispute desk over HTTP on both backends: the clock on each row of the EJ table, the quick
+// filters and the clock's orders, a dispute's story, a status set with a note (one, by ids, by the
+// table's filters), the ageing card, and the TAT rules as an admin list whose changes move the open
+// disputes. Bad input to every new endpoint is a 400 naming the field, and changes nothing.
+import { dayIn, ejRecords, queryRows } from '@ejdesk/db';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
+
+const today = dayIn('Asia/Kolkata');
+const daysAgo = (n: number) => new Date(Date.parse(today) - n * 86_400_000).toISOString().slice(0, 10);
+const table = '/api/scrape/extract/email/data/pagination/';
+
+/** The desk's cases: how many days ago each transaction was (the RBI rule: due 5 days after). */
+const cases = { fresh: 1, dueTomorrow: 4, dueToday: 5, breached: 8, longBreached: 20, settled: 30 } as const;
+type Case = keyof typeof cases;
+
+describe.each(backends)('the dispute desk on %s', (backend) => {
+  let t: TestApp;
+  let operator: string;
+  let administrator: string;
+  const disputeOf: Partial<Record<Case, number>> = {};
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    operator = `JWT ${(await login(t.app)).access}`;
+    administrator = `JWT ${(await login(t.app, admin)).access}`;
+    for (const [name, ago] of Object.entries(cases)) {
+      await t.database.db.insert(ejRecords).values({
+        kind: 'dispute',
+        atmId: `ATM-${name}`,
+        txtNo: `TXN-${ago}`,
+        cardNo: '4111XXXXXXXX1111',
+        transactionDate: daysAgo(ago),
+        bankName: 'Apex Bank',
+        mspRemarks: 'Customer complaint',
+      });
+    }
+    await t.database.db.execute(sql`select dispute_records_link(null)`);
+    const rows = await queryRows<{ atm_id: string; id: string }>(t.database.db, sql`select atm_id, id from disputes`);
+    for (const r of rows) disputeOf[r.atm_id.slice(4) as Case] = Number(r.id);
+    // A result file that names the long-breached transaction, mailed later.
+    const [email] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`insert into emails (subject, email_from, received_at) values ('Missing txn report', 'results@atlas-atm.example', now()) returning id`,
+    );
+    const [file] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`insert into data_files (kind, name, email_id) values ('missing_txn', 'missing_txn_report.xlsx', ${email!.id}) returning id`,
+    );
+    await t.database.db.execute(
+      sql`insert into data_file_rows (data_file_id, position, atm_id, txt_no, card_no, msp_remarks) values (${file!.id}, 1, 'ATM-longBreached', 'TXN-20', '', 'EJ shows shortage')`,
+    );
+    const settled = await status(disputeOf.settled!, { status: 'resolved', outcome: 'credited', note: 'credited by the bank' });
+    expect(settled.statusCode).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, authorization = operator) =>
+    t.app.inject({ method, url, headers: { authorization }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const status = (id: number, body: unknown) => call('POST', `/api/disputes/${id}/status/`, body);
+  const atms = async (query: string) =>
+    ((await call('GET', `${table}?page_size=100&${query}`)).json().results as { atm_id: string }[]).map((r) => r.atm_id.slice(4));
+  const history = async () => Number((await queryRows<{ n: string }>(t.database.db, sql`select count(*) as n from dispute_events`))[0]!.n);
+
+  it('gives each row its dispute’s clock: due date, age, days overdue and the penalty so far', async () => {
+    const rows = (await call('GET', `${table}?page_size=100`)).json().results as Record<string, unknown>[];
+    const row = (name: Case) => rows.find((r) => r.atm_id === `ATM-${name}`)!;
+    expect(row('fresh')).toMatchObject({ status: 'open', due_date: daysAgo(-4), age_days: 1, overdue_days: 0, penalty: '0.00', currency: 'INR' });
+    expect(row('dueToday')).toMatchObject({ due_date: today, overdue_days: 0, penalty: '0.00' });
+    expect(row('breached')).toMatchObject({ age_days: 8, overdue_days: 3, penalty: '300.00', dispute_id: disputeOf.breached });
+    // Resolved today: the clock stopped at 30 days, 25 of them overdue.
+    expect(row('settled')).toMatchObject({ status: 'resolved', outcome: 'credited', age_days: 30, overdue_days: 25, penalty: '2500.00' });
+  });
+
+  it.each([
+    ['tat=open', ['longBreached', 'breached', 'dueToday', 'dueTomorrow', 'fresh']],
+    ['tat=breached', ['longBreached', 'breached']],
+    ['tat=due_today', ['dueToday']],
+    ['tat=due_soon', ['dueToday', 'dueTomorrow']],
+    ['tat=resolved', ['settled']],
+    ['tat=open&age_from=3&age_to=10', ['breached', 'dueToday', 'dueTomorrow']],
+    ['tat=breached&atm_id=ATM-long', ['longBreached']],
+    ['tat=open&ordering=due_date', ['longBreached', 'breached', 'dueToday', 'dueTomorrow', 'fresh']],
+    ['tat=open&ordering=-due_date', ['fresh', 'dueTomorrow', 'dueToday', 'breached', 'longBreached']],
+    ['ordering=-penalty', ['settled', 'longBreached', 'breached', 'dueToday', 'dueTomorrow', 'fresh']],
+  ])('filters and orders by the clock: %s', async (query, expected) => {
+    const page = (await call('GET', `${table}?page_size=100&${query}`)).json();
+    expect(page.results.map((r: { atm_id: string }) => r.atm_id.slice(4))).toEqual(expected);
+    expect(page.count).toBe(expected.length);
+  });
+
+  it('refuses a quick filter it does not know, and the clock’s filters on records without one', async () => {
+    for (const query of ['tat=late', 'age_from=-1', 'age_to=x', 'ordering=due']) {
+      const answer = await call('GET', `${table}?${query}`);
+      expect(answer.statusCode, query).toBe(400);
+      expect(answer.json().detail, query).toMatch(/tat|age_from|age_to|ordering/);
+    }
+    const overage = await call('GET', '/api/scrape/extract/export/?format=csv&kind=overage&tat=open');
+    expect(overage.statusCode).toBe(400);
+    expect(overage.json().detail).toMatch(/dispute records only/);
+  });
+
+  it('tells a dispute’s story: each row that names it, in time order, with its email or file, and the history', async () => {
+    const story = (await call('GET', `/api/disputes/${disputeOf.longBreached}/`)).json();
+    expect(story).toMatchObject({
+      id: disputeOf.longBreached,
+      atm_id: 'ATM-longBreached',
+      status: 'open',
+      rule_name: 'RBI harmonised TAT (failed ATM withdrawal)',
+    });
+    expect(story.rows.map((r: { source: string }) => r.source)).toEqual(['record', 'file_row']);
+    expect(story.rows[1]).toMatchObject({
+      file_name: 'missing_txn_report.xlsx',
+      file_kind: 'missing_txn',
+      email_subject: 'Missing txn report',
+      msp_remarks: 'EJ shows shortage',
+    });
+    const settled = (await call('GET', `/api/disputes/${disputeOf.settled}/`)).json();
+    expect(settled.history).toEqual([
+      expect.objectContaining({ source: 'operator', actor: 'operator@example.com', status: 'resolved', outcome: 'credited', note: 'credited by the bank' }),
+    ]);
+    expect(settled).toMatchObject({ status_source: 'operator', status_by: 'operator@example.com', status_reason: 'credited by the bank', stopped_on: today });
+    expect((await call('GET', '/api/disputes/999999/')).statusCode).toBe(404);
+  });
+
+  it('refuses a bad status change with a 400 naming the field, and changes nothing', async () => {
+    const id = disputeOf.fresh!;
+    const before = { events: await history(), story: (await call('GET', `/api/disputes/${id}/`)).json() };
+    const bad: [unknown, RegExp][] = [
+      [undefined, /body/],
+      [{ status: 'resolved', note: 'x' }, /outcome must be one of/],
+      [{ status: 'open', outcome: 'credited', note: 'x' }, /outcome is given only when the status is resolved/],
+      [{ status: 'closed', note: 'x' }, /status/],
+      [{ status: 'open' }, /note/],
+      [{ status: 'open', note: '   ' }, /note/],
+      [{ status: 'open', note: 'n'.repeat(2001) }, /note/],
+      [{ status: 'open', note: 'x', by: 'someone' }, /unknown field 'by'/],
+    ];
+    for (const [body, detail] of bad) {
+      const answer = await status(id, body);
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+      expect(answer.json().detail).toMatch(detail);
+    }
+    expect((await status(0, { status: 'open', note: 'x' })).statusCode).toBe(400);
+    expect((await status(999999, { status: 'open', note: 'x' })).statusCode).toBe(404);
+    expect(await history()).toBe(before.events);
+    expect((await call('GET', `/api/disputes/${id}/`)).json()).toEqual(before.story);
+  });
+
+  it('sets the status of many disputes, by ids or by the table’s filters, with one note and one audit entry', async () => {
+    const events = await history();
+    for (const body of [
+      { status: 'awaiting_msp', note: 'x' },
+      { status: 'awaiting_msp', note: 'x', ids: [1], filters: { tat: 'open' } },
+      { status: 'awaiting_msp', note: 'x', ids: [] },
+      { status: 'awaiting_msp', note: 'x', filters: { tat: 'soon' } },
+      { status: 'awaiting_msp', note: 'x', filters: { page: 2 } },
+    ]) {
+      const answer = await call('POST', '/api/disputes/bulk-status/', body);
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+      expect(answer.json()).toHaveProperty('detail');
+    }
+    expect(await history()).toBe(events);
+
+    const byIds = await call('POST', '/api/disputes/bulk-status/', {
+      status: 'awaiting_msp',
+      note: 'sent to Atlas',
+      ids: [disputeOf.fresh, disputeOf.dueTomorrow],
+    });
+    expect(byIds.json()).toEqual({ updated: 2 });
+    expect(await atms('tat=open&ordering=-due_date')).toEqual(['fresh', 'dueTomorrow', 'dueToday', 'breached', 'longBreached']);
+    // "All matching" is the server's reading of the filters: the breached ones, whatever page a browser holds.
+    const byFilters = await call('POST', '/api/disputes/bulk-status/', {
+      status: 'resolved',
+      outcome: 'rejected',
+      note: 'EJ shows the cash taken',
+      filters: { tat: 'breached' },
+    });
+    expect(byFilters.json()).toEqual({ updated: 2 });
+    expect(await atms('tat=breached')).toEqual([]);
+    expect(await atms('tat=resolved')).toEqual(['settled', 'longBreached', 'breached']);
+    const audits = await queryRows<{ detail: string }>(t.database.db, sql`select detail from audit_log where entity = 'dispute' order by id desc limit 1`);
+    expect(audits[0]!.detail).toBe('2 disputes set to resolved (rejected): EJ shows the cash taken');
+    // Opened again, their clocks run on from the rule.
+    await call('POST', '/api/disputes/bulk-status/', {
+      status: 'open',
+      note: 'reopened: customer disputes the EJ',
+      filters: { tat: 'resolved', atm_id: 'ATM-breached' },
+    });
+    expect(await atms('tat=breached')).toEqual(['breached']);
+  });
+
+  it('counts the month’s open disputes by age, the breached ones and the penalty they have run up', async () => {
+    const month = `${today.slice(0, 4)}-${new Date(`${today}T00:00:00Z`).toLocaleString('en', { month: 'short', timeZone: 'UTC' })}`;
+    const answer = await call('GET', `/api/disputes/ageing/?date=${month}`);
+    expect(answer.statusCode).toBe(200);
+    const open = (await call('GET', `${table}?page_size=100&tat=open&start_date=${today.slice(0, 8)}01&end_date=${today}`)).json().results as {
+      age_days: number;
+      overdue_days: number;
+      penalty: string;
+    }[];
+    const within = (from: number, to = Infinity) => open.filter((r) => r.age_days >= from && r.age_days <= to).length;
+    expect(answer.json()).toEqual({
+      days_0_2: within(0, 2),
+      days_3_5: within(3, 5),
+      days_6_10: within(6, 10),
+      over_10: within(11),
+      breached: open.filter((r) => r.overdue_days > 0).length,
+      penalty_exposure: open.reduce((sum, r) => sum + Number(r.penalty), 0).toFixed(2),
+      currency: open.length ? 'INR' : '',
+    });
+    for (const bad of ['', '2026-13', 'Nov-2026', '2026-Foo']) expect((await call('GET', `/api/disputes/ageing/?date=${bad}`)).statusCode).toBe(400);
+  });
+
+  describe('TAT rules', () => {
+    const path = '/api/admin/tat-rules/';
+    const harbor = {
+      name: 'Apex fast track',
+      scope: 'bank',
+      scope_value: 'Apex Bank',
+      clock_start: 'transaction_date',
+      days: 2,
+      day_kind: 'calendar',
+      penalty_per_day: 50,
+      currency: 'inr',
+    };
+
+    it('are an admin’s list: operators are refused', async () => {
+      expect((await call('GET', path, undefined, operator)).statusCode).toBe(403);
+      const rules = (await call('GET', path, undefined, administrator)).json();
+      expect(rules).toEqual([
+        expect.objectContaining({ scope: 'all', days: 5, day_kind: 'calendar', penalty_per_day: '100.00', currency: 'INR', holidays: [] }),
+      ]);
+    });
+
+    it('refuse bad input with a 400 naming the field, and change nothing', async () => {
+      const before = (await call('GET', path, undefined, administrator)).json();
+      const bad: [unknown, RegExp][] = [
+        [undefined, /body/],
+        [{ ...harbor, scope: 'region' }, /scope/],
+        [{ ...harbor, scope: 'all' }, /scope_value must be empty/],
+        [{ ...harbor, scope_value: ' ' }, /scope_value must name the bank/],
+        [{ ...harbor, days: -1 }, /days/],
+        [{ ...harbor, days: 2.5 }, /days/],
+        [{ ...harbor, day_kind: 'business' }, /day_kind/],
+        [{ ...harbor, clock_start: 'received' }, /clock_start/],
+        [{ ...harbor, holidays: ['2026-02-30'] }, /holidays/],
+        [{ ...harbor, holidays: 'none' }, /holidays/],
+        [{ ...harbor, penalty_per_day: -5 }, /penalty_per_day/],
+        [{ ...harbor, penalty_per_day: '1.005' }, /penalty_per_day/],
+        [{ ...harbor, currency: 'RUPEE' }, /currency/],
+        [{ ...harbor, name: '' }, /name/],
+        [{ ...harbor, extra: 1 }, /unknown field 'extra'/],
+      ];
+      for (const [body, detail] of bad) {
+        const answer = await call('POST', path, body, administrator);
+        expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+        expect(answer.json().detail).toMatch(detail);
+      }
+      expect((await call('PUT', `${path}999/`, harbor, administrator)).statusCode).toBe(404);
+      expect((await call('GET', path, undefined, administrator)).json()).toEqual(before);
+    });
+
+    it('move the open disputes at once, and leave the resolved ones as they were resolved', async () => {
+      const settledBefore = (await call('GET', `/api/disputes/${disputeOf.settled}/`)).json();
+      const created = await call('POST', path, { ...harbor, holidays: ['2026-01-26', '2026-01-26'] }, administrator);
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ scope: 'bank', scope_value: 'Apex Bank', currency: 'INR', penalty_per_day: '50.00', holidays: ['2026-01-26'] });
+      const fresh = (await call('GET', `/api/disputes/${disputeOf.fresh}/`)).json();
+      expect(fresh).toMatchObject({ rule_name: 'Apex fast track', due_date: daysAgo(-1), penalty_per_day: '50.00' });
+      expect((await call('GET', `/api/disputes/${disputeOf.settled}/`)).json()).toMatchObject({
+        due_date: settledBefore.due_date,
+        penalty: settledBefore.penalty,
+      });
+      const duplicate = await call('POST', path, { ...harbor, name: 'Another', scope_value: 'APEX BANK' }, administrator);
+      expect(duplicate.statusCode).toBe(400);
+      expect(duplicate.json().detail).toMatch(/already exists/);
+      // Gone: the open disputes fall back to the rule for all.
+      expect((await call('DELETE', `${path}${created.json().id}/`, undefined, administrator)).statusCode).toBe(204);
+      expect((await call('GET', `/api/disputes/${disputeOf.fresh}/`)).json()).toMatchObject({
+        rule_name: 'RBI harmonised TAT (failed ATM withdrawal)',
+        due_date: daysAgo(-4),
+      });
+      const audits = await queryRows<{ action: string }>(t.database.db, sql`select action from audit_log where entity = 'tat_rule' order by id`);
+      expect(audits.map((a) => a.action)).toEqual(['create', 'delete']);
+    });
+  });
+});

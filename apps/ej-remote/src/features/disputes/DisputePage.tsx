@@ -1,0 +1,136 @@
+// /disputes/:id: a dispute's story. Its clock (status, due date, age, days overdue, penalty, the
+// rule), every email and file row that names it in time order (each linking to its email), the
+// status history with who or what set each and why, and the form to set the status with a note.
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getDispute, isNotFound, loadFailure, setDisputeStatus, type StatusChange } from '@ejdesk/api-client';
+import { Card, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page } from '@ejdesk/ui';
+import { DueDate, statusText } from './clock.tsx';
+import { StatusForm } from './StatusForm.tsx';
+
+export function DisputePage() {
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const story = useQuery({ queryKey: ['dispute', id], queryFn: ({ signal }) => getDispute(id, signal) });
+  const save = useMutation({
+    mutationFn: (change: StatusChange) => setDisputeStatus(Number(id), change),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['dispute', id], saved);
+      // The table's rows and the dashboard's figures count it anew.
+      void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
+      void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
+      notify.success(`Dispute set to ${statusText(saved)}.`);
+    },
+  });
+
+  if (story.isPending) return <LoadingState />;
+  if (story.isError)
+    return (
+      <Page title="Dispute">
+        <ErrorState
+          message={isNotFound(story.error) ? 'No such dispute.' : loadFailure('dispute', story.error)}
+          onRetry={isNotFound(story.error) ? undefined : () => void story.refetch()}
+        />
+      </Page>
+    );
+  const d = story.data;
+  const facts: [string, ReactNode][] = [
+    ['Status', statusText(d)],
+    ['Set by', d.status_source === 'operator' ? d.status_by : 'the mail'],
+    ['Why', d.status_reason || '—'],
+    ['Due date', <DueDate key="due" clock={d} />],
+    [
+      'Age',
+      d.age_days === null
+        ? '—'
+        : `${d.age_days} days since ${formatShortDate(d.clock_started_on)}${d.stopped_on ? ` (stopped ${formatShortDate(d.stopped_on)})` : ''}`,
+    ],
+    ['Penalty so far', `${formatAmount(d.penalty)} ${d.currency}`],
+    ['Rule', d.rule_name ? `${d.rule_name} (${formatAmount(d.penalty_per_day)} ${d.currency} a day after the due date)` : 'No rule covers it'],
+    ['Bank', d.bank_name || '—'],
+    ['Card No.', d.card_no || '—'],
+    ['Transaction Date', formatShortDate(d.transaction_date)],
+  ];
+  return (
+    <Page title={`Dispute ${d.atm_id} / ${d.txt_no}`}>
+      <div className="ej-story">
+        <Card className="ej-panel">
+          <h2 className="ej-section-title">Turnaround</h2>
+          <dl className="ej-facts">
+            {facts.map(([term, value]) => (
+              <div key={term}>
+                <dt>{term}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+        <Card className="ej-panel">
+          <h2 className="ej-section-title">Set the status</h2>
+          <StatusForm
+            key={d.status_at as string}
+            initial={d.status}
+            submitLabel="Save status"
+            busy={save.isPending}
+            error={save.error}
+            onSubmit={(change) => save.mutate(change)}
+          />
+        </Card>
+      </div>
+      <Card className="ej-panel">
+        <h2 className="ej-section-title">
+          Story ({d.rows.length} {d.rows.length === 1 ? 'row' : 'rows'})
+        </h2>
+        <ol className="ej-timeline">
+          {d.rows.map((row) => (
+            <li key={`${row.source}-${row.record_id ?? row.file_row_id}`}>
+              <span className="ej-timeline__when">{row.received_at ? formatDateTime(row.received_at as string) : 'No date'}</span>
+              <span>
+                {row.source === 'record' ? 'Dispute row' : 'Result row'}
+                {row.file_name ? (
+                  <>
+                    {' '}
+                    in <strong>{row.file_name}</strong>
+                  </>
+                ) : (
+                  ' in the mail body'
+                )}
+                {row.email_id !== null && (
+                  <>
+                    {' '}
+                    from {row.email_from || 'an unknown sender'}:{' '}
+                    <Link className="ej-link" to={`/email-details-data/${row.email_id}`}>
+                      {row.email_subject || 'the email'}
+                    </Link>
+                  </>
+                )}
+              </span>
+              <span className="ej-timeline__remarks">
+                <CutText text={[row.msp_remarks, row.short_description].filter(Boolean).join(' / ') || 'No remarks'} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      </Card>
+      <Card className="ej-panel">
+        <h2 className="ej-section-title">History</h2>
+        {d.history.length === 0 ? (
+          <p className="ej-muted">No status change yet: open since the first mail.</p>
+        ) : (
+          <ol className="ej-timeline">
+            {d.history.map((event) => (
+              <li key={event.id}>
+                <span className="ej-timeline__when">{formatDateTime(event.at as string)}</span>
+                <span>
+                  <strong>{statusText(event)}</strong> by {event.source === 'operator' ? event.actor : 'the mail'}
+                </span>
+                <span className="ej-timeline__remarks">{event.note || event.reason}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,69 @@
+// The dashboard's dispute card: the open disputes of the chosen month (by transaction date) by age,
+// how many have passed their due date, and the penalty they have run up. Each figure opens the EJ
+// table filtered to it, so its Total Records is the figure clicked; the figures move live.
+import type { ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { getDisputeAgeing, loadFailure, type DisputeAgeing } from '@ejdesk/api-client';
+import { Card, ErrorState, formatAmount } from '@ejdesk/ui';
+import { monthDays, toApiMonth } from '../../lib/month.ts';
+import styles from './dashboard.module.css';
+
+const buckets = [
+  { key: 'days_0_2', label: 'Open 0-2 days', from: 0, to: 2 },
+  { key: 'days_3_5', label: 'Open 3-5 days', from: 3, to: 5 },
+  { key: 'days_6_10', label: 'Open 6-10 days', from: 6, to: 10 },
+  { key: 'over_10', label: 'Open over 10 days', from: 11, to: undefined },
+] as const;
+
+export function AgeingCard({ month, picker }: { month: string; picker: ReactNode }) {
+  const apiMonth = toApiMonth(month);
+  const ageing = useQuery({
+    queryKey: ['dispute-ageing', apiMonth],
+    enabled: apiMonth !== null,
+    meta: { live: true },
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => getDisputeAgeing(apiMonth!, signal),
+  });
+  const figures: DisputeAgeing = ageing.data ?? { days_0_2: 0, days_3_5: 0, days_6_10: 0, over_10: 0, breached: 0, penalty_exposure: '0', currency: '' };
+  const days = monthDays(month);
+  const within = days ? `start_date=${days.first}&end_date=${days.last}` : '';
+  const age = (from: number, to: number | undefined) => `age_from=${from}${to === undefined ? '' : `&age_to=${to}`}`;
+  return (
+    <Card className={styles.card}>
+      <section aria-labelledby="dispute-card-title" aria-busy={ageing.isFetching || undefined}>
+        <header className={styles.cardHeader}>
+          <h2 id="dispute-card-title" className={styles.cardTitle}>
+            Disputes
+          </h2>
+          {picker}
+        </header>
+        {ageing.isError && <ErrorState message={loadFailure('dispute ageing', ageing.error)} onRetry={() => void ageing.refetch()} />}
+        <ul className={styles.countCards}>
+          {buckets.map((bucket) => (
+            <li key={bucket.key}>
+              <Link className={styles.countCard} to={`/email?tat=open&${within}&${age(bucket.from, bucket.to)}`}>
+                <span className={styles.countValue}>{figures[bucket.key]}</span>
+                <span className={styles.countLabel}>{bucket.label}</span>
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}`}>
+              <span className={styles.countValue}>{figures.breached}</span>
+              <span className={styles.countLabel}>Breached (past the due date)</span>
+            </Link>
+          </li>
+          <li>
+            <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}&ordering=-penalty`}>
+              <span className={`${styles.countValue} ${styles.money}`}>
+                {formatAmount(figures.penalty_exposure)} {figures.currency}
+              </span>
+              <span className={styles.countLabel}>Penalty exposure so far</span>
+            </Link>
+          </li>
+        </ul>
+      </section>
+    </Card>
+  );
+}

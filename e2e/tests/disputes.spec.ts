@@ -1,0 +1,75 @@
+// The dispute desk as an operator works it: the Breached quick filter, a dispute's story, resolving
+// it with a note, and the dashboard's breached count dropping on a page left open meanwhile.
+import AxeBuilder from '@axe-core/playwright';
+import { api, expect, rowsOf, test } from './fixtures.ts';
+
+interface ClockRow {
+  dispute_id: number;
+  atm_id: string;
+  txt_no: string;
+  transaction_date: string;
+  status: string;
+}
+
+test('an operator filters Breached, opens a dispute’s story, resolves it, and the open dashboard counts one fewer', async ({ signedIn: page, context }) => {
+  await page.goto('/email');
+  await page.getByRole('group', { name: 'Turnaround' }).getByRole('button', { name: 'Breached' }).click();
+  await expect(page).toHaveURL(/[?&]tat=breached/);
+  const breached = await api<{ count: number; results: ClockRow[] }>(page, '/scrape/extract/email/data/pagination/?tat=breached');
+  expect(breached.count).toBeGreaterThan(0);
+  await expect(page.getByText(`Total Records: ${breached.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Breached', pressed: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Turnaround: Breached ?, remove filter$/ })).toBeVisible();
+  const target = breached.results[0]!;
+  await expect(rowsOf(page).first()).toContainText(target.atm_id);
+  await expect(
+    rowsOf(page)
+      .first()
+      .getByText(/days late/),
+  ).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: '.artifacts/disputes-breached.png', fullPage: true });
+
+  // The dashboard of the dispute's month, open in another tab.
+  const month = target.transaction_date.slice(0, 7);
+  const dashboard = await context.newPage();
+  await dashboard.goto(`/dashboard?dispute_month=${month}`);
+  const card = dashboard.getByRole('region', { name: 'Disputes' });
+  const breachedLink = card.getByRole('link', { name: /Breached \(past the due date\)/ });
+  const figure = async () => Number((await breachedLink.locator('span').first().textContent())!.replace(/\D/g, ''));
+  const ageing = await api<{ breached: number }>(
+    page,
+    `/disputes/ageing/?date=${month.slice(0, 4)}-${new Date(`${month}-01T00:00:00Z`).toLocaleString('en', { month: 'short', timeZone: 'UTC' })}`,
+  );
+  await expect.poll(figure).toBe(ageing.breached);
+  await dashboard.screenshot({ path: '.artifacts/disputes-dashboard.png', fullPage: true });
+
+  // The story: each row that names it, and the form to resolve it.
+  await rowsOf(page)
+    .first()
+    .getByRole('link', { name: new RegExp(`the story of ATM ${target.atm_id}`) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/disputes/${target.dispute_id}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Dispute ${target.atm_id} / ${target.txt_no}`);
+  await expect(page.getByRole('heading', { name: /^Story \(\d+ rows?\)$/ })).toBeVisible();
+  const story = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(story.violations.map((v) => v.id)).toEqual([]);
+  const form = page.getByRole('form', { name: 'Set the status' });
+  await form.getByLabel('Status').selectOption('resolved');
+  await form.getByLabel('Outcome').selectOption('credited');
+  await expect(form.getByRole('button', { name: 'Save status' })).toBeDisabled();
+  await form.getByLabel('Note').fill('Atlas confirmed the shortage; customer credited');
+  await form.getByRole('button', { name: 'Save status' }).click();
+  await expect(page.getByText('Dispute set to Resolved (credited).')).toBeVisible();
+  const facts = page.locator('.ej-facts');
+  await expect(facts).toContainText('Resolved (credited)');
+  await expect(facts).toContainText('operator@example.com');
+  await expect(page.getByRole('heading', { name: 'History' }).locator('..')).toContainText('Atlas confirmed the shortage; customer credited');
+  await page.screenshot({ path: '.artifacts/disputes-story.png', fullPage: true });
+
+  // The dashboard left open counts one breached dispute fewer, without a reload.
+  await expect.poll(figure, { timeout: 15_000 }).toBe(ageing.breached - 1);
+  const after = await api<ClockRow[] & { count?: number }>(page, `/disputes/${target.dispute_id}/`);
+  expect(after).toMatchObject({ status: 'resolved', outcome: 'credited', status_source: 'operator' });
+});

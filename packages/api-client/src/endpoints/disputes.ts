@@ -1,0 +1,31 @@
+// The dispute desk: a dispute's story, its status (one, or many by ids or by the EJ table's
+// filters), the dashboard's ageing card, and the TAT rules (an admin list).
+import type { Answer } from '@ejdesk/contract';
+import type * as disputes from '@ejdesk/contract/schemas/disputes.ts';
+import { http } from '../http.ts';
+import { cleanParams, type QueryParams } from './emails.ts';
+
+export type DisputeRecord = Answer<typeof disputes.DisputeRecord>;
+export type DisputeStory = Answer<typeof disputes.DisputeStory>;
+export type DisputeAgeing = Answer<typeof disputes.DisputeAgeing>;
+export type TatRule = Answer<typeof disputes.TatRule>;
+export type DisputeStatus = DisputeStory['status'];
+export type DisputeOutcome = NonNullable<DisputeStory['outcome']>;
+
+export interface StatusChange {
+  status: DisputeStatus;
+  outcome?: DisputeOutcome | null;
+  note: string;
+}
+
+export const getDispute = async (id: number | string, signal?: AbortSignal) => (await http.get<DisputeStory>(`/disputes/${id}/`, { signal })).data;
+
+export const setDisputeStatus = async (id: number, change: StatusChange) => (await http.post<DisputeStory>(`/disputes/${id}/status/`, change)).data;
+
+/** Many disputes at once: the ids, or every record the table's filters match (applied by the server). */
+export const setDisputesStatus = async (change: StatusChange & ({ ids: number[] } | { filters: QueryParams })) =>
+  (await http.post<{ updated: number }>('/disputes/bulk-status/', 'filters' in change ? { ...change, filters: cleanParams(change.filters) } : change)).data;
+
+/** The open disputes of the dashboard's month by age, breached, and their penalty. */
+export const getDisputeAgeing = async (month: string, signal?: AbortSignal) =>
+  (await http.get<DisputeAgeing>('/disputes/ageing/', { params: { date: month }, signal })).data;

@@ -1,0 +1,148 @@
+// The dispute desk: the turnaround clock on each dispute record, a dispute's story, status changes
+// (one dispute, or many by ids or by the list's filters), the ageing card, the TAT rules.
+// The meaning beyond the shape (an outcome only with resolved, a note, a real date) is checked in
+// packages/db (checkStatusChange, checkTatRule), whose 400s name the field.
+import { Type } from 'typebox';
+import { RequiredText, Timestamp } from './common.ts';
+import { EjRecord, ejFilterFields } from './ej-records.ts';
+
+const Status = Type.Union([Type.Literal('open'), Type.Literal('awaiting_msp'), Type.Literal('resolved')]);
+const Outcome = Type.Union([Type.Literal('credited'), Type.Literal('rejected'), Type.Literal('other')]);
+const Day = Type.Union([Type.String(), Type.Null()]);
+
+/** The clock of a dispute on the day asked: age and days overdue in days, the penalty as decimal text. */
+const clockFields = {
+  status: Status,
+  outcome: Type.Union([Outcome, Type.Null()]),
+  due_date: Day,
+  age_days: Type.Union([Type.Integer(), Type.Null()]),
+  overdue_days: Type.Integer(),
+  penalty: Type.String(),
+  currency: Type.String(),
+};
+
+/** A row of the EJ error table: the record, its dispute and the dispute's clock. */
+export const DisputeRecord = Type.Object({ ...EjRecord.properties, dispute_id: Type.Union([Type.Integer(), Type.Null()]), ...clockFields });
+
+const StoryRow = Type.Object({
+  source: Type.Union([Type.Literal('record'), Type.Literal('file_row')]),
+  record_id: Type.Union([Type.Integer(), Type.Null()]),
+  file_row_id: Type.Union([Type.Integer(), Type.Null()]),
+  file_id: Type.Union([Type.Integer(), Type.Null()]),
+  file_name: Type.String(),
+  file_kind: Type.Union([Type.String(), Type.Null()]),
+  email_id: Type.Union([Type.Integer(), Type.Null()]),
+  email_subject: Type.Union([Type.String(), Type.Null()]),
+  email_from: Type.Union([Type.String(), Type.Null()]),
+  received_at: Type.Union([Timestamp, Type.Null()]),
+  atm_id: Type.String(),
+  card_no: Type.String(),
+  txt_no: Type.String(),
+  transaction_date: Day,
+  transaction_amt: Day,
+  dispute_amt: Day,
+  complaint_date: Day,
+  msp_remarks: Type.String(),
+  msp_ref_no: Type.String(),
+  short_description: Type.String(),
+  bank_name: Type.String(),
+});
+
+const HistoryEvent = Type.Object({
+  id: Type.Integer(),
+  at: Timestamp,
+  source: Type.Union([Type.Literal('mail'), Type.Literal('operator')]),
+  actor: Type.String(),
+  status: Status,
+  outcome: Type.Union([Outcome, Type.Null()]),
+  reason: Type.String(),
+  note: Type.String(),
+  email_id: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+/** A dispute with its clock, the rule, every row that names it (in time order) and its status history. */
+export const DisputeStory = Type.Object({
+  id: Type.Integer(),
+  atm_id: Type.String(),
+  txt_no: Type.String(),
+  card_no: Type.String(),
+  bank_name: Type.String(),
+  transaction_date: Day,
+  complaint_date: Day,
+  ...clockFields,
+  clock_started_on: Day,
+  stopped_on: Day,
+  penalty_per_day: Type.String(),
+  status_source: Type.Union([Type.Literal('mail'), Type.Literal('operator')]),
+  status_reason: Type.String(),
+  status_by: Type.String(),
+  status_at: Timestamp,
+  rule_id: Type.Union([Type.Integer(), Type.Null()]),
+  rule_name: Type.Union([Type.String(), Type.Null()]),
+  rows: Type.Array(StoryRow),
+  history: Type.Array(HistoryEvent),
+});
+
+export const DisputeIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
+const statusFields = {
+  status: Status,
+  outcome: Type.Optional(Type.Union([Outcome, Type.Null()])),
+  note: RequiredText(2000),
+};
+export const StatusBody = Type.Object(statusFields, { additionalProperties: false });
+
+/** The disputes of the ids, or of every record the list's filters match ("all N matching"). */
+export const BulkStatusBody = Type.Object(
+  {
+    ...statusFields,
+    ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { minItems: 1, maxItems: 1000 })),
+    filters: Type.Optional(Type.Object(ejFilterFields, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export const BulkStatusAnswer = Type.Object({ updated: Type.Integer() });
+
+/** The open dispute records of a month by age in days, the breached ones and their penalty. */
+export const DisputeAgeing = Type.Object({
+  days_0_2: Type.Integer(),
+  days_3_5: Type.Integer(),
+  days_6_10: Type.Integer(),
+  over_10: Type.Integer(),
+  breached: Type.Integer(),
+  penalty_exposure: Type.String(),
+  currency: Type.String(),
+});
+
+const Scope = Type.Union([Type.Literal('all'), Type.Literal('bank'), Type.Literal('msp')]);
+const ClockStart = Type.Union([Type.Literal('transaction_date'), Type.Literal('complaint_date')]);
+const DayKind = Type.Union([Type.Literal('calendar'), Type.Literal('working')]);
+
+export const TatRule = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  scope: Scope,
+  scope_value: Type.String(),
+  clock_start: ClockStart,
+  days: Type.Integer(),
+  day_kind: DayKind,
+  holidays: Type.Array(Type.String()),
+  penalty_per_day: Type.String(),
+  currency: Type.String(),
+  create_at: Timestamp,
+  update_at: Timestamp,
+});
+export const TatRuleBody = Type.Object(
+  {
+    name: RequiredText(200),
+    scope: Scope,
+    scope_value: Type.Optional(Type.String({ maxLength: 200 })),
+    clock_start: ClockStart,
+    days: Type.Integer({ minimum: 0, maximum: 3650 }),
+    day_kind: DayKind,
+    holidays: Type.Optional(Type.Array(Type.String({ format: 'date' }), { maxItems: 1000 })),
+    penalty_per_day: Type.Union([Type.Number({ minimum: 0, maximum: 999999999999 }), Type.String({ maxLength: 16, pattern: '^\\d{1,12}(\\.\\d{1,2})?$' })]),
+    currency: Type.String({ minLength: 3, maxLength: 3, pattern: '^[A-Za-z]{3}$' }),
+  },
+  { additionalProperties: false },
+);
