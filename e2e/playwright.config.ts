@@ -60,7 +60,8 @@ export default defineConfig({
         LOG_LEVEL: 'info',
         ...appEnv,
         EJDESK_DEMO_EMAILS: '1500',
-        EJDESK_DEMO_EJ: '3000',
+        // Over 10,000 dispute records: one status change of "all N matching" covers 10,000 disputes (the disputes spec).
+        EJDESK_DEMO_EJ: '13000',
         DATABASE_URL: '',
         IMAP_HOST: '127.0.0.1',
         IMAP_PORT: String(mailbox.imapPort),

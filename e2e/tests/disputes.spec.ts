@@ -73,3 +73,35 @@ test('an operator filters Breached, opens a dispute’s story, resolves it, and 
   const after = await api<ClockRow[] & { count?: number }>(page, `/disputes/${target.dispute_id}/`);
   expect(after).toMatchObject({ status: 'resolved', outcome: 'credited', status_source: 'operator' });
 });
+
+test('“all N matching” sets the status of over 10,000 disputes in one action, applied by the server to the filter', async ({ signedIn: page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/email?tat=open');
+  const open = await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=open');
+  const all = await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/');
+  await page.getByRole('button', { name: 'Resolved', exact: true }).click();
+  const resolved = await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=resolved');
+  await expect(page.getByText(`Total Records: ${resolved.count}`, { exact: true })).toBeVisible();
+  // Every dispute: no filter at all.
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+  await expect(page.getByText(`Total Records: ${all.count}`, { exact: true })).toBeVisible();
+  expect(open.count).toBeGreaterThan(0);
+  expect(all.count).toBeGreaterThan(10_000);
+  await page.getByRole('button', { name: `Set status of all ${all.count.toLocaleString('en-US')} matching…` }).click();
+  const dialog = page.getByRole('dialog', { name: `Set the status of all ${all.count.toLocaleString('en-US')} matching` });
+  await expect(dialog).toContainText(`No filter is applied: every dispute of all ${all.count.toLocaleString('en-US')} records`);
+  const { violations } = await new AxeBuilder({ page }).include('dialog').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await dialog.getByLabel('Outcome').selectOption('other');
+  await dialog.getByLabel('Note').fill('Year-end clean-up: closed on the bank’s instruction');
+  await page.screenshot({ path: '.artifacts/disputes-bulk.png' });
+  const answered = page.waitForResponse((r) => r.url().includes('/api/disputes/bulk-status/'));
+  await dialog.getByRole('button', { name: 'Set the status' }).click();
+  const { updated } = (await (await answered).json()) as { updated: number };
+  expect(updated).toBeGreaterThanOrEqual(10_000);
+  await expect(page.getByText(`Status set to resolved for ${updated.toLocaleString('en-US')} disputes.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  // Every record's dispute is resolved now: none open, none breached.
+  expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=resolved')).count).toBe(all.count);
+  expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=breached')).count).toBe(0);
+});

@@ -111,7 +111,7 @@ LANGUAGE plpgsql AS $$
 DECLARE changed integer;
 BEGIN
   WITH open_disputes AS (
-    SELECT d.* FROM disputes d WHERE d.status <> 'resolved' AND (only_ids IS NULL OR d.id = ANY (only_ids))
+    SELECT d.* FROM disputes d WHERE d.status <> 'resolved' AND (only_ids IS NULL OR d.id IN (SELECT unnest(only_ids)))
   ), bank_rules AS (
     SELECT b.bank_name, r.id AS rule_id, r.clock_start, r.days, r.day_kind, r.holidays, r.penalty_per_day, r.currency
     FROM (SELECT DISTINCT bank_name FROM open_disputes) b
@@ -216,12 +216,15 @@ BEGIN
     FROM (
       SELECT l.dispute_id, min(r.transaction_date) AS transaction_date, min(r.complaint_date) AS complaint_date
       FROM dispute_records l JOIN ej_records r ON r.id = l.record_id
-      WHERE l.dispute_id = ANY (joined) GROUP BY l.dispute_id
+      WHERE l.dispute_id IN (SELECT unnest(joined)) GROUP BY l.dispute_id
     ) x
     WHERE d.id = x.dispute_id
       AND ((d.transaction_date IS NULL AND x.transaction_date IS NOT NULL) OR (d.complaint_date IS NULL AND x.complaint_date IS NOT NULL));
   END IF;
-  IF created IS NOT NULL OR joined IS NOT NULL THEN
+  -- Linking everything (a migration, a seed) sets every open clock; one email's, its disputes'.
+  IF only_email IS NULL THEN
+    PERFORM dispute_clocks_refresh(NULL);
+  ELSIF created IS NOT NULL OR joined IS NOT NULL THEN
     PERFORM dispute_clocks_refresh(coalesce(created, '{}') || coalesce(joined, '{}'));
   END IF;
   RETURN linked;

@@ -19,6 +19,7 @@ import {
   type ColumnDef,
 } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
+import { BulkStatus } from '../disputes/BulkStatus.tsx';
 import { QuickFilters, tatChoices } from '../disputes/QuickFilters.tsx';
 import { clockColumns, ejTableColumns } from './columns.tsx';
 
@@ -73,7 +74,16 @@ export function EjTablePage() {
   return (
     <Page
       title="EJ Error Data"
-      actions={<ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />}
+      actions={
+        <>
+          <BulkStatus
+            filters={state.filters}
+            count={query.isPlaceholderData ? undefined : query.data?.count}
+            described={appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null}
+          />
+          <ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />
+        </>
+      }
     >
       <Card>
         <form className="ej-filters" role="search" aria-label="Filter EJ error data" onSubmit={apply}>
