@@ -28,6 +28,7 @@ const screens = [
   '/mail-flow',
   '/sender-mappings',
   '/ignore-rules',
+  '/tat-rules',
   '/mailboxes',
 ];
 const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules', '/mailboxes'];

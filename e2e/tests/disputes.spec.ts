@@ -74,6 +74,36 @@ test('an operator filters Breached, opens a dispute’s story, resolves it, and 
   expect(after).toMatchObject({ status: 'resolved', outcome: 'credited', status_source: 'operator' });
 });
 
+test('an admin adds a TAT rule for a bank, and its open disputes follow it at once', async ({ signedInAdmin: page }) => {
+  await page.goto('/tat-rules');
+  const open = await api<{ results: (ClockRow & { due_date: string })[] }>(page, '/scrape/extract/email/data/pagination/?tat=open&page_size=1');
+  const target = open.results[0]!;
+  const before = await api<{ bank_name: string; rule_name: string; clock_started_on: string }>(page, `/disputes/${target.dispute_id}/`);
+  await expect(page.getByRole('heading', { name: 'TAT Rules' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /RBI harmonised TAT/ })).toContainText('5 calendar days');
+  await page.getByRole('button', { name: 'Add TAT Rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add TAT Rule' });
+  await dialog.getByLabel('Name').fill('Fast track');
+  await dialog.getByLabel('Covers').selectOption('bank');
+  await dialog.getByLabel('Bank or MSP (empty for all disputes)').fill(before.bank_name);
+  await dialog.getByLabel('Days allowed').fill('1');
+  await dialog.getByLabel('Penalty per day after the due date').fill('250');
+  await dialog.getByLabel('Currency (e.g. INR)').fill('inr');
+  const { violations } = await new AxeBuilder({ page }).include('dialog').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row', { name: /Fast track/ })).toContainText('250.00 INR');
+  await page.screenshot({ path: '.artifacts/tat-rules.png' });
+  const next = new Date(Date.parse(`${before.clock_started_on}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  expect(await api(page, `/disputes/${target.dispute_id}/`)).toMatchObject({ rule_name: 'Fast track', due_date: next, penalty_per_day: '250.00' });
+  // Deleted, the bank's open disputes go back to the rule for all.
+  await page.getByRole('button', { name: 'Delete: Fast track' }).click();
+  await page.getByRole('dialog', { name: 'Delete TAT Rule' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('row', { name: /Fast track/ })).toHaveCount(0);
+  expect(await api(page, `/disputes/${target.dispute_id}/`)).toMatchObject({ rule_name: before.rule_name });
+});
+
 test('“all N matching” sets the status of over 10,000 disputes in one action, applied by the server to the filter', async ({ signedIn: page }) => {
   test.setTimeout(90_000);
   await page.goto('/email?tat=open');

@@ -1,7 +1,7 @@
 // The admin remote's one exposed module: the screens for the paths it owns.
 import { Route, Routes } from 'react-router-dom';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
-import { bankMspList, ignoreRuleList, passwordList, senderMappingList, userList } from './features/admin-lists/lists.tsx';
+import { bankMspList, ignoreRuleList, passwordList, senderMappingList, tatRuleList, userList } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 
@@ -10,6 +10,7 @@ export const adminLinks = [
   { label: 'Bank MSP List', to: '/bank-msp-list' },
   { label: 'Sender Mappings', to: '/sender-mappings' },
   { label: 'Ignore Rules', to: '/ignore-rules' },
+  { label: 'TAT Rules', to: '/tat-rules' },
   { label: 'Mailboxes', to: '/mailboxes' },
   { label: 'Users', to: '/users' },
   { label: 'Audit Log', to: '/audit-log' },
@@ -22,6 +23,7 @@ export default function AdminRoutes() {
       <Route path="/bank-msp-list" element={<AdminListPage list={bankMspList} />} />
       <Route path="/sender-mappings" element={<AdminListPage list={senderMappingList} />} />
       <Route path="/ignore-rules" element={<AdminListPage list={ignoreRuleList} />} />
+      <Route path="/tat-rules" element={<AdminListPage list={tatRuleList} />} />
       <Route path="/mailboxes" element={<MailboxesPage />} />
       <Route path="/users" element={<AdminListPage list={userList} />} />
       <Route path="/audit-log" element={<AuditLogPage />} />

@@ -29,3 +29,21 @@ export const setDisputesStatus = async (change: StatusChange & ({ ids: number[] 
 /** The open disputes of the dashboard's month by age, breached, and their penalty. */
 export const getDisputeAgeing = async (month: string, signal?: AbortSignal) =>
   (await http.get<DisputeAgeing>('/disputes/ageing/', { params: { date: month }, signal })).data;
+
+/** A TAT rule as its form holds it: text, turned into the API's types here (days a number, holidays a list). */
+export type TatRuleFields = Record<
+  'name' | 'scope' | 'scope_value' | 'clock_start' | 'days' | 'day_kind' | 'holidays' | 'penalty_per_day' | 'currency',
+  string
+>;
+
+const tatRuleBody = (fields: TatRuleFields) => ({
+  ...fields,
+  // A blank or non-numeric day count goes as null: the API's 400 names the field.
+  days: /^\s*\d+\s*$/.test(fields.days) ? Number(fields.days) : null,
+  holidays: fields.holidays.split(/[\s,;]+/).filter(Boolean),
+});
+
+export const listTatRules = async () => (await http.get<TatRule[]>('/admin/tat-rules/')).data;
+export const createTatRule = async (fields: TatRuleFields) => (await http.post<TatRule>('/admin/tat-rules/', tatRuleBody(fields))).data;
+export const changeTatRule = async (id: number, fields: TatRuleFields) => (await http.put<TatRule>(`/admin/tat-rules/${id}/`, tatRuleBody(fields))).data;
+export const deleteTatRule = async (id: number) => void (await http.delete(`/admin/tat-rules/${id}/`));

@@ -145,7 +145,9 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
           busy={remove.isPending}
           error={remove.isError ? (errorDetail(remove.error) ?? 'Could not delete. Please try again.') : null}
         >
-          <p>{deleting ? `Delete ${list.edit.describe(deleting)}? Mail processed after this no longer follows it.` : null}</p>
+          <p>
+            {deleting ? `Delete ${list.edit.describe(deleting)}? ${list.edit.deleteConsequence ?? 'Mail processed after this no longer follows it.'}` : null}
+          </p>
         </FormModal>
       )}
     </Page>

@@ -1,4 +1,4 @@
-// The admin lists (bank passwords, bank -> MSP, users, sender mappings, ignore rules) differ only in
+// The admin lists (bank passwords, bank -> MSP, users, sender mappings, ignore rules, TAT rules) differ only in
 // data: this table of columns, endpoints and form fields.
 import {
   changeIgnoreRule,
@@ -20,6 +20,11 @@ import {
   type Account,
   type BankMsp,
   type BankPassword,
+  changeTatRule,
+  createTatRule,
+  deleteTatRule,
+  listTatRules,
+  type TatRule,
 } from '@ejdesk/api-client';
 import { formatDateTime, type ColumnDef } from '@ejdesk/ui';
 import { AccountActions, accountsQueryKey } from './AccountActions.tsx';
@@ -46,6 +51,8 @@ export interface AdminListConfig<Row, Field extends string> {
     deleteTitle: string;
     changedMessage: string;
     deletedMessage: string;
+    /** What deleting a row changes, said in the question (mail processed afterwards, unless given). */
+    deleteConsequence?: string;
   };
 }
 
@@ -178,5 +185,59 @@ export const ignoreRuleList: AdminListConfig<IgnoreRule, 'field' | 'pattern'> = 
     deleteTitle: 'Delete Ignore Rule',
     changedMessage: 'Ignore rule changed',
     deletedMessage: 'Ignore rule deleted',
+  },
+};
+
+const scopeLabels: Record<string, string> = { all: 'All disputes', bank: 'A bank', msp: 'An MSP' };
+const clockStartLabels: Record<string, string> = { transaction_date: 'Transaction date', complaint_date: 'Complaint date' };
+
+/** The turnaround rules: a change applies to the open disputes at once (the server moves them). */
+export const tatRuleList: AdminListConfig<
+  TatRule,
+  'name' | 'scope' | 'scope_value' | 'clock_start' | 'days' | 'day_kind' | 'holidays' | 'penalty_per_day' | 'currency'
+> = {
+  title: 'TAT Rules',
+  queryKey: ['admin', 'tat-rules'],
+  list: listTatRules,
+  columns: [
+    { header: 'Name', accessorKey: 'name' },
+    { header: 'Covers', id: 'covers', accessorFn: (r) => (r.scope === 'all' ? 'All disputes' : `${r.scope === 'bank' ? 'Bank' : 'MSP'}: ${r.scope_value}`) },
+    { header: 'Clock Starts', id: 'clock_start', accessorFn: (r) => clockStartLabels[r.clock_start] ?? r.clock_start },
+    { header: 'Days Allowed', id: 'days', accessorFn: (r) => `${r.days} ${r.day_kind} day${r.days === 1 ? '' : 's'}`, meta: { nowrap: true } },
+    { header: 'Holidays', id: 'holidays', accessorFn: (r) => (r.holidays.length ? r.holidays.length : ''), meta: { numeric: true } },
+    { header: 'Penalty per Day', id: 'penalty', accessorFn: (r) => `${r.penalty_per_day} ${r.currency}`, meta: { numeric: true, nowrap: true } },
+    ...timestamps<TatRule>(),
+  ],
+  addLabel: 'Add TAT Rule',
+  modalTitle: 'Add TAT Rule',
+  fields: [
+    { name: 'name', label: 'Name' },
+    { name: 'scope', label: 'Covers', options: Object.entries(scopeLabels).map(([value, label]) => ({ value, label })) },
+    { name: 'scope_value', label: 'Bank or MSP (empty for all disputes)' },
+    { name: 'clock_start', label: 'Clock starts on', options: Object.entries(clockStartLabels).map(([value, label]) => ({ value, label })) },
+    { name: 'days', label: 'Days allowed' },
+    {
+      name: 'day_kind',
+      label: 'Counted in',
+      options: [
+        { value: 'calendar', label: 'Calendar days' },
+        { value: 'working', label: 'Working days (not weekends or holidays)' },
+      ],
+    },
+    { name: 'holidays', label: 'Holidays (YYYY-MM-DD, separated by commas)' },
+    { name: 'penalty_per_day', label: 'Penalty per day after the due date' },
+    { name: 'currency', label: 'Currency (e.g. INR)' },
+  ],
+  create: createTatRule,
+  createdMessage: 'TAT rule saved; the open disputes follow it now',
+  edit: {
+    change: changeTatRule,
+    remove: deleteTatRule,
+    describe: (r) => r.name,
+    modalTitle: 'Change TAT Rule',
+    deleteTitle: 'Delete TAT Rule',
+    changedMessage: 'TAT rule changed; the open disputes follow it now',
+    deletedMessage: 'TAT rule deleted; its open disputes follow the next rule that covers them',
+    deleteConsequence: 'Its open disputes follow the next rule that covers them at once.',
   },
 };
