@@ -24,6 +24,11 @@ export const benches = {
     script: 'bench:scale',
     about: 'The EJ table’s filter shapes at 10,000,000 EJ records beside 1,000,000, with the time each seed took.',
   },
+  disputes: {
+    filter: '@ejdesk/api',
+    script: 'bench:disputes',
+    about: 'The dispute desk at a million EJ records: each turnaround quick filter and clock order, alone and with other filters, and the ageing card.',
+  },
   cluster: {
     filter: '@ejdesk/ingest',
     script: 'bench:cluster',
