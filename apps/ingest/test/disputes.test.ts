@@ -3,9 +3,9 @@
 // the clock stopped on the result's day, the rule that did so named); an operator's status on the
 // second is kept when a later MSP result would have resolved it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadIngestRules } from '@ejdesk/db';
+import { loadIngestRules, requeueStoredMessages } from '@ejdesk/db';
 import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-helpers';
-import { createLogger, ingestFromImap, type RunOptions } from '../src/index.ts';
+import { createLogger, ingestFromImap, processStored, type RunOptions } from '../src/index.ts';
 import { prepareRules } from './support/corpus.ts';
 import { mailFromPython } from './support/python-mail.ts';
 import { startDovecot, type Dovecot } from '@ejdesk/mailbox/testing';
@@ -83,5 +83,18 @@ describe.each(backends)('a dispute’s status from the mail, into %s', (backend)
     expect(story.history.map((h: { source: string }) => h.source)).toEqual(['operator']);
     // The late result is in the story all the same.
     expect(story.rows.map((r: { file_name: string }) => r.file_name)).toEqual(['complaints.csv', 'Missing_Txn_Report_2.csv']);
+  });
+
+  test('processed again, the mail finds the same answers, and the operator’s status and history stay', async () => {
+    const waiting = await row('APX90002');
+    expect(await requeueStoredMessages(t.database.db)).toBe(3);
+    const summary = await processStored(options);
+    expect(summary.failures).toEqual([]);
+    expect(await row('APX90001')).toMatchObject({ status: 'resolved', outcome: 'credited' });
+    const kept = await row('APX90002');
+    expect(kept).toMatchObject({ dispute_id: waiting.dispute_id, status: 'awaiting_msp' });
+    const story = await call('GET', `/api/disputes/${kept.dispute_id}/`);
+    expect(story.history.map((h: { source: string; note: string }) => [h.source, h.note])).toEqual([['operator', 'Atlas asked for the camera footage']]);
+    expect((await call('GET', '/api/scrape/extract/email/data/pagination/?page_size=100')).count).toBe(2);
   });
 });

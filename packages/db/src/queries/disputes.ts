@@ -352,6 +352,22 @@ export async function applyMessageToDisputes(tx: Db, message: { emailId: number;
     select id, 'mail', status, outcome, status_reason, ${message.emailId} from moved`);
 }
 
+/**
+ * Remove what processing made of emails (their EJ records), then the disputes left without a
+ * record, unless an operator set their status: processed again, the records find them by their
+ * transaction. `emailIds` is a subquery of the emails (all stored ones, or one).
+ */
+export async function removeProcessedRecords(tx: Db, emailIds: SQL): Promise<void> {
+  const touched = await queryRows<{ id: string | number }>(
+    tx,
+    sql`select distinct l.dispute_id as id from dispute_records l join ej_records r on r.id = l.record_id where r.email_id in ${emailIds}`,
+  );
+  await tx.execute(sql`delete from ej_records where email_id in ${emailIds}`);
+  if (touched.length === 0) return;
+  await tx.execute(sql`delete from disputes d where d.id in (select unnest(${sql.param(touched.map((t) => Number(t.id)))}::bigint[]))
+    and d.status_source = 'mail' and not exists (select 1 from dispute_records l where l.dispute_id = d.id)`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The status from an operator.
 

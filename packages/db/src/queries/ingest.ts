@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
 import { mailChannel, notifySql, queryRows, type Db } from '../client.ts';
-import { applyMessageToDisputes, clockSettings } from './disputes.ts';
+import { applyMessageToDisputes, clockSettings, removeProcessedRecords } from './disputes.ts';
 
 import {
   auditLog,
@@ -441,10 +441,7 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
 export async function requeueStoredMessages(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     const sourced = sql`(select email_id from email_sources)`;
-    await tx.execute(sql`delete from ej_records where email_id in ${sourced}`);
-    // Disputes left without records go, unless an operator set their status: processed again,
-    // their records find them by transaction.
-    await tx.execute(sql`delete from disputes d where d.status_source = 'mail' and not exists (select 1 from dispute_records l where l.dispute_id = d.id)`);
+    await removeProcessedRecords(tx as Db, sourced);
     await tx.execute(sql`delete from data_files where email_id in ${sourced}`);
     await tx.execute(sql`delete from subject_fingerprints`);
     const rows = await tx.update(emailSources).set({ processedAt: null }).returning({ id: emailSources.emailId });

@@ -4,8 +4,8 @@
 import type { MailFlow as MailFlowSchema, Stall as StallSchema } from '@ejdesk/contract/schemas/mail-flow.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import { notifySql, queryRows, type Db } from '../client.ts';
-import { mailChannel } from '../client.ts';
+import { mailChannel, notifySql, queryRows, type Db } from '../client.ts';
+import { removeProcessedRecords } from './disputes.ts';
 import { auditLog, emailSources, emails } from '../schema.ts';
 
 /** A watched mailbox's state; `pnpm ingest --from` runs are sources too, importing then imported. */
@@ -176,7 +176,7 @@ export async function requeueEmail(db: Db, userId: number, emailId: number, ip: 
   return db.transaction(async (tx) => {
     const taken = await tx.update(emailSources).set({ processedAt: null }).where(eq(emailSources.emailId, emailId)).returning({ id: emailSources.emailId });
     if (taken.length === 0) return false;
-    await tx.execute(sql`delete from ej_records where email_id = ${emailId}`);
+    await removeProcessedRecords(tx as unknown as Db, sql`(select ${emailId}::bigint)`);
     await tx.execute(sql`delete from data_files where email_id = ${emailId}`);
     await tx.execute(sql`delete from subject_fingerprints where email_id = ${emailId}`);
     await tx

@@ -3,11 +3,9 @@
 // stored; only the ingester and Test connection open them, to sign in. Each create, change and
 // delete is audited with what changed (a secret only as "replaced", never its value).
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import { mailChannel, notifySql, type Db } from '../client.ts';
 import { decryptBankPass, encryptBankPass } from '../bank-pass-cipher.ts';
-import { notifySql } from '../client.ts';
 import { auditLog, mailboxes } from '../schema.ts';
-import { mailChannel } from '../client.ts';
 import { isUniqueViolation, RuleProblem, type Written } from './rules.ts';
 
 export const mailboxAuthMethods = ['password', 'oauth2-client-credentials', 'oauth2-refresh-token'] as const;
