@@ -763,7 +763,8 @@ export const disputes = pgTable(
       sql`(${t.status} = 'resolved') = (${t.outcome} is not null) and (${t.outcome} is null or ${t.outcome} in (${inList(disputeOutcomes)}))`,
     ),
     check('disputes_status_source_check', sql`${t.statusSource} in (${inList(disputeStatusSources)})`),
-    index('disputes_txn_idx').on(t.txtNo, t.atmId),
+    // The disputes of a transaction, lowest id first (a new record joins the first that fits).
+    index('disputes_txn_idx').on(t.txtNo, t.atmId, t.id),
     uniqueIndex('disputes_first_record_key').on(t.firstRecordId),
     // The open disputes by due date: breached, due today, due soon, and the due-date order.
     index('disputes_open_due_idx')
