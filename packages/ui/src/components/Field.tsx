@@ -1,11 +1,21 @@
-import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
 }
 
-/** A labelled input; the label is always there for screen readers, visible unless hideLabel. */
-export function TextField({ label, id, className, ...rest }: TextFieldProps) {
+/** A label above its control, the two tied by an id (given, or made here). */
+function Labelled({
+  label,
+  id,
+  className,
+  control,
+}: {
+  label: string;
+  id: string | undefined;
+  className: string | undefined;
+  control: (id: string) => ReactNode;
+}) {
   const autoId = useId();
   const inputId = id ?? autoId;
   return (
@@ -13,9 +23,14 @@ export function TextField({ label, id, className, ...rest }: TextFieldProps) {
       <label className="ej-field__label" htmlFor={inputId}>
         {label}
       </label>
-      <input id={inputId} className="ej-input" {...rest} />
+      {control(inputId)}
     </div>
   );
+}
+
+/** A labelled input; the label is always there for screen readers, visible unless hideLabel. */
+export function TextField({ label, id, className, ...rest }: TextFieldProps) {
+  return <Labelled label={label} id={id} className={className} control={(inputId) => <input id={inputId} className="ej-input" {...rest} />} />;
 }
 
 /** A labelled native select, styled as the text inputs. */
@@ -56,14 +71,7 @@ export function CheckField({ label, checked, onChange, name }: { label: string; 
 
 /** A labelled multi-line text input (a note, a reason), styled as the text inputs. */
 export function TextAreaField({ label, id, className, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string }) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
   return (
-    <div className={['ej-field', className].filter(Boolean).join(' ')}>
-      <label className="ej-field__label" htmlFor={inputId}>
-        {label}
-      </label>
-      <textarea id={inputId} className="ej-input ej-input--area" {...rest} />
-    </div>
+    <Labelled label={label} id={id} className={className} control={(inputId) => <textarea id={inputId} className="ej-input ej-input--area" {...rest} />} />
   );
 }

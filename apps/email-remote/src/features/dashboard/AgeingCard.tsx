@@ -5,8 +5,9 @@ import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { getDisputeAgeing, loadFailure, type DisputeAgeing } from '@ejdesk/api-client';
-import { Card, ErrorState, formatAmount } from '@ejdesk/ui';
+import { formatAmount } from '@ejdesk/ui';
 import { monthDays, toApiMonth } from '../../lib/month.ts';
+import { DashboardCard } from './DashboardCard.tsx';
 import styles from './dashboard.module.css';
 
 const buckets = [
@@ -30,40 +31,38 @@ export function AgeingCard({ month, picker }: { month: string; picker: ReactNode
   const within = days ? `start_date=${days.first}&end_date=${days.last}` : '';
   const age = (from: number, to: number | undefined) => `age_from=${from}${to === undefined ? '' : `&age_to=${to}`}`;
   return (
-    <Card className={styles.card}>
-      <section aria-labelledby="dispute-card-title" aria-busy={ageing.isFetching || undefined}>
-        <header className={styles.cardHeader}>
-          <h2 id="dispute-card-title" className={styles.cardTitle}>
-            Disputes
-          </h2>
-          {picker}
-        </header>
-        {ageing.isError && <ErrorState message={loadFailure('dispute ageing', ageing.error)} onRetry={() => void ageing.refetch()} />}
-        <ul className={styles.countCards}>
-          {buckets.map((bucket) => (
-            <li key={bucket.key}>
-              <Link className={styles.countCard} to={`/email?tat=open&${within}&${age(bucket.from, bucket.to)}`}>
-                <span className={styles.countValue}>{figures[bucket.key]}</span>
-                <span className={styles.countLabel}>{bucket.label}</span>
-              </Link>
-            </li>
-          ))}
-          <li>
-            <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}`}>
-              <span className={styles.countValue}>{figures.breached}</span>
-              <span className={styles.countLabel}>Breached (past the due date)</span>
+    <DashboardCard
+      id="dispute-card-title"
+      title="Disputes"
+      picker={picker}
+      busy={ageing.isFetching}
+      failure={ageing.isError ? loadFailure('dispute ageing', ageing.error) : null}
+      onRetry={() => void ageing.refetch()}
+    >
+      <ul className={styles.countCards}>
+        {buckets.map((bucket) => (
+          <li key={bucket.key}>
+            <Link className={styles.countCard} to={`/email?tat=open&${within}&${age(bucket.from, bucket.to)}`}>
+              <span className={styles.countValue}>{figures[bucket.key]}</span>
+              <span className={styles.countLabel}>{bucket.label}</span>
             </Link>
           </li>
-          <li>
-            <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}&ordering=-penalty`}>
-              <span className={`${styles.countValue} ${styles.money}`}>
-                {formatAmount(figures.penalty_exposure)} {figures.currency}
-              </span>
-              <span className={styles.countLabel}>Penalty exposure so far</span>
-            </Link>
-          </li>
-        </ul>
-      </section>
-    </Card>
+        ))}
+        <li>
+          <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}`}>
+            <span className={styles.countValue}>{figures.breached}</span>
+            <span className={styles.countLabel}>Breached (past the due date)</span>
+          </Link>
+        </li>
+        <li>
+          <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}&ordering=-penalty`}>
+            <span className={`${styles.countValue} ${styles.money}`}>
+              {formatAmount(figures.penalty_exposure)} {figures.currency}
+            </span>
+            <span className={styles.countLabel}>Penalty exposure so far</span>
+          </Link>
+        </li>
+      </ul>
+    </DashboardCard>
   );
 }

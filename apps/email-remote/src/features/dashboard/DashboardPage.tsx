@@ -2,9 +2,10 @@ import { lazy, Suspense, useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
-import { Card, ErrorState, Page, TextField } from '@ejdesk/ui';
+import { Page, TextField } from '@ejdesk/ui';
 import { currentMonth, toApiMonth } from '../../lib/month.ts';
 import { AgeingCard } from './AgeingCard.tsx';
+import { DashboardCard } from './DashboardCard.tsx';
 import styles from './dashboard.module.css';
 
 const ReadPie = lazy(() => import('./ReadPie.tsx'));
@@ -88,57 +89,53 @@ export function DashboardPage() {
   return (
     <Page title="Dashboard">
       <div className={styles.cards}>
-        <Card className={styles.card}>
-          <section aria-labelledby="email-card-title" aria-busy={email.isFetching || undefined}>
-            <header className={styles.cardHeader}>
-              <h2 id="email-card-title" className={styles.cardTitle}>
-                Email
-              </h2>
-              <MonthPicker month={emailMonth} onChange={setEmailMonth} />
-            </header>
-            {email.isError && <ErrorState message={loadFailure('email counts', email.error)} onRetry={() => void email.refetch()} />}
-            <div className={styles.pieArea}>
-              {counts.total_emails > 0 ? (
-                <Suspense fallback={<div className={styles.pie} />}>
-                  <ReadPie read={counts.read} unread={counts.unread} onOpen={openSlice} />
-                </Suspense>
-              ) : (
-                <div className={`${styles.pie} ${styles.empty}`}>No emails received in this month.</div>
-              )}
-            </div>
-            <ul className={styles.summary}>
-              {summary.map((item) => (
-                <li key={item.key}>
-                  <Link className="ej-link" to={`${item.to}?month=${emailMonth}`}>
-                    {item.label}
-                  </Link>
-                  <span className={styles.figure}>{counts[item.key]}</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        </Card>
-        <Card className={styles.card}>
-          <section aria-labelledby="data-card-title" aria-busy={data.isFetching || undefined}>
-            <header className={styles.cardHeader}>
-              <h2 id="data-card-title" className={styles.cardTitle}>
-                Email Data
-              </h2>
-              <MonthPicker month={dataMonth} onChange={setDataMonth} />
-            </header>
-            {data.isError && <ErrorState message={loadFailure('email counts', data.error)} onRetry={() => void data.refetch()} />}
-            <ul className={styles.countCards}>
-              {countCards.map((card) => (
-                <li key={card.key}>
-                  <Link className={styles.countCard} to={`${card.to}?month=${dataMonth}`}>
-                    <span className={styles.countValue}>{dataCounts[card.key]}</span>
-                    <span className={styles.countLabel}>{card.label}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
-        </Card>
+        <DashboardCard
+          id="email-card-title"
+          title="Email"
+          picker={<MonthPicker month={emailMonth} onChange={setEmailMonth} />}
+          busy={email.isFetching}
+          failure={email.isError ? loadFailure('email counts', email.error) : null}
+          onRetry={() => void email.refetch()}
+        >
+          <div className={styles.pieArea}>
+            {counts.total_emails > 0 ? (
+              <Suspense fallback={<div className={styles.pie} />}>
+                <ReadPie read={counts.read} unread={counts.unread} onOpen={openSlice} />
+              </Suspense>
+            ) : (
+              <div className={`${styles.pie} ${styles.empty}`}>No emails received in this month.</div>
+            )}
+          </div>
+          <ul className={styles.summary}>
+            {summary.map((item) => (
+              <li key={item.key}>
+                <Link className="ej-link" to={`${item.to}?month=${emailMonth}`}>
+                  {item.label}
+                </Link>
+                <span className={styles.figure}>{counts[item.key]}</span>
+              </li>
+            ))}
+          </ul>
+        </DashboardCard>
+        <DashboardCard
+          id="data-card-title"
+          title="Email Data"
+          picker={<MonthPicker month={dataMonth} onChange={setDataMonth} />}
+          busy={data.isFetching}
+          failure={data.isError ? loadFailure('email counts', data.error) : null}
+          onRetry={() => void data.refetch()}
+        >
+          <ul className={styles.countCards}>
+            {countCards.map((card) => (
+              <li key={card.key}>
+                <Link className={styles.countCard} to={`${card.to}?month=${dataMonth}`}>
+                  <span className={styles.countValue}>{dataCounts[card.key]}</span>
+                  <span className={styles.countLabel}>{card.label}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </DashboardCard>
         <AgeingCard month={disputeMonth} picker={<MonthPicker month={disputeMonth} onChange={setDisputeMonth} />} />
       </div>
     </Page>
