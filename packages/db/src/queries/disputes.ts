@@ -294,7 +294,9 @@ export function verdictOfRow(row: { mspRemarks: string; shortDescription: string
   return null;
 }
 
-const statusRank: Record<DisputeStatus, number> = { open: 0, awaiting_msp: 1, resolved: 2 };
+/** How far on a status is: disputeStatuses lists them in order (open, awaiting the MSP, resolved). */
+const statusRank = (status: DisputeStatus) => disputeStatuses.indexOf(status);
+const statusRankSql = (status: SQL) => sql`array_position(${sql.param([...disputeStatuses])}::text[], ${status})`;
 
 /**
  * Link a processed message's dispute records to their disputes (new disputes get their clocks),
@@ -328,7 +330,7 @@ export async function applyMessageToDisputes(tx: Db, message: { emailId: number;
     if (!verdict) continue;
     const id = Number(row.dispute_id);
     const before = verdicts.get(id);
-    if (!before || statusRank[verdict.status] >= statusRank[before.status]) verdicts.set(id, verdict);
+    if (!before || statusRank(verdict.status) >= statusRank(before.status)) verdicts.set(id, verdict);
   }
   if (verdicts.size === 0) return;
   const ids = [...verdicts.keys()];
@@ -344,8 +346,7 @@ export async function applyMessageToDisputes(tx: Db, message: { emailId: number;
         status_source = 'mail', status_reason = v.reason, status_by = '', status_at = now(), update_at = now()
       from v
       where d.id = v.id and d.status_source = 'mail'
-        and (case v.status when 'resolved' then 2 when 'awaiting_msp' then 1 else 0 end)
-          > (case d.status when 'resolved' then 2 when 'awaiting_msp' then 1 else 0 end)
+        and ${statusRankSql(sql`v.status`)} > ${statusRankSql(sql`d.status`)}
       returning d.id, d.status, d.outcome, d.status_reason
     )
     insert into dispute_events (dispute_id, source, status, outcome, reason, email_id)
