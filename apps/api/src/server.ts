@@ -11,7 +11,7 @@ import { buildApp } from './app.ts';
 import { startingWith } from '@ejdesk/settings';
 import { loadConfig } from './config.ts';
 import { loadSecrets } from './lib/secrets.ts';
-import { drainConnections } from './lib/drain.ts';
+import { drainable } from './lib/drain.ts';
 
 const [config, secrets] = startingWith('EJ Desk API', () => {
   const loaded = loadConfig();
@@ -41,6 +41,8 @@ const app = await buildApp({
   },
 });
 
+// Watched from the start: the drain needs to know how long each connection has been idle.
+const connections = drainable(app.server);
 let stopWorker = async () => undefined as void;
 let closing = false;
 
@@ -58,7 +60,7 @@ async function shutDown(): Promise<never> {
   app.ctx.status.draining = true;
   // Event streams end first, with a reconnect hint: the tabs open them again on another instance.
   await app.ctx.live.close();
-  const drained = await drainConnections(app.server, { idleMs: 5_000, boundMs: config.shutdownSeconds * 1000 });
+  const drained = await connections.drain({ idleMs: 6_000, boundMs: config.shutdownSeconds * 1000 });
   if (!drained) app.log.error(`requests still running after ${config.shutdownSeconds} s (SHUTDOWN_SECONDS); exiting without them`);
   try {
     await app.close();

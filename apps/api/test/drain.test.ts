@@ -42,8 +42,10 @@ describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () =
     expect(first.statusCode).toBe(200);
     await text(first);
 
-    // An export begun and not read on: the server cannot finish it until the client reads.
-    const exporting = await get(api, '/api/scrape/extract/export/?format=csv', false, token);
+    // An export begun and not read on: the server cannot finish it until the client reads. Its
+    // connection is kept alive (its answer began before the drain, without `Connection: close`).
+    const exportAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const exporting = await get(api, '/api/scrape/extract/export/?format=csv', exportAgent, token);
     expect(exporting.statusCode).toBe(200);
     exporting.pause();
     const events = await get(api, '/api/events/', false, token);
@@ -70,9 +72,19 @@ describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () =
     const csv = await text(exporting);
     expect(csv.trimEnd().split('\n')).toHaveLength(disputes + 1);
 
+    // The export's connection, idle since its last row: not closed before it has been idle the
+    // whole wait (6 s), even once 6 s have passed since the signal. A proxy holding it may still
+    // write a request to it; that request is answered, told to close.
+    await new Promise((r) => setTimeout(r, Math.max(0, sentAt + 6_500 - Date.now())));
+    const afterExport = await get(api, '/api/ready/', exportAgent);
+    expect(afterExport.statusCode).toBe(503);
+    expect(afterExport.headers.connection).toBe('close');
+    await text(afterExport);
+
     expect(await api.exited).toBe(0);
-    // Bounded: the idle wait (5 s) and the export, not SHUTDOWN_SECONDS (25 s).
+    // Bounded: the idle wait and the export, not SHUTDOWN_SECONDS (25 s).
     expect(Date.now() - sentAt).toBeLessThan(15_000);
     keptAlive.destroy();
+    exportAgent.destroy();
   }, 60_000);
 });
