@@ -1,7 +1,10 @@
 // The dispute desk at 1,000,000 EJ records (about 800,000 dispute records): each turnaround quick
 // filter and both clock orders, alone and with the table's other filters, and the dashboard's
 // ageing card, over real HTTP beside the same query run directly (the aim: p95 under 50 ms).
-import { dayIn, disputeAgeing, listEjRecords, queryRows, type EjFilters, type EjOrder, type TatFilter } from '@ejdesk/db';
+// The seed leaves every dispute open: once, the disputes of transactions more than 30 days old
+// are resolved in one bulk change, as a desk that keeps up would have them (and the time that
+// change takes is printed).
+import { dayIn, disputeAgeing, listEjRecords, queryRows, setDisputeStatus, type EjFilters, type EjOrder, type TatFilter } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { openBench, report, type Scenario } from './harness.ts';
 
@@ -18,6 +21,24 @@ const scenario = (name: string, query: string, filters: Omit<EjFilters, 'kind' |
   url: `${table}?${query}${order ? `${query ? '&' : ''}ordering=${order.descending ? '-' : ''}${order.field}` : ''}`,
   direct: () => listEjRecords(db, { kind: 'dispute', today, ...filters }, { page: 1, pageSize: 10 }, order),
 });
+
+const [{ resolved } = { resolved: 0 }] = await queryRows<{ resolved: number }>(
+  db,
+  sql`select count(*)::int as resolved from disputes where status = 'resolved'`,
+);
+if (resolved === 0) {
+  const [desk] = await queryRows<{ id: number; email: string }>(db, sql`select id, email from users order by id limit 1`);
+  const started = Date.now();
+  const changed = await setDisputeStatus(
+    db,
+    { where: sql`select id from disputes where transaction_date < ${today}::date - 30` },
+    { status: 'resolved', outcome: 'credited', note: 'bench: the desk kept up' },
+    desk!,
+    today,
+  );
+  console.log(`${changed.length.toLocaleString('en')} disputes resolved in one bulk change in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await db.execute(sql`vacuum analyze disputes, dispute_records, dispute_counts`);
+}
 
 const [counts] = await queryRows<Record<string, number>>(
   db,

@@ -241,4 +241,5 @@ END $$;
 INSERT INTO tat_rules (name, scope, scope_value, clock_start, days, day_kind, penalty_per_day, currency)
 VALUES ('RBI harmonised TAT (failed ATM withdrawal)', 'all', '', 'transaction_date', 5, 'calendar', 100, 'INR');
 --> statement-breakpoint
-SELECT dispute_records_link(NULL);
+-- The records there are are linked by 0030, with the function as it redefines it.
+SELECT 1;

@@ -28,7 +28,16 @@ describe.each(backends)('derived.sql on %s', (backend) => {
     );
 
   it('is what the database runs for every derived table', async () => {
-    expect([...bodies.keys()].sort()).toEqual(['ej_counts_apply', 'ej_id_blocks_apply', 'ej_values_apply', 'email_counts_apply', 'email_subjects_apply']);
+    expect([...bodies.keys()].sort()).toEqual([
+      'dispute_counts_apply',
+      'dispute_record_copies_apply',
+      'dispute_record_fill_apply',
+      'ej_counts_apply',
+      'ej_id_blocks_apply',
+      'ej_values_apply',
+      'email_counts_apply',
+      'email_subjects_apply',
+    ]);
     expect(await installed()).toEqual(bodies);
   });
 

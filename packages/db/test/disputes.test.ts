@@ -2,18 +2,27 @@
 // month ends, either clock start, the penalty on the due day and the day after, a resolved
 // dispute's clock stopped, the most specific rule winning, a changed rule moving the open disputes
 // (not the resolved ones), records grouped into disputes by transaction and card, the mail's word
-// on a status, and 16 parallel status changes of one dispute leaving one consistent history.
+// on a status, 16 parallel status changes of one dispute leaving one consistent history, and the
+// list's clock filters, orders and counts and the ageing card (read from copies of the clocks and
+// from dispute_counts, kept by triggers) agreeing with the disputes themselves after every change.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   clockFields,
+  clockOn,
   createUser,
+  disputeAgeing,
+  listEjRecords,
+  tatCondition,
+  tatFilters,
   queryRows,
   setDisputeStatus,
   tatRuleList,
   verdictOfRow,
   type Database,
   type Operator,
+  type EjFilters,
+  type EjOrder,
   type TatRuleInput,
 } from '../src/index.ts';
 import { backends, fresh } from './backends.ts';
@@ -206,6 +215,149 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
     expect(said('Customer credited', msp)!.reason).toBe('Remark says credited: "Customer credited" in Acme MSP\'s result (results.xlsx)');
     expect(said('')).toBeNull();
   });
+
+  it('lists, counts and orders by the clock as the disputes themselves say, after links, rule and status changes and deletions', async () => {
+    await database.db.execute(sql`insert into bank_msps (msp, bank_name) values ('Acme MSP', 'Apex Bank')`);
+    await tatRuleList.create(database.db, operator.id, {
+      ...rbi,
+      name: 'Harbor',
+      scope: 'bank',
+      scopeValue: 'Harbor Bank',
+      days: 3,
+      dayKind: 'working',
+      penaltyPerDay: '50',
+    });
+    await tatRuleList.create(database.db, operator.id, {
+      ...rbi,
+      name: 'Acme',
+      scope: 'msp',
+      scopeValue: 'Acme MSP',
+      penaltyPerDay: '0',
+      clockStart: 'complaint_date',
+    });
+    const banks = ['Harbor Bank', 'Apex Bank', 'Lone Bank'];
+    const senders = ['disputes@harbor.example', 'ops@acme.example'];
+    // 90 records over three weeks of January: some of one transaction, some without a date.
+    const values = Array.from({ length: 90 }, (_, i) => {
+      const day = String(1 + (i % 24)).padStart(2, '0');
+      return sql`('dispute', ${`ATM${i % 7}`}, ${`T${Math.floor(i / 3) * (i % 4 === 0 ? 1 : 7) + i}`}, ${banks[i % 3]}, ${senders[i % 2]},
+        ${i % 11 === 0 ? null : `2026-01-${day}`}::date, ${`2026-01-${String(Math.min(28, 2 + (i % 24))).padStart(2, '0')}`}::date)`;
+    });
+    await database.db.execute(sql`insert into ej_records (kind, atm_id, txt_no, bank_name, mail_received_from, transaction_date, complaint_date)
+      values ${sql.join(values, sql`, `)}`);
+    await database.db.execute(sql`select dispute_records_link(null)`);
+
+    const today = '2026-01-20';
+    /** The records the disputes themselves select, in the order asked, with their penalty. */
+    const reference = async (f: EjFilters, order: EjOrder) => {
+      const clock = clockOn(today);
+      const key = order.field === 'due_date' ? sql`d.due_date` : order.field === 'penalty' ? clock.penalty : sql`r.id`;
+      const way = order.descending ? sql`desc` : sql`asc`;
+      const rows = await queryRows<{ id: string }>(
+        database.db,
+        sql`select r.id from ej_records r join dispute_records l on l.record_id = r.id join disputes on disputes.id = l.dispute_id, disputes d
+            where d.id = disputes.id and r.kind = 'dispute'
+              and ${tatCondition(f.tat, today, { from: f.ageFrom, to: f.ageTo }) ?? sql`true`}
+              and (${f.bankName ?? null}::text is null or r.bank_name ilike '%' || ${f.bankName ?? ''} || '%')
+              and (${f.atmId ?? null}::text is null or r.atm_id ilike '%' || ${f.atmId ?? ''} || '%')
+              and (${f.startDate ?? null}::date is null or r.transaction_date >= ${f.startDate ?? null}::date)
+            order by ${key} ${way} nulls last, r.id ${way}`,
+      );
+      return rows.map((r) => Number(r.id));
+    };
+    const orders: EjOrder[] = (['id', 'due_date', 'penalty'] as const).flatMap((field) => [
+      { field, descending: false },
+      { field, descending: true },
+    ]);
+    const shapes: Omit<EjFilters, 'kind' | 'today'>[] = [
+      {},
+      ...tatFilters.map((tat) => ({ tat })),
+      { tat: 'open', ageFrom: 3, ageTo: 10 },
+      { tat: 'breached', bankName: 'harbor' },
+      { tat: 'open', atmId: 'ATM3' },
+      { atmId: 'atm5' },
+      { tat: 'resolved', ageFrom: 2 },
+      { ageTo: 5 },
+      { tat: 'open', startDate: '2026-01-10' },
+    ];
+    const agree = async (step: string) => {
+      for (const shape of shapes) {
+        const filters: EjFilters = { kind: 'dispute', today, ...shape };
+        for (const order of orders) {
+          const expected = await reference(filters, order);
+          const all = await listEjRecords(database.db, filters, { page: 1, pageSize: 500 }, order);
+          const what = `${step}: ${JSON.stringify(shape)} by ${order.descending ? '-' : ''}${order.field}`;
+          expect(all.count, what).toBe(expected.length);
+          expect(
+            all.rows.map((r) => r.id),
+            what,
+          ).toEqual(expected);
+          // A later page is the same slice.
+          const second = await listEjRecords(database.db, filters, { page: 2, pageSize: 7 }, order);
+          expect(
+            second.rows.map((r) => r.id),
+            `${what}, page 2`,
+          ).toEqual(expected.slice(7, 14));
+        }
+      }
+      const [card] = await queryRows<Record<string, string | number>>(
+        database.db,
+        sql`select count(*) filter (where ${clockOn(today).age} between 0 and 2)::int as days_0_2,
+              count(*) filter (where ${clockOn(today).age} between 3 and 5)::int as days_3_5,
+              count(*) filter (where ${clockOn(today).age} between 6 and 10)::int as days_6_10,
+              count(*) filter (where ${clockOn(today).age} >= 11)::int as over_10,
+              count(*) filter (where disputes.due_date < ${today}::date)::int as breached,
+              coalesce(sum(${clockOn(today).penalty}), 0)::text as penalty_exposure
+            from ej_records r join dispute_records l on l.record_id = r.id join disputes on disputes.id = l.dispute_id
+            where r.kind = 'dispute' and r.transaction_date between '2026-01-01' and '2026-01-31' and disputes.status <> 'resolved'`,
+      );
+      const ageing = await disputeAgeing(database.db, '2026-01-01', '2026-01-31', today);
+      expect({ ...ageing, penalty_exposure: Number(ageing.penalty_exposure) }, `${step}: the ageing card`).toMatchObject({
+        ...card,
+        penalty_exposure: Number(card!.penalty_exposure),
+      });
+    };
+
+    await agree('linked');
+    const disputeIds = (await queryRows<{ id: string }>(database.db, sql`select id from disputes order by id`)).map((r) => Number(r.id));
+    await setDisputeStatus(
+      database.db,
+      { ids: disputeIds.filter((_, i) => i % 3 === 0) },
+      { status: 'resolved', outcome: 'credited', note: 'paid' },
+      operator,
+      '2026-01-12',
+    );
+    await setDisputeStatus(
+      database.db,
+      { ids: disputeIds.filter((_, i) => i % 5 === 1) },
+      { status: 'awaiting_msp', outcome: null, note: 'asked' },
+      operator,
+      '2026-01-14',
+    );
+    await setDisputeStatus(
+      database.db,
+      { ids: disputeIds.filter((_, i) => i % 6 === 0) },
+      { status: 'resolved', outcome: 'rejected', note: 'late' },
+      operator,
+      today,
+    );
+    await agree('statuses set');
+    await changeDefault({ days: 2, penaltyPerDay: '75' });
+    await tatRuleList.create(database.db, operator.id, { ...rbi, name: 'Lone', scope: 'bank', scopeValue: 'Lone Bank', days: 1, penaltyPerDay: '75' });
+    await agree('rules changed');
+    await setDisputeStatus(
+      database.db,
+      { ids: disputeIds.filter((_, i) => i % 9 === 0) },
+      { status: 'open', outcome: null, note: 'reopened' },
+      operator,
+      today,
+    );
+    await database.db.execute(sql`delete from ej_records where id in (select id from ej_records order by id limit 10)`);
+    // As a reprocessed message goes: its records, then the disputes left without one.
+    await database.db.execute(sql`delete from ej_records where id in (select record_id from dispute_records where dispute_id = ${disputeIds.at(-1)!})`);
+    await database.db.execute(sql`delete from disputes where id = ${disputeIds.at(-1)!}`);
+    await agree('reopened and deleted');
+  }, 120_000);
 
   it.runIf(backend === 'postgres')('keeps one consistent history under 16 parallel status changes of one dispute', async () => {
     const [id] = await addRecords({});

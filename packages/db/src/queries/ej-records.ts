@@ -2,8 +2,8 @@
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, count, desc, eq, gte, inArray, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
-import { disputeRecords, disputes, ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
-import { clockOn, tatCondition, type TatFilter } from './disputes.ts';
+import { disputeCounts, disputeRecords, disputes, ejCounts, ejIdBlocks, ejRecords, ejValues, type EjRecordKind } from '../schema.ts';
+import { copiedClockCondition, copiedPenalty, tatCondition, type TatFilter } from './disputes.ts';
 import { containsText, foldedContains, likeEscaped, type Page, type PageOf } from './filters.ts';
 
 export interface EjFilters {
@@ -30,11 +30,24 @@ const todayOf = (f: EjFilters) => {
   return f.today;
 };
 
+const ageOf = (f: EjFilters) => ({ from: f.ageFrom, to: f.ageTo });
+const withoutClock = (f: EjFilters): EjFilters => ({ ...f, tat: undefined, ageFrom: undefined, ageTo: undefined });
+
+/**
+ * The clock filters on the record's row in dispute_records (joined by the caller): its copy of
+ * the clock, or, for an age range that may take in resolved disputes, the dispute itself.
+ */
+function recordClockCondition(f: EjFilters): SQL | undefined {
+  if (!clockFiltered(f)) return undefined;
+  const onCopy = copiedClockCondition(disputeRecords, f.tat, todayOf(f), ageOf(f));
+  if (onCopy !== null) return onCopy;
+  return sql`exists (select 1 from ${disputes} where ${disputes.id} = ${disputeRecords.disputeId} and ${tatCondition(f.tat, todayOf(f), ageOf(f))})`;
+}
+
 /** Records whose dispute's clock matches the quick filter and age range. */
 function clockConditions(f: EjFilters): SQL | undefined {
   if (!clockFiltered(f)) return undefined;
-  return sql`exists (select 1 from ${disputeRecords} join ${disputes} on ${disputes.id} = ${disputeRecords.disputeId}
-    where ${disputeRecords.recordId} = ${ejRecords.id} and ${tatCondition(f.tat, todayOf(f), { from: f.ageFrom, to: f.ageTo })})`;
+  return sql`exists (select 1 from ${disputeRecords} where ${disputeRecords.recordId} = ${ejRecords.id} and ${recordClockCondition(f)})`;
 }
 
 export const ejRecordColumns = {
@@ -343,43 +356,156 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
-  const matches = await matchValues(db, filters.kind, texts);
-  if (matches.some((m) => m.total === 0)) return { count: 0, rows: [] } satisfies PageOf<unknown>;
-  const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
-  const where = narrowest
-    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!))
-    : ejConditions(filters);
+  const where = await narrowedConditions(db, filters, texts);
+  if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
   return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
 }
 
 /**
- * A page under the dispute clock's filters or in its orders: the records joined to their disputes
- * (docs/benchmarks.md measures it at 1,000,000 disputes).
+ * The filters' conditions, the narrowest sparse text filter replaced by its exact values (the
+ * column's btree then finds the candidates, every other condition is checked on them alone);
+ * null when a text filter matches no value at all.
+ */
+async function narrowedConditions(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<SQL | undefined | null> {
+  if (texts.length === 0) return ejConditions(filters);
+  const matches = await matchValues(db, filters.kind, texts);
+  if (matches.some((m) => m.total === 0)) return null;
+  const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
+  return narrowest
+    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!))
+    : ejConditions(filters);
+}
+
+/**
+ * A page under the dispute clock's filters or in its orders (docs/benchmarks.md measures them at
+ * 1,000,000 disputes). The count sums dispute_counts unless a text filter (ATM, card, subject) or
+ * an age range over resolved disputes asks for the records themselves. The orders walk
+ * dispute_records' copies of the clocks (clockOrderedIds).
  */
 async function clockPage(db: Db, filters: EjFilters, page: Page, order: EjOrder) {
-  const where = ejConditions(filters);
-  const count = await countWhere(db, where);
-  if (!clockOrdered(order)) return { count, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
-  const clock = clockOn(todayOf(filters));
-  const way = order.descending ? sql`desc` : sql`asc`;
-  const key = order.field === 'due_date' ? sql`${disputes.dueDate}` : clock.penalty;
-  const terms = [sql`${key} ${way} nulls last`, order.descending ? desc(ejRecords.id) : sql`${ejRecords.id} asc`];
-  const picked = await db
-    .select({ id: ejRecords.id })
-    .from(ejRecords)
-    .innerJoin(disputeRecords, eq(disputeRecords.recordId, ejRecords.id))
-    .innerJoin(disputes, eq(disputes.id, disputeRecords.disputeId))
-    .where(where)
-    .orderBy(...terms)
-    .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize);
-  if (picked.length === 0) return { count, rows: [] } satisfies PageOf<unknown>;
-  const ids = picked.map((p) => p.id);
+  // The table's own filters first, narrowed as listEjRecords narrows them (an ATM ID's few records).
+  const base = await narrowedConditions(db, withoutClock(filters));
+  if (base === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const count = await clockCount(db, filters, and(base, clockConditions(filters)));
+  if (!clockOrdered(order)) return { count, rows: await pageOf(db, and(base, await clockSet(db, filters)), page, order) } satisfies PageOf<unknown>;
+  const ids = await clockOrderedIds(db, filters, base, page, order);
+  if (ids.length === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
   const at = new Map(ids.map((id, i) => [id, i]));
   return { count, rows: rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!) } satisfies PageOf<unknown>;
+}
+
+/** Up to this many records, a due-date quick filter's own records are read first. */
+const FEW_DUE = 20_000;
+
+/**
+ * The clock filters as a condition on the records. Due today and due within 2 days hold few
+ * records (a few days of due dates): read first, their ids checked against the other filters,
+ * instead of walking the table's order until a page of them turns up (0.5 s when none does, as
+ * for a week of transactions two months ago).
+ */
+async function clockSet(db: Db, filters: EjFilters): Promise<SQL | undefined> {
+  const onCopy =
+    filters.tat === 'due_today' || filters.tat === 'due_soon' ? copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters)) : null;
+  if (!onCopy) return clockConditions(filters);
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${disputeCounts.n}), 0)` })
+    .from(disputeCounts)
+    .where(copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters))!);
+  if (Number(row?.n ?? 0) > FEW_DUE) return clockConditions(filters);
+  return sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${onCopy}))`;
+}
+
+/** The count: summed from dispute_counts when it holds every filter, else the records under `where`. */
+async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
+  const onCopy = clockFiltered(filters) ? copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters)) : undefined;
+  if (filters.kind !== 'dispute' || filters.atmId || filters.cardNo || filters.mailSubject || onCopy === null) return countWhere(db, where);
+  const c = disputeCounts;
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${c.n}), 0)` })
+    .from(c)
+    .where(
+      and(
+        onCopy,
+        filters.startDate ? gte(c.transactionDay, filters.startDate) : undefined,
+        filters.endDate ? lte(c.transactionDay, filters.endDate) : undefined,
+        containsText(c.bankName, filters.bankName),
+        containsText(c.mailReceivedFrom, filters.mailReceivedFrom),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The ids of a page in a clock order, from dispute_records' indexes. Due date: one index each way
+ * (none last). Penalty: it grows with the days overdue, so each open rate's records are in penalty
+ * order on (rate, due date), the resolved ones' penalty is fixed (settled_penalty), and those
+ * owing nothing go by id; each of these runs gives its first `skip + size` and the runs are merged.
+ */
+async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | undefined, page: Page, order: EjOrder): Promise<number[]> {
+  const today = todayOf(filters);
+  const l = disputeRecords;
+  const where = and(base, recordClockCondition(filters));
+  const skip = (page.page - 1) * page.pageSize;
+  const joined = sql`${l} join ${ejRecords} on ${ejRecords.id} = ${l.recordId}`;
+  const desc = order.descending;
+  const id = desc ? sql`${l.recordId} desc` : sql`${l.recordId} asc`;
+  if (order.field === 'due_date') {
+    const due = desc ? sql`${l.dueDate} desc nulls last` : sql`${l.dueDate} asc nulls last`;
+    const rows = await queryRows<{ id: string | number }>(
+      db,
+      sql`select ${l.recordId} as id from ${joined} where ${where} order by ${due}, ${id} limit ${page.pageSize} offset ${skip}`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+  const wanted = skip + page.pageSize;
+  const penalty = copiedPenalty(today);
+  const run = (condition: SQL, runOrder: SQL) =>
+    sql`(select ${l.recordId} as id, ${penalty} as penalty from ${joined} where ${and(where, condition)} order by ${runOrder} limit ${wanted})`;
+  const openOnly = filters.tat !== undefined && filters.tat !== 'resolved';
+  const rates = filters.tat === 'resolved' ? [] : await openRates(db);
+  const runs: SQL[] = [];
+  if (filters.tat !== 'resolved') {
+    for (const rate of rates) {
+      // Owing: the oldest due date owes the most (ties: id, the page's way).
+      runs.push(
+        run(
+          sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} < ${today}::date`,
+          desc ? sql`${l.dueDate} asc, ${l.recordId} desc` : sql`${l.dueDate} desc, ${l.recordId} asc`,
+        ),
+        // Not due yet: nothing owed.
+        run(sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} >= ${today}::date`, id),
+      );
+    }
+    runs.push(run(sql`${l.open} and (${l.penaltyPerDay} = 0 or ${l.dueDate} is null)`, id));
+  }
+  if (!openOnly) {
+    runs.push(
+      run(
+        sql`not ${l.open} and ${l.settledPenalty} > 0`,
+        desc ? sql`${l.settledPenalty} desc, ${l.recordId} desc` : sql`${l.settledPenalty} asc, ${l.recordId} asc`,
+      ),
+      run(sql`not ${l.open} and ${l.settledPenalty} = 0`, id),
+    );
+  }
+  const way = desc ? sql`desc` : sql`asc`;
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`select id from (${sql.join(runs, sql` union all `)}) runs order by penalty ${way}, id ${way} limit ${page.pageSize} offset ${skip}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The penalties per day of open disputes (a rule's each: a handful). */
+async function openRates(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ rate: string }>(
+    db,
+    sql`select distinct ${disputeCounts.penaltyPerDay}::text as rate from ${disputeCounts}
+        where ${disputeCounts.open} and ${disputeCounts.n} > 0 and ${disputeCounts.penaltyPerDay} > 0`,
+  );
+  return rows.map((r) => r.rate);
 }
 
 async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
