@@ -442,8 +442,12 @@ const FEW_DUE = 20_000;
  * for a week of transactions two months ago).
  */
 async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | undefined; read: boolean }> {
+  // An ATM ID, card or subject narrows the records further: they are the candidates then.
+  const narrowed = filters.atmId || filters.cardNo || filters.mailSubject;
   const onCopy =
-    filters.tat === 'due_today' || filters.tat === 'due_soon' ? copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters)) : null;
+    !narrowed && (filters.tat === 'due_today' || filters.tat === 'due_soon')
+      ? copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters))
+      : null;
   const walked = { condition: clockConditions(filters), read: false };
   if (!onCopy) return walked;
   const [row] = await db
