@@ -104,6 +104,38 @@ test('an admin adds a TAT rule for a bank, and its open disputes follow it at on
   expect(await api(page, `/disputes/${target.dispute_id}/`)).toMatchObject({ rule_name: before.rule_name });
 });
 
+test('rows ticked on two pages take one status together, and the rest keep theirs', async ({ signedIn: page }) => {
+  await page.goto('/email?tat=open&page_size=10');
+  const firstPage = await api<{ results: ClockRow[] }>(page, '/scrape/extract/email/data/pagination/?tat=open&page_size=10');
+  const secondPage = await api<{ results: ClockRow[] }>(page, '/scrape/extract/email/data/pagination/?tat=open&page_size=10&page=2');
+  const one = firstPage.results[0]!;
+  const other = secondPage.results.find((r) => r.dispute_id !== one.dispute_id)!;
+  const box = (row: ClockRow) => page.getByRole('checkbox', { name: `Select the dispute of ATM ${row.atm_id}, transaction ${row.txt_no}` }).first();
+  await expect(rowsOf(page).first()).toContainText(one.atm_id);
+  await box(one).check();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(rowsOf(page).first()).toContainText(secondPage.results[0]!.atm_id);
+  await box(other).check();
+  // The page's own box is mixed: one of its rows is ticked.
+  await expect(page.getByRole('checkbox', { name: 'Select every row on this page' })).toHaveJSProperty('indeterminate', true);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: '.artifacts/disputes-selected.png', fullPage: true });
+  await page.getByRole('button', { name: 'Set status of 2 selected…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set the status of 2 selected disputes' });
+  await expect(dialog).toContainText('The 2 disputes ticked in the table get this status and note.');
+  await dialog.getByLabel('Status', { exact: true }).selectOption('awaiting_msp');
+  await dialog.getByLabel('Note').fill('Asked Atlas for the EJ of both');
+  await dialog.getByRole('button', { name: 'Set the status' }).click();
+  await expect(page.getByText('Status set to awaiting msp for 2 disputes.')).toBeVisible();
+  // The ticks are gone with the change; the two disputes wait on the MSP, their neighbours do not.
+  await expect(page.getByRole('button', { name: /selected…$/ })).toHaveCount(0);
+  for (const row of [one, other])
+    expect(await api(page, `/disputes/${row.dispute_id}/`)).toMatchObject({ status: 'awaiting_msp', status_reason: 'Asked Atlas for the EJ of both' });
+  const neighbour = firstPage.results.find((r) => r.dispute_id !== one.dispute_id && r.dispute_id !== other.dispute_id)!;
+  expect(await api(page, `/disputes/${neighbour.dispute_id}/`)).toMatchObject({ status: neighbour.status });
+});
+
 test('“all N matching” sets the status of over 10,000 disputes in one action, applied by the server to the filter', async ({ signedIn: page }) => {
   test.setTimeout(90_000);
   await page.goto('/email?tat=open');

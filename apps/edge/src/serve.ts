@@ -120,7 +120,9 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     upstream: options.apiUrl,
     prefix: '/api',
     rewritePrefix: '/api',
-    http: {},
+    // As long as nginx gives the API (proxy_read_timeout 5m in deploy/nginx/ejdesk.conf): a status
+    // set on every dispute matching a broad filter can take longer than the library's 10 s.
+    http: { requestOptions: { timeout: 300_000 } },
     replyOptions: {
       onError: (reply, { error }) => {
         const [status, text] = upstreamFailure(error);

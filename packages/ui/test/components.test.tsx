@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -30,6 +31,49 @@ describe('DataTable', () => {
     expect(screen.getByRole('alert').textContent).toContain('Could not load the list.');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('ticks rows one by one or the whole page, the page box mixed when some are ticked', async () => {
+    const rows = [
+      { atm: 'APX00001', amount: 100 },
+      { atm: 'APX00002', amount: 200 },
+      { atm: 'APX00003', amount: 300 },
+    ];
+    function Ticking() {
+      const [ticked, setTicked] = useState<Set<string>>(new Set());
+      return (
+        <>
+          <DataTable
+            columns={columns}
+            rows={rows}
+            selection={{
+              isSelected: (row) => ticked.has(row.atm),
+              onChange: (changed, on) =>
+                setTicked((now) => {
+                  const next = new Set(now);
+                  for (const row of changed) next[on ? 'add' : 'delete'](row.atm);
+                  return next;
+                }),
+              label: (row) => `Select ATM ${row.atm}`,
+            }}
+          />
+          <output>{[...ticked].sort().join(',')}</output>
+        </>
+      );
+    }
+    render(<Ticking />);
+    const page = screen.getByRole('checkbox', { name: 'Select every row on this page' }) as HTMLInputElement;
+    // The columns the table declares, after the box's.
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'ATM ID', 'Amount']);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ATM APX00002' }));
+    expect(screen.getByRole('status').textContent).toBe('APX00002');
+    expect([page.checked, page.indeterminate]).toEqual([false, true]);
+    await userEvent.click(page);
+    expect(screen.getByRole('status').textContent).toBe('APX00001,APX00002,APX00003');
+    expect([page.checked, page.indeterminate]).toEqual([true, false]);
+    await userEvent.click(page);
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(true);
   });
 });
 

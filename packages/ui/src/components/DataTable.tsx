@@ -1,5 +1,7 @@
 // The one table of the console: columns declared once (react-table), with the loading, empty and
-// error states in place of the rows so the page never jumps while data arrives.
+// error states in place of the rows so the page never jumps while data arrives. With `selection`
+// each row leads with a box to tick, and the header with one for the whole page.
+import { useEffect, useRef } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
 import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
@@ -16,6 +18,37 @@ declare module '@tanstack/react-table' {
     /** The API's ordering field for this column: its header sorts the list by it. */
     sortKey?: string;
   }
+}
+
+/** Rows the operator ticks (for a bulk action); kept by the page, so they outlive a page turn. */
+export interface RowSelection<Row> {
+  isSelected: (row: Row) => boolean;
+  /** Tick or untick these rows (one, or the whole page). */
+  onChange: (rows: Row[], selected: boolean) => void;
+  /** The row's box as a screen reader says it: "Select the dispute of ATM ..., transaction ...". */
+  label: (row: Row) => string;
+}
+
+/** The header's box: ticks or unticks every row on the page; mixed when some are ticked. */
+function PageBox<Row>({ rows, selection }: { rows: Row[]; selection: RowSelection<Row> }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const ticked = rows.filter((row) => selection.isSelected(row)).length;
+  const all = rows.length > 0 && ticked === rows.length;
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = ticked > 0 && !all;
+  }, [ticked, all]);
+  return (
+    <th scope="col" className="ej-select">
+      <input
+        ref={ref}
+        type="checkbox"
+        aria-label="Select every row on this page"
+        checked={all}
+        disabled={rows.length === 0}
+        onChange={() => selection.onChange(rows, !all)}
+      />
+    </th>
+  );
 }
 
 export interface DataTableProps<Row> {
@@ -35,6 +68,7 @@ export interface DataTableProps<Row> {
   onSort?: (key: string) => void;
   /** The operator's columns (useColumnChoice): the table shows them and offers the Columns menu. */
   choice?: ColumnChoiceState;
+  selection?: RowSelection<Row>;
 }
 
 export function DataTable<Row>({
@@ -50,6 +84,7 @@ export function DataTable<Row>({
   sorting,
   onSort,
   choice,
+  selection,
 }: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? [],
@@ -58,7 +93,7 @@ export function DataTable<Row>({
     ...(getRowId ? { getRowId } : {}),
     ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),
   });
-  const width = table.getVisibleLeafColumns().length;
+  const width = table.getVisibleLeafColumns().length + (selection ? 1 : 0);
 
   let body;
   if (error) {
@@ -72,6 +107,7 @@ export function DataTable<Row>({
   } else if (loading && !rows) {
     body = Array.from({ length: skeletonRows }, (_, i) => (
       <tr key={i} aria-hidden="true">
+        {selection && <td className="ej-select" />}
         {table.getVisibleLeafColumns().map((column) => (
           <td key={column.id}>
             <span className="ej-skeleton" />
@@ -90,6 +126,16 @@ export function DataTable<Row>({
   } else {
     body = table.getRowModel().rows.map((row) => (
       <tr key={row.id}>
+        {selection && (
+          <td className="ej-select">
+            <input
+              type="checkbox"
+              aria-label={selection.label(row.original)}
+              checked={selection.isSelected(row.original)}
+              onChange={(e) => selection.onChange([row.original], e.target.checked)}
+            />
+          </td>
+        )}
         {row.getVisibleCells().map((cell) => (
           <td key={cell.id} className={cellClass(cell.column.columnDef.meta)}>
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -109,9 +155,14 @@ export function DataTable<Row>({
       {/* A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too. */}
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
       <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
-        <table className="ej-table" aria-busy={loading || undefined}>
+        <table className={selection ? 'ej-table ej-table--selectable' : 'ej-table'} aria-busy={loading || undefined}>
           {caption && <caption className="ej-visually-hidden">{caption}</caption>}
-          <TableHead table={table} sorting={sorting} onSort={onSort} />
+          <TableHead
+            table={table}
+            sorting={sorting}
+            onSort={onSort}
+            leading={selection && <PageBox rows={table.getRowModel().rows.map((r) => r.original)} selection={selection} />}
+          />
           <tbody>{body}</tbody>
         </table>
         {loading && rows && (

@@ -1,5 +1,6 @@
 // The header row both tables share: a sortable column's header is a button that shows and
 // announces the order (aria-sort); the others are plain headers.
+import type { ReactNode } from 'react';
 import { flexRender, type Table } from '@tanstack/react-table';
 import type { TableSorting } from '../sorting.ts';
 
@@ -10,15 +11,19 @@ export function TableHead<Row>({
   table,
   sorting,
   onSort,
+  leading,
 }: {
   table: Table<Row>;
   sorting?: TableSorting | undefined;
   onSort?: ((key: string) => void) | undefined;
+  /** A header cell before the columns' (the row selection's box). */
+  leading?: ReactNode;
 }) {
   return (
     <thead>
       {table.getHeaderGroups().map((group) => (
         <tr key={group.id}>
+          {leading}
           {group.headers.map((header) => {
             const meta = header.column.columnDef.meta;
             const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());

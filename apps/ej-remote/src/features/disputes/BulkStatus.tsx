@@ -1,6 +1,6 @@
-// "Set the status of all N matching": the server applies the change to every dispute the table's
-// filters match (whatever page the browser holds), with one note, one audit entry, and a history
-// event per dispute. The dialog says how many records match and what the filters are.
+// A status for many disputes at once, with one note, one audit entry, and a history event per
+// dispute: the rows the operator ticked, or "all N matching", which the server applies to every
+// dispute the table's filters match (whatever page the browser holds). The dialog says which.
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { setDisputesStatus, type QueryParams, type StatusChange } from '@ejdesk/api-client';
@@ -16,37 +16,67 @@ function bodyFilters(filters: Record<string, string>): QueryParams {
   );
 }
 
-/** `described`: the applied filters in words, or null when none is applied. */
-export function BulkStatus({ filters, count, described }: { filters: Record<string, string>; count: number | undefined; described: string | null }) {
+/** What a bulk change applies to: the disputes ticked, or every one the filters match. */
+type Target = { selected: number[] } | { filters: Record<string, string>; count: number | undefined; described: string | null };
+
+function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => void }) {
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
+  const selected = 'selected' in target;
   const save = useMutation({
-    mutationFn: (change: StatusChange) => setDisputesStatus({ ...change, filters: bodyFilters(filters) }),
+    mutationFn: (change: StatusChange) =>
+      setDisputesStatus(selected ? { ...change, ids: target.selected } : { ...change, filters: bodyFilters(target.filters) }),
     onSuccess: ({ updated }, change) => {
       setOpen(false);
+      onDone?.();
       void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
       void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
       notify.success(`Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`);
     },
   });
-  const n = count ?? 0;
+  const n = selected ? target.selected.length : (target.count ?? 0);
+  const shown = n.toLocaleString('en-US');
   const close = () => {
     setOpen(false);
     save.reset();
   };
+  const title = selected ? `Set the status of ${shown} selected ${n === 1 ? 'dispute' : 'disputes'}` : `Set the status of all ${shown} matching`;
+  let explained: string;
+  if (selected) explained = `The ${shown} ${n === 1 ? 'dispute' : 'disputes'} ticked in the table ${n === 1 ? 'gets' : 'get'} this status and note.`;
+  else if (target.described)
+    explained = `Every dispute of the ${shown} records matching ${target.described} gets this status and note, not only the rows on this page.`;
+  else explained = `No filter is applied: every dispute of all ${shown} records gets this status and note, not only the rows on this page.`;
   return (
     <>
       <Button disabled={!n} onClick={() => setOpen(true)}>
-        Set status of all {n.toLocaleString('en-US')} matching…
+        {selected ? `Set status of ${shown} selected…` : `Set status of all ${shown} matching…`}
       </Button>
-      <Modal open={open} title={`Set the status of all ${n.toLocaleString('en-US')} matching`} onClose={close} footer={<Button onClick={close}>Cancel</Button>}>
-        <p>
-          {described
-            ? `Every dispute of the ${n.toLocaleString('en-US')} records matching ${described} gets this status and note, not only the rows on this page.`
-            : `No filter is applied: every dispute of all ${n.toLocaleString('en-US')} records gets this status and note, not only the rows on this page.`}
-        </p>
+      <Modal open={open} title={title} onClose={close} footer={<Button onClick={close}>Cancel</Button>}>
+        <p>{explained}</p>
         <StatusForm initial="resolved" submitLabel="Set the status" busy={save.isPending} error={save.error} onSubmit={(change) => save.mutate(change)} />
       </Modal>
+    </>
+  );
+}
+
+/** `described`: the applied filters in words, or null when none is applied. `selected`: the disputes ticked. */
+export function BulkStatus({
+  filters,
+  count,
+  described,
+  selected,
+  onClearSelection,
+}: {
+  filters: Record<string, string>;
+  count: number | undefined;
+  described: string | null;
+  selected: number[];
+  onClearSelection: () => void;
+}) {
+  return (
+    <>
+      {selected.length > 0 && <BulkStatusAction target={{ selected }} onDone={onClearSelection} />}
+      <BulkStatusAction target={{ filters, count, described }} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 // /email: the EJ error table. Filters are typed freely and applied together with Apply Filters;
 // the applied ones live in the URL and the list returns to page 1. The turnaround quick filters
-// (Open, Breached, ...) apply at a click; each row's status opens its dispute's story.
+// (Open, Breached, ...) apply at a click; each row's status opens its dispute's story. Rows ticked
+// (their disputes, across pages) take a status together; a change of filters clears the ticks.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEjPage, loadFailure, type DisputeRecord } from '@ejdesk/api-client';
@@ -17,6 +18,7 @@ import {
   useListState,
   useSorting,
   type ColumnDef,
+  type RowSelection,
 } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { BulkStatus } from '../disputes/BulkStatus.tsx';
@@ -45,10 +47,26 @@ export function EjTablePage() {
   const [draft, setDraft] = useState(state.filters);
   // The URL can change under the form (back button, a shared link): show what is applied.
   const [applied, setApplied] = useState(state.filters);
+  // The disputes ticked, by id (the same dispute on two rows is one tick), for the filters they
+  // were ticked under: a page turn keeps them, other filters clear them.
+  const filtersKey = JSON.stringify(state.filters);
+  const [ticks, setTicks] = useState<{ filters: string; ids: ReadonlySet<number> }>({ filters: filtersKey, ids: new Set() });
+  const ticked = ticks.filters === filtersKey ? ticks.ids : new Set<number>();
+  const setTicked = (change: (now: ReadonlySet<number>) => ReadonlySet<number>) => setTicks({ filters: filtersKey, ids: change(ticked) });
   if (applied !== state.filters) {
     setApplied(state.filters);
     setDraft(state.filters);
   }
+  const selection: RowSelection<DisputeRecord> = {
+    isSelected: (row) => row.dispute_id !== null && ticked.has(row.dispute_id),
+    onChange: (rows, on) =>
+      setTicked((now) => {
+        const next = new Set(now);
+        for (const row of rows) if (row.dispute_id !== null) next[on ? 'add' : 'delete'](row.dispute_id);
+        return next;
+      }),
+    label: (row) => `Select the dispute of ATM ${row.atm_id}, transaction ${row.txt_no}`,
+  };
   const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
   // Newest extracted first unless a header asks otherwise ('-id' is no column: no arrow shows).
   const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering, '-id');
@@ -80,6 +98,8 @@ export function EjTablePage() {
             filters={state.filters}
             count={query.isPlaceholderData ? undefined : query.data?.count}
             described={appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null}
+            selected={[...ticked]}
+            onClearSelection={() => setTicked(() => new Set())}
           />
           <ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />
         </>
@@ -121,6 +141,7 @@ export function EjTablePage() {
           sorting={sorting}
           onSort={sortBy}
           choice={choice}
+          selection={selection}
         />
         <Pager
           page={state.page}
