@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export const demo = { email: 'operator@example.com', password: 'ejdesk-demo' };
 /** The demo admin: the admin lists are admins' only. */
@@ -45,3 +45,7 @@ export async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 export const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
+/** The data columns' headers, without the tick-box column a list with row selection leads with. */
+export const dataHeaders = (page: Page) => page.getByRole('table').locator('thead th:not(.ej-tick)');
+/** A row's data cells, without its tick box. */
+export const dataCells = (row: Locator) => row.locator('td:not(.ej-tick)');

@@ -33,7 +33,7 @@ describe('DataTable', () => {
     expect(onRetry).toHaveBeenCalledOnce();
   });
 
-  it('ticks rows one by one or the whole page, the page box mixed when some are ticked', async () => {
+  it('ticks rows one by one or the whole page, the page box mixed when some are ticked, rows that cannot be ticked left out', async () => {
     const rows = [
       { atm: 'APX00001', amount: 100 },
       { atm: 'APX00002', amount: 200 },
@@ -55,6 +55,7 @@ describe('DataTable', () => {
                   return next;
                 }),
               label: (row) => `Select ATM ${row.atm}`,
+              canSelect: (row) => row.amount !== 300,
             }}
           />
           <output>{[...ticked].sort().join(',')}</output>
@@ -69,8 +70,10 @@ describe('DataTable', () => {
     expect(screen.getByRole('status').textContent).toBe('APX00002');
     expect([page.checked, page.indeterminate]).toEqual([false, true]);
     await userEvent.click(page);
-    expect(screen.getByRole('status').textContent).toBe('APX00001,APX00002,APX00003');
+    // The row that cannot be ticked is left out, and the page counts as whole without it.
+    expect(screen.getByRole('status').textContent).toBe('APX00001,APX00002');
     expect([page.checked, page.indeterminate]).toEqual([true, false]);
+    expect((screen.getByRole('checkbox', { name: 'Select ATM APX00003' }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(page);
     expect(screen.getByRole('status').textContent).toBe('');
     expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(true);

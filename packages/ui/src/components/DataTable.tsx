@@ -27,25 +27,28 @@ export interface RowSelection<Row> {
   onChange: (rows: Row[], selected: boolean) => void;
   /** The row's box as a screen reader says it: "Select the dispute of ATM ..., transaction ...". */
   label: (row: Row) => string;
+  /** A row that cannot be ticked shows its box disabled (an EJ row with no dispute). */
+  canSelect?: (row: Row) => boolean;
 }
 
 /** The header's box: ticks or unticks every row on the page; mixed when some are ticked. */
 function PageBox<Row>({ rows, selection }: { rows: Row[]; selection: RowSelection<Row> }) {
   const ref = useRef<HTMLInputElement>(null);
-  const ticked = rows.filter((row) => selection.isSelected(row)).length;
-  const all = rows.length > 0 && ticked === rows.length;
+  const tickable = rows.filter((row) => selection.canSelect?.(row) !== false);
+  const ticked = tickable.filter((row) => selection.isSelected(row)).length;
+  const all = tickable.length > 0 && ticked === tickable.length;
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = ticked > 0 && !all;
   }, [ticked, all]);
   return (
-    <th scope="col" className="ej-select">
+    <th scope="col" className="ej-tick">
       <input
         ref={ref}
         type="checkbox"
         aria-label="Select every row on this page"
         checked={all}
-        disabled={rows.length === 0}
-        onChange={() => selection.onChange(rows, !all)}
+        disabled={tickable.length === 0}
+        onChange={() => selection.onChange(tickable, !all)}
       />
     </th>
   );
@@ -107,7 +110,7 @@ export function DataTable<Row>({
   } else if (loading && !rows) {
     body = Array.from({ length: skeletonRows }, (_, i) => (
       <tr key={i} aria-hidden="true">
-        {selection && <td className="ej-select" />}
+        {selection && <td className="ej-tick" />}
         {table.getVisibleLeafColumns().map((column) => (
           <td key={column.id}>
             <span className="ej-skeleton" />
@@ -127,11 +130,12 @@ export function DataTable<Row>({
     body = table.getRowModel().rows.map((row) => (
       <tr key={row.id}>
         {selection && (
-          <td className="ej-select">
+          <td className="ej-tick">
             <input
               type="checkbox"
               aria-label={selection.label(row.original)}
               checked={selection.isSelected(row.original)}
+              disabled={selection.canSelect?.(row.original) === false}
               onChange={(e) => selection.onChange([row.original], e.target.checked)}
             />
           </td>

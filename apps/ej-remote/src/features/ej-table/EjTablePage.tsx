@@ -66,6 +66,7 @@ export function EjTablePage() {
         return next;
       }),
     label: (row) => `Select the dispute of ATM ${row.atm_id}, transaction ${row.txt_no}`,
+    canSelect: (row) => row.dispute_id !== null,
   };
   const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
   // Newest extracted first unless a header asks otherwise ('-id' is no column: no arrow shows).
