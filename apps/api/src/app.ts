@@ -26,6 +26,7 @@ import { eventRoutes } from './routes/events/index.ts';
 import { mailFlowRoutes } from './routes/mail-flow/index.ts';
 import { disputeRoutes } from './routes/disputes/index.ts';
 import { preferenceRoutes } from './routes/preferences/index.ts';
+import { viewRoutes } from './routes/views/index.ts';
 import { scrapeRoutes } from './routes/scrape/index.ts';
 
 interface BuildOptions {
@@ -127,6 +128,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await app.register(oidcRoutes, { prefix: '/api/auth/oidc', ...(config.oidc && sso && { relyingParty: createRelyingParty(config.oidc, sso) }) });
   await app.register(scrapeRoutes, { prefix: '/api/scrape' });
   await app.register(preferenceRoutes, { prefix: '/api/preferences' });
+  await app.register(viewRoutes, { prefix: '/api/views' });
   await app.register(adminApiRoutes, { prefix: '/api/admin' });
   await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
   await app.register(disputeRoutes, { prefix: '/api/disputes' });

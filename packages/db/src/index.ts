@@ -10,6 +10,7 @@ export * from './queries/data-files.ts';
 export * from './environment.ts';
 export * from './queries/ingest.ts';
 export * from './queries/preferences.ts';
+export * from './queries/views.ts';
 export * from './queries/audit.ts';
 export * from './queries/accounts.ts';
 export * from './queries/rules.ts';

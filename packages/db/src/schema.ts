@@ -453,6 +453,50 @@ export const userPreferences = pgTable(
 );
 
 /**
+ * Saved views of a list (GET /api/views/): a name for a query string (filters, order, page size)
+ * and, optionally, the columns. Kept by their owner; an admin may share one with everyone.
+ * `list` is the list's name as its column choice names it ('email', 'text-email-data', ...).
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    name: text('name').notNull(),
+    query: text('query').notNull(),
+    columns: jsonb('columns'),
+    shared: boolean('shared').notNull().default(false),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  // One name per owner and list; the list's views read by owner or by shared.
+  (t) => [
+    uniqueIndex('saved_views_user_list_name_key').on(t.userId, t.list, t.name),
+    index('saved_views_list_shared_idx')
+      .on(t.list)
+      .where(sql`${t.shared}`),
+  ],
+);
+
+/** The view each operator opens a list with when the list is opened without a query. */
+export const savedViewDefaults = pgTable(
+  'saved_view_defaults',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    viewId: integer('view_id')
+      .notNull()
+      .references(() => savedViews.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.list] }), index('saved_view_defaults_view_id_idx').on(t.viewId)],
+);
+
+/**
  * Refresh tokens ended by a logout (their jti), kept until they would have expired anyway: a copied
  * refresh token is worth nothing after its owner logs out.
  */
