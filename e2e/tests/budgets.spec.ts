@@ -52,3 +52,23 @@ test('the login form and the dashboard load within their JavaScript budgets', as
   expect(login).toBeLessThan(120 * KB);
   expect(dashboard).toBeLessThan(250 * KB);
 });
+
+test('every script and stylesheet over 1 KB the login and the dashboard load comes compressed', async ({ page }) => {
+  const seen: { url: string; bytes: number; encoding: string | undefined }[] = [];
+  page.on('response', async (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    const bytes = (await response.body().catch(() => Buffer.alloc(0))).length; // as decoded
+    seen.push({ url: new URL(response.url()).pathname, bytes, encoding: (await response.allHeaders())['content-encoding'] });
+  });
+  await page.goto('/login');
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill(demo.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.locator('.apexcharts-pie-area').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const large = seen.filter((file) => file.bytes > KB);
+  console.log(`Scripts and stylesheets: ${seen.length}, over 1 KB: ${large.length}, of which compressed: ${large.filter((f) => f.encoding).length}`);
+  expect(large.length).toBeGreaterThan(5); // the listener saw the files at all
+  expect(large.filter((file) => file.encoding !== 'br' && file.encoding !== 'gzip')).toEqual([]);
+});

@@ -86,3 +86,27 @@ test('a page size chosen while a typed filter waits: both apply, neither undoes 
   await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count}` })).toBeVisible();
   await expect(rowsOf(page)).toHaveCount(20);
 });
+
+test('typed filter, 20 per page and Next in quick succession: the filter, the size and page 2 all stay', async ({ signedIn: page }) => {
+  await page.goto('/all-email');
+  await expect(rowsOf(page).first()).toBeVisible();
+  const filtered = await api<{ count: number; results: { id: number }[] }>(page, '/scrape/email/to/json/pagination/?email_from=example&page_size=20&page=2');
+  expect(filtered.count).toBeGreaterThan(40);
+  await page.getByLabel('Email From').pressSequentially('example', { delay: 0 });
+  await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('20');
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  // Past the 300 ms pause: a timer still holding the filter would send the list back to page 1.
+  await page.waitForTimeout(800);
+  await expect(page).toHaveURL(/email_from=example/);
+  await expect(page).toHaveURL(/page_size=20/);
+  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+  await expect(page.getByLabel('Email From')).toHaveValue('example');
+  await expect(page.getByText(`Page 2 of ${Math.ceil(filtered.count / 20)}`, { exact: true })).toBeVisible();
+  await expect
+    .poll(() =>
+      rowsOf(page)
+        .getByRole('link')
+        .evaluateAll((links) => links.map((a) => Number(a.getAttribute('href')!.split('/').pop()))),
+    )
+    .toEqual(filtered.results.map((r) => r.id));
+});

@@ -1,6 +1,8 @@
 // List state in the URL (page, page size, filters), so the back button and shared links work.
-// Any filter change returns the list to page 1.
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+// Any filter change returns the list to page 1. A filter typed waits for a pause in typing (one
+// request, not one per keystroke); a page, page size or order chosen during the pause takes the
+// waiting filter with it, so neither undoes the other.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { pageSizes } from './components/Pager.tsx';
 
@@ -13,6 +15,8 @@ export interface ListState<F extends string> {
   clampPage: (lastPage: number) => void;
   setPageSize: (size: number) => void;
   setFilters: (changes: Partial<Record<F, string>>) => void;
+  /** A filter as typed: applied after a pause in typing, or with the next page, size or order change. */
+  typeFilter: (name: F, value: string) => void;
   reset: () => void;
   /** How many times reset() ran: a filter still waiting for a pause in typing is dropped by it. */
   resets: number;
@@ -20,6 +24,9 @@ export interface ListState<F extends string> {
   ordering: string;
   setOrdering: (ordering: string) => void;
 }
+
+/** How long typing must pause before a typed filter changes the list. */
+export const typingPauseMs = 300;
 
 const whole = (value: string | null, fallback: number) => {
   const n = Number(value);
@@ -43,10 +50,26 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
   // each start from the old URL and the later would undo the earlier. So updates not yet rendered
   // are kept here and the next one starts from the newest; a navigation we did not make drops them.
   const issued = useRef<string[]>([]);
+  // Filters typed and still in their pause, and the pause's timer.
+  const waiting = useRef(new Map<string, string>());
+  const pause = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const dropWaiting = useCallback(() => {
+    clearTimeout(pause.current);
+    waiting.current.clear();
+  }, []);
+  /** The waiting filters as changes to apply now (the pause ends with this update). */
+  const takeWaiting = useCallback(() => {
+    const changes = Object.fromEntries(waiting.current);
+    dropWaiting();
+    return changes;
+  }, [dropWaiting]);
   useLayoutEffect(() => {
     const at = issued.current.indexOf(key);
     issued.current = at === -1 ? [] : issued.current.slice(at + 1);
-  }, [key]);
+    // Back, forward or a link changed the list: what was typed for the old one is not applied.
+    if (at === -1) dropWaiting();
+  }, [key, dropWaiting]);
+  useEffect(() => dropWaiting, [dropWaiting]);
 
   const update = useCallback(
     (changes: Record<string, string | number | null>, replace = false) =>
@@ -65,20 +88,42 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
     [setParams],
   );
 
+  const latestUpdate = useRef(update);
+  useLayoutEffect(() => {
+    latestUpdate.current = update;
+  });
+
   return {
     page,
     pageSize,
     filters,
-    setPage: useCallback((p: number) => update({ page: p }), [update]),
+    setPage: useCallback((p: number) => update({ ...takeWaiting(), page: p }), [update, takeWaiting]),
     clampPage: useCallback((last: number) => update({ page: last }, true), [update]),
-    setPageSize: useCallback((size: number) => update({ page_size: size, page: null }), [update]),
-    setFilters: useCallback((changes: Partial<Record<F, string>>) => update({ ...(changes as Record<string, string>), page: null }), [update]),
+    setPageSize: useCallback((size: number) => update({ ...takeWaiting(), page_size: size, page: null }), [update, takeWaiting]),
+    setFilters: useCallback(
+      (changes: Partial<Record<F, string>>) => {
+        for (const name of Object.keys(changes)) waiting.current.delete(name);
+        update({ ...(changes as Record<string, string>), page: null });
+      },
+      [update],
+    ),
+    typeFilter: useCallback(
+      (name: F, value: string) => {
+        waiting.current.set(name, value);
+        clearTimeout(pause.current);
+        // The update of the render the pause ends in: react-router's setter of this render would
+        // start from this render's URL and undo a date picked during the pause.
+        pause.current = setTimeout(() => latestUpdate.current({ ...takeWaiting(), page: null }), typingPauseMs);
+      },
+      [takeWaiting],
+    ),
     reset: useCallback(() => {
+      dropWaiting();
       setResets((n) => n + 1);
       update({ ...Object.fromEntries(filterNames.map((n) => [n, null])), page: null });
-    }, [update, filterNames]),
+    }, [update, filterNames, dropWaiting]),
     resets,
     ordering: params.get('ordering') ?? '',
-    setOrdering: useCallback((ordering: string) => update({ ordering, page: null }), [update]),
+    setOrdering: useCallback((ordering: string) => update({ ...takeWaiting(), ordering, page: null }), [update, takeWaiting]),
   };
 }

@@ -23,6 +23,9 @@ export interface EjFilters {
   today?: string | undefined;
 }
 
+/** A filter of the table's own (dates, ATM, bank, card, subject, sender), not of the clock. */
+const tableFiltered = (f: EjFilters) => Boolean(f.startDate || f.endDate || f.atmId || f.bankName || f.cardNo || f.mailSubject || f.mailReceivedFrom);
+
 const clockFiltered = (f: EjFilters) => f.tat !== undefined || f.ageFrom !== undefined || f.ageTo !== undefined;
 
 const todayOf = (f: EjFilters) => {
@@ -392,6 +395,24 @@ async function clockPage(db: Db, filters: EjFilters, page: Page, order: EjOrder)
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (!clockOrdered(order)) {
     const set = await clockSet(db, filters);
+    if (set.copy && order.field === 'id' && !tableFiltered(filters)) {
+      // Due today or soon and nothing else: the page is dispute_records' own, walked in record order
+      // (its open index); checking each of the set's records in ej_records cost 80 ms at 14,000.
+      const l = disputeRecords;
+      const picked = await queryRows<{ id: string | number }>(
+        db,
+        sql`select ${l.recordId} as id from ${l} where ${set.copy}
+            order by ${order.descending ? sql`${l.recordId} desc` : sql`${l.recordId} asc`}
+            limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+      );
+      return {
+        count,
+        rows: await rowsInOrder(
+          db,
+          picked.map((p) => Number(p.id)),
+        ),
+      } satisfies PageOf<unknown>;
+    }
     const where = and(base, set.condition);
     // The due-date sets' ids are read first already: the order's index then serves their page.
     const few = count <= FEW_MATCHES && !set.read;
@@ -441,7 +462,7 @@ const FEW_DUE = 20_000;
  * instead of walking the table's order until a page of them turns up (0.5 s when none does, as
  * for a week of transactions two months ago).
  */
-async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | undefined; read: boolean }> {
+async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | undefined; read: boolean; copy?: SQL }> {
   // An ATM ID, card or subject narrows the records further: they are the candidates then.
   const narrowed = filters.atmId || filters.cardNo || filters.mailSubject;
   const onCopy =
@@ -455,7 +476,7 @@ async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | 
     .from(disputeCounts)
     .where(copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters))!);
   if (Number(row?.n ?? 0) > FEW_DUE) return walked;
-  return { condition: sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${onCopy}))`, read: true };
+  return { condition: sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${onCopy}))`, read: true, copy: onCopy };
 }
 
 /** The count: summed from dispute_counts when it holds every filter, else the records under `where`. */

@@ -97,6 +97,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
               label={filter.label}
               type={filter.type}
               value={state.filters[filter.name] ?? ''}
+              onType={(value) => state.typeFilter(filter.name, value)}
               onCommit={(value) => state.setFilters({ [filter.name]: value })}
               resets={state.resets}
             />

@@ -83,6 +83,7 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
               key={search.name}
               label={search.label}
               value={state.filters[search.name]}
+              onType={(value) => state.typeFilter(search.name, value)}
               onCommit={(value) => state.setFilters({ [search.name]: value })}
               resets={state.resets}
             />
