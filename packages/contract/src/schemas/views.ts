@@ -5,7 +5,7 @@ import { Timestamp } from './common.ts';
 import { ColumnChoice } from './preferences.ts';
 
 /** A list's name, as its column choice names it: 'email', 'text-email-data', 'overage', ... */
-export const ListName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$', maxLength: 40 });
+const ListName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$', maxLength: 40 });
 
 /** Printable text that neither starts nor ends with a space. */
 const ViewName = Type.String({
@@ -20,29 +20,16 @@ const ViewQuery = Type.String({ maxLength: 2000, pattern: '^[^\\u0000-\\u0020\\u
 export const ViewParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
 export const ViewListQuery = Type.Object({ list: ListName }, { additionalProperties: false });
 
-export const ViewInput = Type.Object(
-  {
-    list: ListName,
-    name: ViewName,
-    query: ViewQuery,
-    columns: Type.Optional(Type.Union([ColumnChoice, Type.Null()])),
-    shared: Type.Optional(Type.Boolean()),
-    default: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
-/** A change: the list stays the view's own. */
-export const ViewChange = Type.Object(
-  {
-    name: ViewName,
-    query: ViewQuery,
-    columns: Type.Optional(Type.Union([ColumnChoice, Type.Null()])),
-    shared: Type.Optional(Type.Boolean()),
-    default: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+/** What a view holds and the operator may change; the list stays the view's own. */
+const viewFields = {
+  name: ViewName,
+  query: ViewQuery,
+  columns: Type.Optional(Type.Union([ColumnChoice, Type.Null()])),
+  shared: Type.Optional(Type.Boolean()),
+  default: Type.Optional(Type.Boolean()),
+};
+export const ViewInput = Type.Object({ list: ListName, ...viewFields }, { additionalProperties: false });
+export const ViewChange = Type.Object(viewFields, { additionalProperties: false });
 
 export const View = Type.Object({
   id: Type.Integer(),
