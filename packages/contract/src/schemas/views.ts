@@ -11,7 +11,7 @@ const ListName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$', maxLength: 40 
 const ViewName = Type.String({
   minLength: 1,
   maxLength: 80,
-  pattern: '^[^\\u0000-\\u001f\\u007f\\s](?:[^\\u0000-\\u001f\\u007f]*[^\\u0000-\\u001f\\u007f\\s])?$',
+  pattern: '^(?!\\s)[^\\u0000-\\u001f\\u007f]*[^\\u0000-\\u001f\\u007f\\s]$',
 });
 
 /** The list's URL query without its '?' (`bank_name=harbor&ordering=-atm_id&page_size=20`). */
