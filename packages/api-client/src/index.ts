@@ -7,6 +7,7 @@ export * from './endpoints/ej.ts';
 export * from './endpoints/disputes.ts';
 export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
+export * from './endpoints/views.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';

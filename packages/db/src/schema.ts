@@ -862,6 +862,8 @@ export const disputeRecords = pgTable(
     index('dispute_records_open_due_day_idx')
       .on(t.dueDate, t.recordId)
       .where(sql`${t.open}`),
+    // A clock filter within a range of transaction dates (a week two months back) in id order.
+    index('dispute_records_day_idx').on(t.transactionDate, t.recordId),
     // The penalty order's zeros among the open: no rate, or no due date.
     index('dispute_records_open_free_idx')
       .on(t.recordId)

@@ -261,6 +261,7 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
               and (${f.bankName ?? null}::text is null or r.bank_name ilike '%' || ${f.bankName ?? ''} || '%')
               and (${f.atmId ?? null}::text is null or r.atm_id ilike '%' || ${f.atmId ?? ''} || '%')
               and (${f.startDate ?? null}::date is null or r.transaction_date >= ${f.startDate ?? null}::date)
+              and (${f.endDate ?? null}::date is null or r.transaction_date <= ${f.endDate ?? null}::date)
             order by ${key} ${way} nulls last, r.id ${way}`,
       );
       return rows.map((r) => Number(r.id));
@@ -279,6 +280,10 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
       { tat: 'resolved', ageFrom: 2 },
       { ageTo: 5 },
       { tat: 'open', startDate: '2026-01-10' },
+      // Clock and dates alone: picked from dispute_records' own copies.
+      { tat: 'breached', startDate: '2026-01-05', endDate: '2026-01-15' },
+      { tat: 'resolved', endDate: '2026-01-12' },
+      { tat: 'due_soon', startDate: '2026-01-12', endDate: '2026-01-20' },
     ];
     const agree = async (step: string) => {
       for (const shape of shapes) {

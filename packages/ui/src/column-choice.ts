@@ -45,6 +45,8 @@ export interface ColumnChoiceState {
   isDefault: boolean;
   toggle: (id: string) => void;
   move: (id: string, by: -1 | 1) => void;
+  /** Takes a whole choice (a saved view's): ids the table no longer has are dropped. */
+  choose: (next: ColumnChoice) => void;
   reset: () => void;
 }
 
@@ -127,6 +129,7 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
     },
     [choice, mutate],
   );
+  const choose = useCallback((next: ColumnChoice) => mutate(fitChoice(ids, next)), [ids, mutate]);
   const reset = useCallback(() => mutate(null), [mutate]);
 
   return useMemo(() => {
@@ -139,7 +142,8 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
       isDefault: choice.hidden.length === 0 && choice.order.every((id, i) => id === ids[i]),
       toggle,
       move,
+      choose,
       reset,
     };
-  }, [choice, declared, ids, saved.isPending, toggle, move, reset]);
+  }, [choice, declared, ids, saved.isPending, toggle, move, choose, reset]);
 }

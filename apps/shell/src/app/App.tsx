@@ -1,8 +1,21 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { configureApiClient, forgetPreference, getPreference, retryOnceUnlessNotFound, savePreference, useSession } from '@ejdesk/api-client';
-import { Card, Page, PreferenceStoreProvider, Toaster, type PreferenceStore } from '@ejdesk/ui';
+import {
+  changeView,
+  chooseDefaultView,
+  configureApiClient,
+  createView,
+  deleteView,
+  failureReason,
+  forgetPreference,
+  getPreference,
+  getViews,
+  retryOnceUnlessNotFound,
+  savePreference,
+  useSession,
+} from '@ejdesk/api-client';
+import { Card, Page, PreferenceStoreProvider, Toaster, ViewStoreProvider, type PreferenceStore, type ViewStore } from '@ejdesk/ui';
 import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
@@ -16,6 +29,24 @@ const queryClient = new QueryClient({
 
 /** The operator's console choices (a table's columns) are kept by the API, per operator. */
 const preferences: PreferenceStore = { load: getPreference, save: savePreference, forget: forgetPreference };
+
+/** The lists' saved views are kept by the API too; only an admin may share one. */
+function ViewStoreBridge({ children }: { children: ReactNode }) {
+  const role = useSession((s) => s.role);
+  const store = useMemo<ViewStore>(
+    () => ({
+      load: getViews,
+      create: createView,
+      change: changeView,
+      remove: deleteView,
+      chooseDefault: chooseDefaultView,
+      canShare: role === 'admin',
+      describe: (error) => `The view could not be kept: ${failureReason(error)}.`,
+    }),
+    [role],
+  );
+  return <ViewStoreProvider value={store}>{children}</ViewStoreProvider>;
+}
 
 /** Connects the shared API client to the router: a session that cannot be refreshed goes to /login. */
 function ApiClientBridge() {
@@ -73,30 +104,32 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <PreferenceStoreProvider value={preferences}>
-        <BrowserRouter>
-          <ApiClientBridge />
-          <Routes>
-            <Route
-              path="/"
-              element={
-                <RequireAuth>
-                  <Home />
-                </RequireAuth>
-              }
-            />
-            <Route path="/login" element={<LoginPage />} />
-            <Route
-              element={
-                <RequireAuth>
-                  <Layout />
-                </RequireAuth>
-              }
-            >
-              <Route path="/change-password" element={<ChangePasswordPage />} />
-              <Route path="*" element={<RemoteSwitch />} />
-            </Route>
-          </Routes>
-        </BrowserRouter>
+        <ViewStoreBridge>
+          <BrowserRouter>
+            <ApiClientBridge />
+            <Routes>
+              <Route
+                path="/"
+                element={
+                  <RequireAuth>
+                    <Home />
+                  </RequireAuth>
+                }
+              />
+              <Route path="/login" element={<LoginPage />} />
+              <Route
+                element={
+                  <RequireAuth>
+                    <Layout />
+                  </RequireAuth>
+                }
+              >
+                <Route path="/change-password" element={<ChangePasswordPage />} />
+                <Route path="*" element={<RemoteSwitch />} />
+              </Route>
+            </Routes>
+          </BrowserRouter>
+        </ViewStoreBridge>
       </PreferenceStoreProvider>
       <Toaster />
     </QueryClientProvider>

@@ -6,6 +6,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowDat
 import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
+import { SavedViews } from './SavedViews.tsx';
 import { ErrorState } from './States.tsx';
 import { cellClass, TableHead } from './TableHead.tsx';
 
@@ -71,6 +72,8 @@ export interface DataTableProps<Row> {
   onSort?: (key: string) => void;
   /** The operator's columns (useColumnChoice): the table shows them and offers the Columns menu. */
   choice?: ColumnChoiceState;
+  /** The list's saved views (a Views menu beside Columns): its name and the query parameters it reads. */
+  views?: { list: string; params: readonly string[] };
   selection?: RowSelection<Row>;
 }
 
@@ -87,6 +90,7 @@ export function DataTable<Row>({
   sorting,
   onSort,
   choice,
+  views,
   selection,
 }: DataTableProps<Row>) {
   const table = useReactTable({
@@ -153,6 +157,7 @@ export function DataTable<Row>({
     <>
       {choice && (
         <div className="ej-table-tools">
+          {views && <SavedViews list={views.list} title={caption ?? 'the table'} choice={choice} params={views.params} />}
           <ColumnChooser choice={choice} table={caption ?? 'the table'} />
         </div>
       )}

@@ -121,6 +121,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           sorting={sorting}
           onSort={props.defaultOrdering ? sortBy : undefined}
           choice={choice}
+          views={{ list: props.table, params: [...filterNames, 'ordering', 'page_size'] }}
         />
         <Pager
           page={state.page}

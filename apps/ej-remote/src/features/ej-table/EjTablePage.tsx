@@ -142,6 +142,7 @@ export function EjTablePage() {
           sorting={sorting}
           onSort={sortBy}
           choice={choice}
+          views={{ list: 'email', params: [...filterNames, 'ordering', 'page_size'] }}
           selection={selection}
         />
         <Pager

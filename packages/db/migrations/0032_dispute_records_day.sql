@@ -1,0 +1,2 @@
+-- A clock filter within a range of transaction dates, in record order: the open disputes of a week two months back.
+CREATE INDEX "dispute_records_day_idx" ON "dispute_records" USING btree ("transaction_date","record_id");
