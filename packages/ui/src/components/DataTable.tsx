@@ -1,11 +1,14 @@
 // The one table of the console: columns declared once (react-table), with the loading, empty and
 // error states in place of the rows so the page never jumps while data arrives. With `selection`
-// each row leads with a box to tick, and the header with one for the whole page.
-import { useEffect, useRef } from 'react';
+// each row leads with a box to tick, and the header with one for the whole page. With `paging`
+// the rows take the keyboard (arrows, j and k move the row focus, Enter opens the row's link) and
+// the list's keys work (ListKeys); the row opened has the focus again when Back returns to it.
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
 import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
+import { ListKeys, type ListPaging } from './ListKeys.tsx';
 import { SavedViews } from './SavedViews.tsx';
 import { ErrorState } from './States.tsx';
 import { cellClass, TableHead } from './TableHead.tsx';
@@ -75,6 +78,55 @@ export interface DataTableProps<Row> {
   /** The list's saved views (a Views menu beside Columns): its name and the query parameters it reads. */
   views?: { list: string; params: readonly string[] };
   selection?: RowSelection<Row>;
+  /** The list's pages: the rows and the list take the keyboard. */
+  paging?: ListPaging;
+}
+
+/** The row each list (its URL) had the focus on when it was opened with Enter: Back focuses it again. */
+const openedRows = new Map<string, number>();
+const here = () => window.location.pathname + window.location.search;
+
+/** Row focus by keyboard: one row in the tab order at a time (a roving tabindex). */
+function useRowFocus(rowCount: number, loading: boolean) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [active, setActive] = useState(0);
+  const rowsNow = () => [...(body.current?.querySelectorAll<HTMLTableRowElement>(':scope > tr[tabindex]') ?? [])];
+  const focusRow = (at: number) => {
+    const rows = rowsNow();
+    const row = rows[Math.max(0, Math.min(at, rows.length - 1))];
+    row?.focus();
+  };
+  // Back from a row opened with Enter: the same row has the focus again once the rows are in.
+  useEffect(() => {
+    if (loading || rowCount === 0) return;
+    const at = openedRows.get(here());
+    if (at === undefined) return;
+    openedRows.delete(here());
+    rowsNow()[Math.min(at, rowCount - 1)]?.focus();
+  }, [rowCount, loading]);
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const row = event.target as HTMLElement;
+    // Keys inside a cell (a link, a box) are the cell's.
+    if (row.tagName !== 'TR' || event.ctrlKey || event.metaKey || event.altKey) return;
+    const at = rowsNow().indexOf(row as HTMLTableRowElement);
+    const moves: Record<string, number> = { ArrowDown: at + 1, j: at + 1, ArrowUp: at - 1, k: at - 1, Home: 0, End: rowCount - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      focusRow(moves[event.key]!);
+    } else if (event.key === 'Enter') {
+      const link = row.querySelector<HTMLElement>('a[href]');
+      if (!link) return;
+      event.preventDefault();
+      openedRows.set(here(), at);
+      link.click();
+    }
+  };
+  const onFocus = useCallback((event: FocusEvent<HTMLTableSectionElement>) => {
+    const row = (event.target as HTMLElement).closest('tr');
+    const at = row ? [...(body.current?.querySelectorAll(':scope > tr[tabindex]') ?? [])].indexOf(row) : -1;
+    if (at >= 0) setActive(at);
+  }, []);
+  return { body, active: Math.min(active, Math.max(0, rowCount - 1)), onKeyDown, onFocus };
 }
 
 export function DataTable<Row>({
@@ -92,6 +144,7 @@ export function DataTable<Row>({
   choice,
   views,
   selection,
+  paging,
 }: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? [],
@@ -101,6 +154,9 @@ export function DataTable<Row>({
     ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),
   });
   const width = table.getVisibleLeafColumns().length + (selection ? 1 : 0);
+  const focus = useRowFocus(error ? 0 : table.getRowModel().rows.length, loading);
+  const wrap = useRef<HTMLDivElement>(null);
+  const tableElement = useCallback(() => wrap.current, []);
 
   let body;
   if (error) {
@@ -131,8 +187,8 @@ export function DataTable<Row>({
       </tr>
     );
   } else {
-    body = table.getRowModel().rows.map((row) => (
-      <tr key={row.id}>
+    body = table.getRowModel().rows.map((row, at) => (
+      <tr key={row.id} tabIndex={paging ? (at === focus.active ? 0 : -1) : undefined}>
         {selection && (
           <td className="ej-tick">
             <input
@@ -155,15 +211,16 @@ export function DataTable<Row>({
 
   return (
     <>
-      {choice && (
+      {(choice || paging) && (
         <div className="ej-table-tools">
-          {views && <SavedViews list={views.list} title={caption ?? 'the table'} choice={choice} params={views.params} />}
-          <ColumnChooser choice={choice} table={caption ?? 'the table'} />
+          {paging && <ListKeys paging={paging} table={tableElement} />}
+          {views && choice && <SavedViews list={views.list} title={caption ?? 'the table'} choice={choice} params={views.params} />}
+          {choice && <ColumnChooser choice={choice} table={caption ?? 'the table'} />}
         </div>
       )}
       {/* A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too. */}
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <div className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
+      <div ref={wrap} className="ej-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
         <table className={selection ? 'ej-table ej-table--selectable' : 'ej-table'} aria-busy={loading || undefined}>
           {caption && <caption className="ej-visually-hidden">{caption}</caption>}
           <TableHead
@@ -172,7 +229,11 @@ export function DataTable<Row>({
             onSort={onSort}
             leading={selection && <PageBox rows={table.getRowModel().rows.map((r) => r.original)} selection={selection} />}
           />
-          <tbody>{body}</tbody>
+          {/* The focusable rows' keys, delegated to their body (the rows are in the tab order). */}
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
+          <tbody ref={focus.body} onKeyDown={paging ? focus.onKeyDown : undefined} onFocus={paging ? focus.onFocus : undefined}>
+            {body}
+          </tbody>
         </table>
         {loading && rows && (
           <span className="ej-visually-hidden" role="status">

@@ -14,14 +14,17 @@ export function Page(props: {
 }) {
   const { title, heading: headingContent = title, actions, children } = props;
   const heading = useRef<HTMLHeadingElement>(null);
+  const section = useRef<HTMLElement>(null);
   useEffect(() => {
     document.title = `${title} — EJ Desk`;
   }, [title]);
   useEffect(() => {
+    // Unless something on the screen took it first (Back to a list: the row that was opened).
+    if (section.current?.contains(document.activeElement)) return;
     heading.current?.focus({ preventScroll: true });
   }, []);
   return (
-    <section className="ej-page">
+    <section className="ej-page" ref={section}>
       <header className="ej-page__header">
         <h1 className="ej-page__title" ref={heading} tabIndex={-1}>
           {headingContent}

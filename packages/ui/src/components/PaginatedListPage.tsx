@@ -122,6 +122,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           onSort={props.defaultOrdering ? sortBy : undefined}
           choice={choice}
           views={{ list: props.table, params: [...filterNames, 'ordering', 'page_size'] }}
+          paging={{ page: state.page, totalPages, onPage: state.setPage }}
         />
         <Pager
           page={state.page}

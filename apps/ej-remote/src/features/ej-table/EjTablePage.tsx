@@ -143,6 +143,7 @@ export function EjTablePage() {
           onSort={sortBy}
           choice={choice}
           views={{ list: 'email', params: [...filterNames, 'ordering', 'page_size'] }}
+          paging={{ page: state.page, totalPages, onPage: state.setPage }}
           selection={selection}
         />
         <Pager

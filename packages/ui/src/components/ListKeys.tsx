@@ -1,0 +1,86 @@
+// A paged list's keys: `/` to the first filter, Escape out of it (back to the rows), `[` and `]`
+// for the previous and next page, `?` for the list of keys. The rows' own keys (arrows, j, k,
+// Enter) are the table's (DataTable). Keys typed into a field stay that field's.
+import { useEffect, useState } from 'react';
+import { Button } from './Button.tsx';
+import { Modal } from './Modal.tsx';
+
+export interface ListPaging {
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+}
+
+const keys: [string, string][] = [
+  ['↓ or j', 'Next row'],
+  ['↑ or k', 'Previous row'],
+  ['Home / End', 'First / last row'],
+  ['Enter', 'Open the row'],
+  ['/', 'Go to the first filter'],
+  ['Escape', 'Leave the filter, back to the rows'],
+  ['[ and ]', 'Previous and next page'],
+  ['?', 'This list of keys'],
+];
+
+/** The row that has (or last had) the keyboard focus, else the first. */
+const focusRows = (table: HTMLElement | null) =>
+  (table?.querySelector<HTMLElement>('tbody tr[tabindex="0"]') ?? table?.querySelector<HTMLElement>('tbody tr[tabindex]'))?.focus();
+
+export function ListKeys({ paging, table }: { paging: ListPaging; table: () => HTMLElement | null }) {
+  const [help, setHelp] = useState(false);
+  const { page, totalPages, onPage } = paging;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) {
+        if (event.key === 'Escape' && target.closest('.ej-filters')) {
+          event.preventDefault();
+          target.blur();
+          focusRows(table());
+        }
+        return;
+      }
+      // A dialog or a menu open has the keys.
+      if (document.querySelector('dialog[open]') || target?.closest('[role="group"][aria-label^="Saved views"], .ej-columns__panel')) return;
+      const root = table()?.closest('.ej-card, main') ?? document;
+      if (event.key === '/') {
+        const first = root.querySelector<HTMLElement>('.ej-filters input, .ej-filters select');
+        if (!first) return;
+        event.preventDefault();
+        first.focus();
+      } else if (event.key === '[' && page > 1) {
+        event.preventDefault();
+        onPage(page - 1);
+      } else if (event.key === ']' && page < totalPages) {
+        event.preventDefault();
+        onPage(page + 1);
+      } else if (event.key === '?') {
+        event.preventDefault();
+        setHelp(true);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [page, totalPages, onPage, table]);
+
+  return (
+    <>
+      <button type="button" className="ej-button ej-button--ghost ej-button--small" aria-keyshortcuts="?" onClick={() => setHelp(true)}>
+        Keys
+      </button>
+      <Modal open={help} title="Keyboard" onClose={() => setHelp(false)} footer={<Button onClick={() => setHelp(false)}>Close</Button>}>
+        <dl className="ej-keys">
+          {keys.map(([key, what]) => (
+            <div key={key} className="ej-keys__row">
+              <dt>
+                <kbd>{key}</kbd>
+              </dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+      </Modal>
+    </>
+  );
+}
