@@ -72,6 +72,18 @@ await report(bench, 'The clock orders (ordering=due_date, penalty), alone and wi
   ...orders.map((order) => scenario(`${named(order)} + bank_name=harbor`, 'bank_name=harbor', { bankName: 'harbor' }, order)),
 ]);
 
+// The table's orders by Complaint Date and MSP RefNo., each from its own index (kind, column, id).
+const newer: EjOrder[] = (['complaint_date', 'msp_ref_no'] as const).flatMap((field) => [
+  { field, descending: false },
+  { field, descending: true },
+]);
+await report(bench, 'The orders by Complaint Date and MSP RefNo. (ordering=complaint_date, msp_ref_no), alone and with filters', [
+  ...newer.map((order) => scenario(named(order), '', {}, order)),
+  ...newer.flatMap((order) => others.map(([name, query, filters]) => scenario(`${named(order)} + ${name}`, query, filters, order))),
+  ...newer.map((order) => scenario(`${named(order)} + mail_received_from=orbit`, 'mail_received_from=orbit', { mailReceivedFrom: 'orbit' }, order)),
+  ...newer.map((order) => scenario(`${named(order)} + tat=open`, 'tat=open', { tat: 'open' }, order)),
+]);
+
 const month = (offset: number) => {
   const d = new Date(`${today}T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() - offset, 1);

@@ -113,8 +113,16 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
   });
 
   describe('ordering', () => {
-    type Row = { id: number; atm_id: string; transaction_date: string | null; transaction_amt: string | null; dispute_amt: string | null };
-    const fields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id'] as const;
+    type Row = {
+      id: number;
+      atm_id: string;
+      transaction_date: string | null;
+      transaction_amt: string | null;
+      dispute_amt: string | null;
+      complaint_date: string | null;
+      msp_ref_no: string;
+    };
+    const fields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id', 'complaint_date', 'msp_ref_no'] as const;
     const value = (row: Row, field: (typeof fields)[number]) => {
       const v = row[field];
       return v === null ? null : field === 'id' || field.endsWith('_amt') ? Number(v) : v;
@@ -149,10 +157,31 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       const extra = await t.database.db
         .insert(ejRecords)
         .values([
-          record(40, 'dispute', { atmId: 'APX00003', transactionDate: null, transactionAmt: null, disputeAmt: null }),
-          record(41, 'dispute', { atmId: 'APX00003', transactionDate: '2025-03-05', transactionAmt: '500', disputeAmt: null }),
-          record(42, 'dispute', { atmId: 'APX00020', transactionDate: null, transactionAmt: '500', disputeAmt: '250', bankName: 'Unity Bank' }),
-          record(43, 'dispute', { atmId: 'APX00001', bankName: 'Harbor Bank', mailReceivedFrom: 'ops@harborbank.example' }),
+          record(40, 'dispute', { atmId: 'APX00003', transactionDate: null, transactionAmt: null, disputeAmt: null, complaintDate: null, mspRefNo: '' }),
+          record(41, 'dispute', {
+            atmId: 'APX00003',
+            transactionDate: '2025-03-05',
+            transactionAmt: '500',
+            disputeAmt: null,
+            complaintDate: '2025-03-30',
+            mspRefNo: 'REF3',
+          }),
+          record(42, 'dispute', {
+            atmId: 'APX00020',
+            transactionDate: null,
+            transactionAmt: '500',
+            disputeAmt: '250',
+            bankName: 'Unity Bank',
+            complaintDate: null,
+            mspRefNo: 'REF3',
+          }),
+          record(43, 'dispute', {
+            atmId: 'APX00001',
+            bankName: 'Harbor Bank',
+            mailReceivedFrom: 'ops@harborbank.example',
+            complaintDate: '2025-04-02',
+            mspRefNo: '',
+          }),
         ])
         .returning({ id: ejRecords.id });
       try {
@@ -202,7 +231,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         const refused = await get(`${table}?ordering=${encodeURIComponent(asked)}`);
         expect(refused.statusCode).toBe(400);
         expect(refused.json().detail).toBe(
-          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, due_date, -due_date, penalty, -penalty.`,
+          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, complaint_date, -complaint_date, msp_ref_no, -msp_ref_no, due_date, -due_date, penalty, -penalty.`,
         );
       }
     });

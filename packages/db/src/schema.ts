@@ -268,6 +268,9 @@ export const ejRecords = pgTable(
     index('ej_records_kind_amt_idx').on(t.kind, t.transactionAmt.asc().nullsFirst(), t.id),
     index('ej_records_kind_dispute_amt_idx').on(t.kind, t.disputeAmt.asc().nullsFirst(), t.id),
     index('ej_records_kind_id_idx').on(t.kind, t.id),
+    // The complaint's date and the MSP's reference order the dispute table too (migration 0033).
+    index('ej_records_kind_complaint_idx').on(t.kind, t.complaintDate.asc().nullsFirst(), t.id),
+    index('ej_records_kind_msp_ref_idx').on(t.kind, t.mspRefNo, t.id),
     // Exact values with kind and id: a sparse filter's values (matched in ej_values) give their
     // records' ids from the index alone, and only the page's records are read (migration 0014).
     // (kind, atm_id, id) also orders the table by ATM ID, an empty one first as the dates' and amounts'.

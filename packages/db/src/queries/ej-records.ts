@@ -224,7 +224,7 @@ async function countFromEjCounts(db: Db, filters: EjFilters): Promise<number> {
 }
 
 /** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
-export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id'] as const;
+export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id', 'complaint_date', 'msp_ref_no'] as const;
 /** The dispute table's orders by its clock: the due date (none last either way), the penalty so far. */
 export const disputeOrderFields = [...ejOrderFields, 'due_date', 'penalty'] as const;
 export type EjOrder = { field: (typeof disputeOrderFields)[number]; descending: boolean };
@@ -450,7 +450,7 @@ async function fewPage(db: Db, where: SQL | undefined, page: Page, order: EjOrde
   const picked = await queryRows<{ id: string | number }>(
     db,
     sql`select ej_records.id from (
-          select id, transaction_date, transaction_amt, dispute_amt, atm_id from ej_records where ${where} offset 0
+          select id, ${sql.raw(ejOrderFields.filter((f) => f !== 'id').join(', '))} from ej_records where ${where} offset 0
         ) as ej_records
         order by ${sql.join(orderTerms(order), sql`, `)} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
   );

@@ -17,6 +17,8 @@ const ejSortKeys: Record<string, string> = {
   'Transaction Date': 'transaction_date',
   'Transaction Amt.': 'transaction_amt',
   'Dispute Amt.': 'dispute_amt',
+  'Complaint Date': 'complaint_date',
+  'MSP RefNo.': 'msp_ref_no',
 };
 /** Free text that can run long: one line, the rest on hover. */
 const longText = new Set(['MSP Remarks', 'Short Desc. EJ_Error', 'Short Description', 'Mail Received From', 'Mail Subject']);
