@@ -13,7 +13,11 @@ test.describe('dashboard', () => {
     );
     expect(counts.total_emails).toBeGreaterThan(0);
     const share = (n: number) => `${((n / counts.total_emails) * 100).toFixed(1)}%`;
-    await expect(page.locator('.apexcharts-datalabels text, .apexcharts-pie-label')).toHaveText([share(counts.read), share(counts.unread)]);
+    const pie = page.getByRole('group', { name: 'Read and unread emails' });
+    await expect(pie.locator('text')).toHaveText([share(counts.read), share(counts.unread)]);
+    // Each slice is a link that says its share and count.
+    await expect(pie.getByRole('link').first()).toHaveAccessibleName(`Read: ${share(counts.read)}, ${counts.read} emails`);
+    await expect(pie.getByRole('link').last()).toHaveAccessibleName(`UnRead: ${share(counts.unread)}, ${counts.unread} emails`);
 
     const summary = page.getByRole('region', { name: 'Email', exact: true }).getByRole('listitem');
     await expect(summary).toHaveText([`Total Email${counts.total_emails}`, `Read Email${counts.read}`, `Unread Email${counts.unread}`]);
@@ -69,7 +73,7 @@ test.describe('dashboard', () => {
     await page.goto('/dashboard');
     const month = thisMonth();
     const counts = await api<Record<string, number>>(page, `/scrape/email/dashboard/count/?date=${month.api}`);
-    await page.locator('.apexcharts-pie-area').nth(1).click();
+    await page.getByRole('group', { name: 'Read and unread emails' }).getByRole('link').nth(1).click();
     await expect(page).toHaveURL(new RegExp(`/unread-email\\?month=${month.picker}$`));
     await expect(page.getByText(`Total Records: ${counts.unread}`, { exact: true })).toBeVisible();
   });

@@ -227,3 +227,54 @@ test('a column choice on /email follows the operator: it survives a logout and a
     await forget(authorization);
   }
 });
+
+test('a column dragged wider on /email keeps its width, after a reload too, until the columns are reset', async ({ signedIn: page }) => {
+  const token = async () => page.evaluate(() => localStorage.getItem('token'));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/email');
+  await expect(rowsOf(page).first()).toBeVisible();
+  const authorization = `JWT ${await token()}`;
+  const header = page.getByRole('columnheader', { name: 'Mail Subject', exact: true });
+  const width = async () => Math.round((await header.boundingBox())!.width);
+  try {
+    await header.scrollIntoViewIfNeeded();
+    const before = await width();
+    const handle = page.getByRole('separator', { name: 'Resize Mail Subject' });
+    const box = (await handle.boundingBox())!;
+    const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width / 2 + 150, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    await expect.poll(width).toBeGreaterThanOrEqual(before + 145);
+    const kept = await width();
+    const stored = (await (await page.request.get('/api/preferences/columns.email/', { headers: { authorization } })).json()) as {
+      value: { widths: Record<string, number> };
+    };
+    expect(Math.abs(stored.value.widths['Mail Subject']! - kept)).toBeLessThanOrEqual(2);
+    // Its cells are as wide as the header, the text cut to fit.
+    const cell = dataCells(rowsOf(page).first()).nth(
+      await dataHeaders(page)
+        .allInnerTexts()
+        .then((h) => h.indexOf('Mail Subject')),
+    );
+    expect(Math.abs(Math.round((await cell.boundingBox())!.width) - kept)).toBeLessThanOrEqual(2);
+
+    await page.reload();
+    await expect(rowsOf(page).first()).toBeVisible();
+    await expect.poll(width).toBe(kept);
+
+    // By keyboard: the handle narrows it.
+    await page.getByRole('separator', { name: 'Resize Mail Subject' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(width).toBe(kept - 16);
+
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('button', { name: 'Reset columns' }).click();
+    await expect.poll(width).toBeLessThan(kept - 16);
+  } finally {
+    await page.request.delete('/api/preferences/columns.email/', { headers: { authorization } });
+  }
+});

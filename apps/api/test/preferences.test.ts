@@ -41,6 +41,11 @@ describe.each(backends)('operator preferences on %s', (backend) => {
     expect((await call('PUT', 'columns.email', { order: ['id'], hidden: [] }, other)).statusCode).toBe(200);
     expect((await call('GET', 'columns.email')).json().value).toEqual(choice);
 
+    // Dragged widths are kept with the columns.
+    const sized = { ...choice, widths: { atm_id: 180, 'Mail Subject': 420 } };
+    expect((await call('PUT', 'columns.email', sized)).statusCode).toBe(200);
+    expect((await call('GET', 'columns.email')).json().value).toEqual(sized);
+
     const replaced = { order: ['transaction_date', 'atm_id'], hidden: [] };
     expect((await call('PUT', 'columns.email', replaced)).statusCode).toBe(200);
     expect((await call('GET', 'columns.email')).json().value).toEqual(replaced);
@@ -60,6 +65,14 @@ describe.each(backends)('operator preferences on %s', (backend) => {
       ['columns.overage', { order: ['a', 'a'], hidden: [] }],
       ['columns.overage', { order: Array.from({ length: 61 }, (_, i) => `c${i}`), hidden: [] }],
       ['columns.overage', { hidden: [] }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { a: 39 } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { a: 1201 } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { a: 120.5 } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { a: '120' } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { 'a\u0000': 120 } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: { ['x'.repeat(201)]: 120 } }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`c${i}`, 100])) }],
+      ['columns.overage', { order: ['a'], hidden: [], widths: [120] }],
       ['columns.overage', '{"order": [,'],
       ['columns.overage', []],
       ['theme', choice],

@@ -5,11 +5,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef, ColumnOrderState, VisibilityState } from '@tanstack/react-table';
 import { notify } from './components/Toaster.tsx';
 
-/** Every column id in the chosen order, and the hidden ones. */
+/** Every column id in the chosen order, the hidden ones, and the widths dragged (CSS px). */
 export interface ColumnChoice {
   order: string[];
   hidden: string[];
+  widths?: Record<string, number>;
 }
+
+/** The narrowest and widest a column can be dragged to (the API refuses others). */
+export const columnWidthLimits = { min: 40, max: 1200 } as const;
 
 /** Where choices are kept: the API for the signed-in operator (given by the shell). */
 export interface PreferenceStore {
@@ -47,6 +51,9 @@ export interface ColumnChoiceState {
   move: (id: string, by: -1 | 1) => void;
   /** Takes a whole choice (a saved view's): ids the table no longer has are dropped. */
   choose: (next: ColumnChoice) => void;
+  /** The widths the operator dragged, by column id (the others take their content's). */
+  widths: Record<string, number>;
+  resize: (id: string, width: number) => void;
   reset: () => void;
 }
 
@@ -60,7 +67,8 @@ export function fitChoice(ids: string[], saved: ColumnChoice | null | undefined)
   const order = saved.order.filter((id) => known.has(id));
   order.push(...ids.filter((id) => !order.includes(id)));
   const hidden = saved.hidden.filter((id) => known.has(id));
-  return { order, hidden: hidden.length >= ids.length ? hidden.slice(1) : hidden };
+  const widths = Object.entries(saved.widths ?? {}).filter(([id]) => known.has(id));
+  return { order, hidden: hidden.length >= ids.length ? hidden.slice(1) : hidden, ...(widths.length ? { widths: Object.fromEntries(widths) } : {}) };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -114,7 +122,7 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
   const toggle = useCallback(
     (id: string) => {
       const hidden = choice.hidden.includes(id) ? choice.hidden.filter((h) => h !== id) : [...choice.hidden, id];
-      if (hidden.length < ids.length) mutate({ order: choice.order, hidden });
+      if (hidden.length < ids.length) mutate({ ...choice, hidden });
     },
     [choice, ids.length, mutate],
   );
@@ -125,7 +133,14 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
       const to = from + by;
       if (from < 0 || to < 0 || to >= order.length) return;
       [order[from], order[to]] = [order[to]!, order[from]!];
-      mutate({ order, hidden: choice.hidden });
+      mutate({ ...choice, order });
+    },
+    [choice, mutate],
+  );
+  const resize = useCallback(
+    (id: string, width: number) => {
+      const clamped = Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width)));
+      mutate({ ...choice, widths: { ...choice.widths, [id]: clamped } });
     },
     [choice, mutate],
   );
@@ -139,11 +154,13 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
       columnOrder: choice.order,
       columnVisibility: Object.fromEntries(choice.hidden.map((id) => [id, false])),
       ready: !saved.isPending,
-      isDefault: choice.hidden.length === 0 && choice.order.every((id, i) => id === ids[i]),
+      isDefault: choice.hidden.length === 0 && !choice.widths && choice.order.every((id, i) => id === ids[i]),
       toggle,
       move,
       choose,
+      widths: choice.widths ?? {},
+      resize,
       reset,
     };
-  }, [choice, declared, ids, saved.isPending, toggle, move, choose, reset]);
+  }, [choice, declared, ids, saved.isPending, toggle, move, choose, resize, reset]);
 }

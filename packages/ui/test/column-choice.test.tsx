@@ -94,6 +94,29 @@ describe('the Columns menu', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
+  it('shows a saved width and keeps a width set by the resize handle with the choice', async () => {
+    const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: [], widths: { bank: 300, gone: 90 } });
+    renderWith(store);
+    const bank = await screen.findByRole('separator', { name: 'Resize Bank Name' });
+    await waitFor(() => expect(bank.getAttribute('aria-valuenow')).toBe('300'));
+    expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('300px');
+    expect(screen.getByRole('cell', { name: 'Harbor' }).style.width).toBe('300px');
+
+    const user = userEvent.setup();
+    bank.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 332 }));
+    // Never narrower than 40 px.
+    const atm = screen.getByRole('separator', { name: 'Resize ATM ID' });
+    atm.focus();
+    for (let i = 0; i < 3; i++) await user.keyboard('{ArrowLeft}');
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths?.['atm']).toBeGreaterThanOrEqual(40));
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    await user.click(screen.getByRole('button', { name: 'Reset columns' }));
+    await waitFor(() => expect(kept.has('columns.disputes')).toBe(false));
+    expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('');
+  });
+
   it('keeps the last visible column', async () => {
     const { store } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: ['amount', 'bank'] });
     renderWith(store);

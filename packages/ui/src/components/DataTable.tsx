@@ -5,13 +5,13 @@
 // the list's keys work (ListKeys); the row opened has the focus again when Back returns to it.
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
-import type { ColumnChoiceState } from '../column-choice.ts';
+import { columnWidthLimits, type ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { ListKeys, type ListPaging } from './ListKeys.tsx';
 import { SavedViews } from './SavedViews.tsx';
 import { ErrorState } from './States.tsx';
-import { cellClass, TableHead } from './TableHead.tsx';
+import { cellClass, TableHead, widthStyle } from './TableHead.tsx';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -155,6 +155,17 @@ export function DataTable<Row>({
   });
   const width = table.getVisibleLeafColumns().length + (selection ? 1 : 0);
   const focus = useRowFocus(error ? 0 : table.getRowModel().rows.length, loading);
+  // A column being dragged shows its width at once; it is kept (the column choice) when let go.
+  const [dragged, setDragged] = useState<{ id: string; width: number } | null>(null);
+  const widths = choice ? (dragged ? { ...choice.widths, [dragged.id]: dragged.width } : choice.widths) : undefined;
+  const onResize = choice
+    ? (id: string, width: number, done: boolean) => {
+        if (done) {
+          setDragged(null);
+          choice.resize(id, width);
+        } else setDragged({ id, width: Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width))) });
+      }
+    : undefined;
   const wrap = useRef<HTMLDivElement>(null);
   const tableElement = useCallback(() => wrap.current, []);
 
@@ -201,7 +212,7 @@ export function DataTable<Row>({
           </td>
         )}
         {row.getVisibleCells().map((cell) => (
-          <td key={cell.id} className={cellClass(cell.column.columnDef.meta)}>
+          <td key={cell.id} className={cellClass(cell.column.columnDef.meta)} style={widthStyle(widths?.[cell.column.id])}>
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
           </td>
         ))}
@@ -228,6 +239,8 @@ export function DataTable<Row>({
             sorting={sorting}
             onSort={onSort}
             leading={selection && <PageBox rows={table.getRowModel().rows.map((r) => r.original)} selection={selection} />}
+            widths={widths}
+            onResize={onResize}
           />
           {/* The focusable rows' keys, delegated to their body (the rows are in the tab order). */}
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}

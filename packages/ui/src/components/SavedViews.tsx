@@ -96,7 +96,13 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
   const fieldsNow = (base: Pick<SavedViewFields, 'name' | 'shared' | 'default'>): SavedViewFields => ({
     ...base,
     query: current,
-    columns: choice.isDefault ? null : { order: choice.columnOrder, hidden: choice.columns.filter((c) => !c.visible).map((c) => c.id) },
+    columns: choice.isDefault
+      ? null
+      : {
+          order: choice.columnOrder,
+          hidden: choice.columns.filter((c) => !c.visible).map((c) => c.id),
+          ...(Object.keys(choice.widths).length ? { widths: choice.widths } : {}),
+        },
   });
 
   const begin = (next: Editing) => {

@@ -1,8 +1,53 @@
 // The header row both tables share: a sortable column's header is a button that shows and
-// announces the order (aria-sort); the others are plain headers.
-import type { ReactNode } from 'react';
+// announces the order (aria-sort); the others are plain headers. With `onResize` each header has
+// a handle at its right edge: dragged, or moved by the arrow keys, it sets the column's width.
+import { useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { flexRender, type Table } from '@tanstack/react-table';
+import { columnWidthLimits } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
+
+/** A column's cells at the width the operator gave it: exactly that, the text cut to fit. */
+export const widthStyle = (width: number | undefined): CSSProperties | undefined =>
+  width === undefined ? undefined : { width, minWidth: width, maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' };
+
+/** The handle at a header's right edge (a vertical separator, as the window-splitter pattern). */
+function ResizeHandle({ label, width, onResize }: { label: string; width: number | undefined; onResize: (width: number, done: boolean) => void }) {
+  const [start, setStart] = useState<{ x: number; width: number } | null>(null);
+  const measured = (handle: HTMLElement) => width ?? handle.parentElement!.getBoundingClientRect().width;
+  // A focusable separator is ARIA's window-splitter widget, which the lint's role list does not know.
+  /* eslint-disable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
+  return (
+    <span
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={`Resize ${label}`}
+      aria-valuenow={Math.round(width ?? 0) || undefined}
+      aria-valuemin={columnWidthLimits.min}
+      aria-valuemax={columnWidthLimits.max}
+      tabIndex={0}
+      className="ej-resize"
+      onPointerDown={(event: PointerEvent<HTMLSpanElement>) => {
+        event.currentTarget.setPointerCapture(event.pointerId);
+        setStart({ x: event.clientX, width: measured(event.currentTarget) });
+      }}
+      onPointerMove={(event: PointerEvent<HTMLSpanElement>) => {
+        if (start) onResize(start.width + event.clientX - start.x, false);
+      }}
+      onPointerUp={(event: PointerEvent<HTMLSpanElement>) => {
+        if (!start) return;
+        onResize(start.width + event.clientX - start.x, true);
+        setStart(null);
+      }}
+      onKeyDown={(event: KeyboardEvent<HTMLSpanElement>) => {
+        const by = { ArrowLeft: -16, ArrowRight: 16 }[event.key];
+        if (by === undefined) return;
+        event.preventDefault();
+        onResize(measured(event.currentTarget) + by, true);
+      }}
+    />
+  );
+  /* eslint-enable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
+}
 
 export const cellClass = (meta: { numeric?: boolean; nowrap?: boolean } | undefined, ...more: (string | false | undefined)[]) =>
   [meta?.numeric && 'ej-numeric', meta?.nowrap && 'ej-nowrap', ...more].filter(Boolean).join(' ') || undefined;
@@ -12,12 +57,17 @@ export function TableHead<Row>({
   sorting,
   onSort,
   leading,
+  widths,
+  onResize,
 }: {
   table: Table<Row>;
   sorting?: TableSorting | undefined;
   onSort?: ((key: string) => void) | undefined;
   /** A header cell before the columns' (the row selection's box). */
   leading?: ReactNode;
+  widths?: Record<string, number> | undefined;
+  /** A column dragged to a width (`done` when the drag ends: then it is kept). */
+  onResize?: ((id: string, width: number, done: boolean) => void) | undefined;
 }) {
   return (
     <thead>
@@ -28,21 +78,28 @@ export function TableHead<Row>({
             const meta = header.column.columnDef.meta;
             const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
             const sortKey = meta?.sortKey;
+            const id = header.column.id;
+            const name = typeof header.column.columnDef.header === 'string' ? header.column.columnDef.header : undefined;
+            // The header is named by its column alone, not by its handle's "Resize ..." too.
+            const named = onResize && name ? { 'aria-label': name } : {};
+            const handle = onResize && <ResizeHandle label={name ?? id} width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
             if (!sortKey || !onSort) {
               return (
-                <th key={header.id} scope="col" className={cellClass(meta)}>
+                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])} {...named}>
                   {label}
+                  {handle}
                 </th>
               );
             }
             const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
             return (
-              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'}>
+              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])} {...named}>
                 <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                   {label}
                   {/* Drawn by CSS, so the header's text stays its name. */}
                   <span className="ej-sort__arrow" data-sort={sorted ?? 'none'} aria-hidden="true" />
                 </button>
+                {handle}
               </th>
             );
           })}

@@ -100,7 +100,12 @@ export function DashboardPage() {
           <div className={styles.pieArea}>
             {counts.total_emails > 0 ? (
               <Suspense fallback={<div className={styles.pie} />}>
-                <ReadPie read={counts.read} unread={counts.unread} onOpen={openSlice} />
+                <ReadPie
+                  read={counts.read}
+                  unread={counts.unread}
+                  hrefs={{ read: `/read-email?month=${emailMonth}`, unread: `/unread-email?month=${emailMonth}` }}
+                  onOpen={openSlice}
+                />
               </Suspense>
             ) : (
               <div className={`${styles.pie} ${styles.empty}`}>No emails received in this month.</div>
