@@ -1,7 +1,7 @@
 // File data at 100,000 files: a paginated file list (no filter, each filter, a deep page) and the
 // detail of a file with 5,000 rows, over HTTP and straight on the database.
 import { sql } from 'drizzle-orm';
-import { dataFileRows, dataFiles, findDataFileWithLabelledRows, listDataFiles, queryRows } from '@ejdesk/db';
+import { dataFileRows, dataFiles, findDataFileWithLabelledRows, listDataFiles, queryRows, type DataFileFilters, type DataFileOrder } from '@ejdesk/db';
 import { openBench, report } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_FILES ?? 100_000);
@@ -65,24 +65,33 @@ if (process.env.BENCH_ONLY !== 'sorted')
       direct: () => findDataFileWithLabelledRows(db, 'text', big!.id, 'Response Code'),
     },
   ]);
-await report(bench, `File lists sorted, oldest first (ordering=create_at), at ${files.toLocaleString('en')} files`, [
-  { name: 'text files, oldest first', url: `${list}?ordering=create_at`, direct: () => listDataFiles(db, 'text', {}, page, 'oldest') },
-  { name: 'oldest, name=HRB', url: `${list}?ordering=create_at&name=HRB`, direct: () => listDataFiles(db, 'text', { name: 'HRB' }, page, 'oldest') },
-  {
-    name: 'oldest, subject_name=harbor',
-    url: `${list}?ordering=create_at&subject_name=harbor`,
-    direct: () => listDataFiles(db, 'text', { subjectName: 'harbor' }, page, 'oldest'),
-  },
-  { name: 'oldest, name=txt (broad)', url: `${list}?ordering=create_at&name=txt`, direct: () => listDataFiles(db, 'text', { name: 'txt' }, page, 'oldest') },
-  {
-    name: 'oldest, created in the last week',
-    url: `${list}?ordering=create_at&create_at_after=${weekAgo}&create_at_before=${today}`,
-    direct: () => listDataFiles(db, 'text', { createdFrom: weekAgo, createdTo: today }, page, 'oldest'),
-  },
-  {
-    name: 'oldest, page 1,000',
-    url: `${list}?ordering=create_at&page=1000`,
-    direct: () => listDataFiles(db, 'text', {}, { page: 1000, pageSize: 10 }, 'oldest'),
-  },
-]);
+// Every other order a header can ask for (Data Creation oldest first, Last Update, Name), alone and
+// under each filter, and deep.
+const orders: DataFileOrder[] = [
+  { field: 'create_at', descending: false },
+  ...(['update_at', 'name'] as const).flatMap((field) => [
+    { field, descending: false },
+    { field, descending: true },
+  ]),
+];
+const shapes: [name: string, query: string, filters: DataFileFilters, at?: { page: number; pageSize: number }][] = [
+  ['no filter', '', {}],
+  ['name=HRB', 'name=HRB', { name: 'HRB' }],
+  ['subject_name=harbor', 'subject_name=harbor', { subjectName: 'harbor' }],
+  ['name=txt (broad)', 'name=txt', { name: 'txt' }],
+  ['created in the last week', `create_at_after=${weekAgo}&create_at_before=${today}`, { createdFrom: weekAgo, createdTo: today }],
+  ['page 1,000', 'page=1000', {}, { page: 1000, pageSize: 10 }],
+];
+await report(
+  bench,
+  `File lists sorted (ordering=create_at, update_at, name), at ${files.toLocaleString('en')} files`,
+  orders.flatMap((order) => {
+    const ordering = `${order.descending ? '-' : ''}${order.field}`;
+    return shapes.map(([name, query, filters, at]) => ({
+      name: `${ordering}, ${name}`,
+      url: `${list}?ordering=${ordering}${query ? `&${query}` : ''}`,
+      direct: () => listDataFiles(db, 'text', filters, at ?? page, order),
+    }));
+  }),
+);
 await bench.close();

@@ -1,4 +1,5 @@
-import { dataFileRows, dataFiles, type DataFileKind } from '@ejdesk/db';
+import { sql } from 'drizzle-orm';
+import { dataFileRows, dataFiles, queryRows, type DataFileKind } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKinds } from '../src/routes/scrape/files.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
@@ -40,7 +41,8 @@ describe.each(backends)('file data API on %s', (backend) => {
             name: `${kind}_${i % 2 ? 'APX' : 'HRB'}_${i + 1}.txt`,
             subjectName: `${kind} data ${i % 3 ? 'Apex Bank' : 'Harbor Bank'}`,
             createAt: new Date(Date.UTC(2025, 1, i + 1, 10)),
-            updateAt: new Date(Date.UTC(2025, 1, i + 1, 11)),
+            // Updated in another order than created, some on the same hour (ties go by id); the last as created.
+            updateAt: new Date(Date.UTC(2025, 1, i === 11 ? 12 : ((i * 5) % 7) + 1, 11)),
           })),
         )
         .returning({ id: dataFiles.id });
@@ -99,22 +101,38 @@ describe.each(backends)('file data API on %s', (backend) => {
       expect((await get(`${list}?name=&subject_name=&create_at_after=&create_at_before=`)).json().count).toBe(12);
     });
 
-    it('orders by create_at either way (ties by id), and refuses any other ordering naming it', async () => {
-      const order = async (ordering: string) =>
-        ((await get(`${list}?page_size=100&ordering=${ordering}`)).json().results as { id: number; create_at: string }[]).map(
-          (r) => [r.create_at, r.id] as const,
-        );
-      const oldest = await order('create_at');
-      const newest = await order('-create_at');
-      expect(oldest).toHaveLength(12);
-      expect(oldest).toEqual([...oldest].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1)));
-      expect(newest).toEqual([...oldest].reverse());
-      expect((await get(`${list}?page_size=5&page=3&ordering=create_at`)).json().results.map((r: { id: number }) => r.id)).toEqual(
-        oldest.slice(10).map(([, id]) => id),
-      );
-      const refused = await get(`${list}?ordering=name`);
+    it.each([
+      ['create_at', false],
+      ['create_at', true],
+      ['update_at', false],
+      ['update_at', true],
+      ['name', false],
+      ['name', true],
+    ] as const)('orders by %s (descending: %s) as a plain ORDER BY does, ties by id, across pages', async (field, descending) => {
+      const way = descending ? sql`desc` : sql`asc`;
+      const expected = (
+        await queryRows<{ id: string | number }>(
+          t.database.db,
+          sql`select id from data_files where kind = ${kind} order by ${sql.identifier(field)} ${way}, id ${way}`,
+        )
+      ).map((r) => Number(r.id));
+      expect(expected).toHaveLength(12);
+      const ordering = `${descending ? '-' : ''}${field}`;
+      const got: number[] = [];
+      for (let page = 1; page <= 3; page++) {
+        got.push(...(await get(`${list}?page_size=5&page=${page}&ordering=${ordering}`)).json().results.map((r: { id: number }) => r.id));
+      }
+      expect(got).toEqual(expected);
+      // Under a filter too.
+      const harbor = (await get(`${list}?page_size=100&name=hrb&ordering=${ordering}`)).json().results.map((r: { id: number; name: string }) => r.id);
+      expect(harbor).toEqual(expected.filter((id) => harbor.includes(id)));
+      expect(harbor).toHaveLength(6);
+    });
+
+    it('refuses any other ordering, naming it and the choices', async () => {
+      const refused = await get(`${list}?ordering=subject_name`);
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().detail).toBe("query 'ordering': cannot order by 'name'; one of -create_at, create_at.");
+      expect(refused.json().detail).toBe("query 'ordering': cannot order by 'subject_name'; one of -create_at, create_at, -update_at, update_at, -name, name.");
     });
 
     it.each(['page=x', 'page_size=101', 'create_at_after=2025-02-31', 'sort=name'])('refuses %s with 400', async (query) => {

@@ -374,6 +374,9 @@ export const dataFiles = pgTable(
   (t) => [
     check('data_files_kind_check', sql`${t.kind} in (${inList(dataFileKinds)})`),
     index('data_files_kind_create_idx').on(t.kind, t.createAt, t.id),
+    // The lists' other orders: Last Update and the file's name (migration 0034).
+    index('data_files_kind_update_idx').on(t.kind, t.updateAt, t.id),
+    index('data_files_kind_name_idx').on(t.kind, t.name, t.id),
     index('data_files_email_idx').on(t.emailId),
     index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('data_files_subject_trgm_idx').using('gin', sql`${t.subjectName} gin_trgm_ops`),

@@ -23,14 +23,20 @@ const fileColumns = {
 export type DataFileRow = { id: number; name: string; subject_name: string; create_at: Date; update_at: Date };
 
 /** Newest first (the default) or oldest first, by creation time; ties by id the same way. */
+/** The file lists' orders, each walking an index (kind, column, id); ties by id the same way. */
+export const dataFileOrderFields = ['create_at', 'update_at', 'name'] as const;
+export type DataFileOrder = { field: (typeof dataFileOrderFields)[number]; descending: boolean };
+const newestFiles: DataFileOrder = { field: 'create_at', descending: true };
+const fileOrderColumns = { create_at: dataFiles.createAt, update_at: dataFiles.updateAt, name: dataFiles.name };
+
 export async function listDataFiles(
   db: Db,
   kind: DataFileKind,
   filters: DataFileFilters,
   page: Page,
-  order: 'newest' | 'oldest' = 'newest',
+  order: DataFileOrder = newestFiles,
 ): Promise<PageOf<DataFileRow>> {
-  const dir = order === 'newest' ? desc : asc;
+  const dir = order.descending ? desc : asc;
   const where = and(
     eq(dataFiles.kind, kind),
     containsText(dataFiles.name, filters.name),
@@ -42,7 +48,7 @@ export async function listDataFiles(
     .select(fileColumns)
     .from(dataFiles)
     .where(where)
-    .orderBy(dir(dataFiles.createAt), dir(dataFiles.id))
+    .orderBy(dir(fileOrderColumns[order.field]), dir(dataFiles.id))
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
   return { count: total?.n ?? 0, rows };

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fileKindPaths, underScrape } from '@ejdesk/contract';
-import { findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind } from '@ejdesk/db';
+import { dataFileOrderFields, findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind, type DataFileOrder } from '@ejdesk/db';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
@@ -13,7 +13,7 @@ import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 import { EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
 
 /** The orders the (kind, create_at, id) index serves. */
-const fileOrderings = ['-create_at', 'create_at'] as const;
+const fileOrderings = dataFileOrderFields.flatMap((field) => [`-${field}`, field] as const);
 
 interface KindRoutes {
   kind: DataFileKind;
@@ -45,9 +45,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const q = request.query;
           const page = pageOf(q);
           const filters = { name: q.name, subjectName: q.subject_name, createdFrom: q.create_at_after, createdTo: q.create_at_before };
-          const ordering = parseOrdering(q.ordering, fileOrderings, '-create_at');
+          const ordering = parseOrdering<DataFileOrder['field']>(q.ordering, fileOrderings, '-create_at');
           if ('detail' in ordering) return reply.code(400).send(ordering);
-          return sendPage(request, reply, page, await listDataFiles(db, kind, filters, page, ordering.descending ? 'newest' : 'oldest'));
+          return sendPage(request, reply, page, await listDataFiles(db, kind, filters, page, ordering));
         },
       );
     } else {

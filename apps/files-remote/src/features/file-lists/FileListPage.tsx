@@ -16,10 +16,10 @@ const filters: readonly FilterDef[] = [
 
 function fileColumns(kind: FileKind): ColumnDef<DataFileListRow, unknown>[] {
   return [
-    { header: kind.nameHeader, accessorKey: 'name' },
+    { header: kind.nameHeader, accessorKey: 'name', meta: { sortKey: 'name' } },
     ...(kind.paginated ? [{ header: 'Email Subject', accessorKey: 'subject_name' } as ColumnDef<DataFileListRow, unknown>] : []),
     { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'create_at' } },
-    { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+    { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'update_at' } },
     {
       header: 'Details',
       id: 'link',
