@@ -81,6 +81,44 @@ const sorted: Scenario[] = [
     emailFrom: 'harborbank',
     receivedIn: thisMonth,
   }),
+  // By Last Update (ordering=update_at), both ways, alone, with each single filter, deep, and on a category.
+  ...[false, true].flatMap((descending) => {
+    const ordering = `${descending ? '-' : ''}update_at`;
+    const order: EmailOrder = { field: 'update_at', descending };
+    return [
+      list(`all-email, ${ordering}`, `${all}?ordering=${ordering}`, { selection: 'all' }, undefined, order),
+      list(
+        `all-email, ${ordering}, subject_name=APX00123`,
+        `${all}?ordering=${ordering}&subject_name=APX00123`,
+        { selection: 'all', subject: 'APX00123' },
+        undefined,
+        order,
+      ),
+      list(
+        `all-email, ${ordering}, subject_name=dispute (broad)`,
+        `${all}?ordering=${ordering}&subject_name=dispute`,
+        { selection: 'all', subject: 'dispute' },
+        undefined,
+        order,
+      ),
+      list(
+        `all-email, ${ordering}, email_from=harborbank`,
+        `${all}?ordering=${ordering}&email_from=harborbank`,
+        { selection: 'all', emailFrom: 'harborbank' },
+        undefined,
+        order,
+      ),
+      list(
+        `all-email, ${ordering}, last week`,
+        `${all}?ordering=${ordering}&create_at_after=${weekAgo}&create_at_before=${today}`,
+        { selection: 'all', createdFrom: weekAgo, createdTo: today },
+        undefined,
+        order,
+      ),
+      list(`all-email, ${ordering}, page 10,000`, `${all}?ordering=${ordering}&page=${deep.page}`, { selection: 'all' }, deep, order),
+      list(`unread email, ${ordering}`, `/api/scrape/ejs/un/read/email/?ordering=${ordering}`, { selection: { isRead: false } }, undefined, order),
+    ];
+  }),
 ];
 if (process.env.BENCH_ONLY === 'sorted') {
   await report(bench, `Email lists sorted, and by received month, at ${total.toLocaleString('en')} emails`, sorted);

@@ -1,5 +1,5 @@
 import { emails, type EmailCategory } from '@ejdesk/db';
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categoryLists } from '../src/routes/scrape/emails.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
@@ -228,6 +228,45 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
       expect(await order(`/api/scrape${path}?page_size=100`)).toEqual(newest);
     });
 
+    it.each(['/email/to/json/pagination/', ...categoryLists.map(([path]) => path)])(
+      '%s orders by update_at both ways, ties by id, across pages and under a subject filter',
+      async (path) => {
+        // Updated in another order than created (and some at one instant); put back afterwards.
+        await t.database.db.execute(
+          sql`update emails set update_at = case when id % 5 = 0 then timestamptz '2025-03-01T00:00:00Z' else create_at + ((id * 7) % 11) * interval '1 day' end`,
+        );
+        try {
+          const updated = async (url: string) =>
+            ((await get(url)).json().results as { id: number; update_at: string }[]).map((r) => [r.update_at, r.id] as const);
+          for (const descending of [false, true]) {
+            const ordering = `${descending ? '-' : ''}update_at`;
+            const all = await updated(`/api/scrape${path}?ordering=${ordering}&page_size=100`);
+            expect(all.length).toBeGreaterThan(0);
+            expect(all).toEqual(sorted(all, descending));
+            const paged: (readonly [string, number])[] = [];
+            for (let page = 1; page <= Math.ceil(all.length / 3); page++)
+              paged.push(...(await updated(`/api/scrape${path}?ordering=${ordering}&page_size=3&page=${page}`)));
+            expect(paged).toEqual(all);
+            const subject = path.startsWith('/email/') ? 'subject_name' : 'subject';
+            const filtered = await updated(`/api/scrape${path}?ordering=${ordering}&${subject}=dispute&page_size=100`);
+            expect(filtered).toEqual(sorted(filtered, descending));
+            // Created from a day on: the same emails as in creation order, in update order.
+            const after = path.startsWith('/email/') ? 'create_at_after' : 'date';
+            const created = (await get(`/api/scrape${path}?${after}=2025-01-05&page_size=100`)).json().results as { id: number; update_at: string }[];
+            const since = await updated(`/api/scrape${path}?ordering=${ordering}&${after}=2025-01-05&page_size=100`);
+            expect(since).toEqual(
+              sorted(
+                created.map((r) => [r.update_at, r.id] as const),
+                descending,
+              ),
+            );
+          }
+        } finally {
+          await t.database.db.execute(sql`update emails set update_at = create_at + interval '60 seconds'`);
+        }
+      },
+    );
+
     it('breaks ties by id in the same direction, and refuses any other field naming it', async () => {
       // Three emails created at the same instant (removed afterwards: later tests count the fixtures).
       const same = new Date('2025-01-15T09:00:00Z');
@@ -240,10 +279,10 @@ describe.each(backends)('email monitoring API on %s', (backend) => {
       expect(at(await order('/api/scrape/ejs/total/email/?ordering=create_at&page_size=100'))).toEqual([...ids].sort((a, b) => a - b));
       expect(at(await order('/api/scrape/ejs/total/email/?ordering=-create_at&page_size=100'))).toEqual([...ids].sort((a, b) => b - a));
       await t.database.db.delete(emails).where(inArray(emails.id, ids));
-      for (const bad of ['subject_name', '-update_at', 'create_at,id', '--create_at', 'CREATE_AT']) {
+      for (const bad of ['subject_name', '-received_at', 'create_at,id', '--create_at', 'CREATE_AT']) {
         const response = await get(`/api/scrape/email/to/json/pagination/?ordering=${encodeURIComponent(bad)}`);
         expect(response.statusCode, bad).toBe(400);
-        expect(response.json().detail, bad).toBe(`query 'ordering': cannot order by '${bad}'; one of -create_at, create_at.`);
+        expect(response.json().detail, bad).toBe(`query 'ordering': cannot order by '${bad}'; one of -create_at, create_at, -update_at, update_at.`);
       }
     });
   });

@@ -156,6 +156,10 @@ export const emails = pgTable(
     index('emails_create_idx').on(t.createAt, t.id),
     index('emails_category_create_idx').on(t.category, t.createAt, t.id),
     index('emails_read_create_idx').on(t.isRead, t.createAt, t.id),
+    // The lists by Last Update (migration 0035): all, a category, read or unread.
+    index('emails_update_idx').on(t.updateAt, t.id),
+    index('emails_category_update_idx').on(t.category, t.updateAt, t.id),
+    index('emails_read_update_idx').on(t.isRead, t.updateAt, t.id),
     // A list filtered by the month of receipt (the dashboard's month) counts that month when the
     // counters cannot (a sender filter as well).
     index('emails_received_idx').on(t.receivedAt, t.id),

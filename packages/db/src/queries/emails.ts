@@ -127,11 +127,16 @@ const fewMatches = 1000;
 /** Below this offset a plain index walk is cheap; beyond it, seek to the right day first. */
 const seekFromOffset = 2000;
 
-/** A list's order: by creation time, newest first (the default) or oldest first; ties by id the same way. */
-export type EmailOrder = 'newest' | 'oldest';
+/**
+ * A list's order: by creation time, newest first (the default) or oldest first, or by the last
+ * update (Last Update) either way; ties by id the same way.
+ */
+export type EmailOrder = 'newest' | 'oldest' | { field: 'update_at'; descending: boolean };
+const byUpdate = (order: EmailOrder) => typeof order === 'object';
+const isDescending = (order: EmailOrder) => (typeof order === 'object' ? order.descending : order === 'newest');
 
 export async function listEmails(db: Db, given: EmailListFilters, page: Page, order: EmailOrder = 'newest'): Promise<PageOf<EmailListRow>> {
-  const dir = order === 'newest' ? desc : asc;
+  const dir = isDescending(order) ? desc : asc;
   // A sender filter is counted by the senders it matches; one that matches every sender filters nothing.
   let filters = given;
   let senders: string[] | null = null;
@@ -154,10 +159,12 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     // No counter holds these filters. A selective one (most subjects lack it) is found once, whole,
     // in order, and paged here: the trigram search is most of its cost, and the count and the page
     // each ran it. Past `fewMatches` the count and the page read it themselves.
+    // The last update is the email's own (the narrow rows keep the creation time alone).
+    const at = byUpdate(order) ? sql`(select ${emails.updateAt} from ${emails} where ${emails.id} = ${source.id})` : source.createAt;
     const few = await queryRows<{ id: number }>(
       db,
-      sql`with hit as (select ${source.id} as id, ${source.createAt} as at from ${source.table} where ${source.where} limit ${fewMatches + 1})
-          select id::float8 as id from hit order by ${order === 'newest' ? sql`at desc, id desc` : sql`at, id`}`,
+      sql`with hit as (select ${source.id} as id, ${at} as at from ${source.table} where ${source.where} limit ${fewMatches + 1})
+          select id::float8 as id from hit order by ${isDescending(order) ? sql`at desc, id desc` : sql`at, id`}`,
     );
     if (few.length <= fewMatches) {
       const offset = (page.page - 1) * page.pageSize;
@@ -166,7 +173,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
         rows: await rowsOf(
           db,
           few.slice(offset, offset + page.pageSize).map((r) => r.id),
-          dir,
+          order,
         ),
       };
     }
@@ -179,7 +186,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
   // seeks: its emails were created in and just after it, far from either end.
   let offset = (page.page - 1) * page.pageSize;
   let bound: SQL | undefined;
-  if (counters && (offset >= seekFromOffset || filters.receivedIn) && offset < total) {
+  if (counters && !byUpdate(order) && (offset >= seekFromOffset || filters.receivedIn) && offset < total) {
     const days = await db
       .select({ day: counters.day, n: sql<string>`sum(${counters.n})` })
       .from(counters.table)
@@ -189,7 +196,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     let skipped = 0;
     for (const { day, n } of days) {
       if (skipped + Number(n) > offset) {
-        bound = order === 'newest' ? lt(source.createAt, nextUtcDay(day)) : gte(source.createAt, new Date(`${day}T00:00:00Z`));
+        bound = isDescending(order) ? lt(source.createAt, nextUtcDay(day)) : gte(source.createAt, new Date(`${day}T00:00:00Z`));
         offset -= skipped;
         break;
       }
@@ -197,6 +204,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     }
   }
 
+  if (byUpdate(order)) return { count: total, rows: await updatedPage(db, source, filters, page, dir, offset) };
   // Page through ids alone (an index-only walk), then read the rows of that page.
   const ids = db
     .select({ id: source.id })
@@ -210,12 +218,38 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
   return { count: total, rows };
 }
 
+/**
+ * A page by the last update: the emails' (selection, update_at, id) index walked, each email
+ * checked against the filters; over the narrow rows (a subject), each matched to its email. An
+ * email is updated no earlier than it was created (both are now() when it is stored; later
+ * changes set update_at to now()): a creation bound is an update bound too, so an ascending walk
+ * starts there, not at the oldest update (every email before a week ago, for the last week's).
+ */
+async function updatedPage(db: Db, source: ReturnType<typeof emailConditions>, filters: EmailListFilters, page: Page, dir: typeof desc, offset: number) {
+  const narrow = source.table !== (emails as unknown);
+  const since = filters.createdFrom ? gte(emails.updateAt, new Date(`${filters.createdFrom}T00:00:00Z`)) : undefined;
+  const ids = db
+    .select({ id: emails.id })
+    .from(emails)
+    .where(and(narrow ? sql`exists (select 1 from ${source.table} where ${source.id} = ${emails.id} and ${source.where})` : source.where, since))
+    .orderBy(dir(emails.updateAt), dir(emails.id))
+    .limit(page.pageSize)
+    .offset(offset)
+    .as('page_ids');
+  return db.select(listColumns).from(emails).innerJoin(ids, eq(emails.id, ids.id)).orderBy(dir(emails.updateAt), dir(emails.id));
+}
+
 const listColumns = { id: emails.id, email_from: emails.emailFrom, subject_name: emails.subject, create_at: emails.createAt, update_at: emails.updateAt };
 
 /** The list rows of these emails, in the list's order. */
-async function rowsOf(db: Db, ids: number[], dir: typeof desc): Promise<EmailListRow[]> {
+async function rowsOf(db: Db, ids: number[], order: EmailOrder): Promise<EmailListRow[]> {
   if (ids.length === 0) return [];
-  return db.select(listColumns).from(emails).where(inArray(emails.id, ids)).orderBy(dir(emails.createAt), dir(emails.id));
+  const dir = isDescending(order) ? desc : asc;
+  return db
+    .select(listColumns)
+    .from(emails)
+    .where(inArray(emails.id, ids))
+    .orderBy(dir(byUpdate(order) ? emails.updateAt : emails.createAt), dir(emails.id));
 }
 
 export interface EmailJsonItem {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emailListPaths, underScrape } from '@ejdesk/contract';
-import { dashboardCounts, findEmailDetails, findEmailJsonData, listEmailJsonData, listEmails, type EmailSelection } from '@ejdesk/db';
+import { dashboardCounts, findEmailDetails, findEmailJsonData, listEmailJsonData, listEmails, type EmailOrder, type EmailSelection } from '@ejdesk/db';
 import { monthProblem, monthRange } from '../../lib/months.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
@@ -21,7 +21,10 @@ import {
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
 /** The orders the email lists' indexes serve: by creation time, either way (ties by id). */
-const emailOrderings = ['-create_at', 'create_at'] as const;
+const emailOrderings = ['-create_at', 'create_at', '-update_at', 'update_at'] as const;
+/** The API's ordering as the query names it: creation either way, or the last update. */
+const emailOrder = (o: { field: 'create_at' | 'update_at'; descending: boolean }): EmailOrder =>
+  o.field === 'update_at' ? { field: 'update_at', descending: o.descending } : o.descending ? 'newest' : 'oldest';
 
 /** The seven category lists differ only in which emails they select. */
 export const categoryLists: [path: string, selection: EmailSelection][] = [
@@ -56,13 +59,13 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
       if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
-      const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
+      const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
       const result = await listEmails(
         db,
         { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before, receivedIn },
         page,
-        ordering.descending ? 'newest' : 'oldest',
+        emailOrder(ordering),
       );
       return sendPage(request, reply, page, result);
     },
@@ -74,14 +77,9 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
       if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
-      const ordering = parseOrdering(q.ordering, emailOrderings, '-create_at');
+      const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
-      const result = await listEmails(
-        db,
-        { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn },
-        page,
-        ordering.descending ? 'newest' : 'oldest',
-      );
+      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, emailOrder(ordering));
       return sendPage(request, reply, page, result);
     });
   }

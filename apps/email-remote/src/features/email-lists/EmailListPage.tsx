@@ -18,7 +18,7 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
       { header: 'Email From', accessorKey: 'email_from' },
       { header: 'Email Subject', accessorKey: 'subject_name' },
       { header: 'Data Creation', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'create_at' } },
-      { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+      { header: 'Last Update', accessorKey: 'update_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true, sortKey: 'update_at' } },
       {
         header: list.linkColumn,
         id: 'link',
