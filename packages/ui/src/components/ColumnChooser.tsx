@@ -1,13 +1,11 @@
 // The "Columns" menu of a table: show or hide each column and move it up or down the order. The
 // choice is saved for the operator (useColumnChoice); Reset goes back to the table's own columns.
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import type { ColumnChoiceState } from '../column-choice.ts';
+import { useMenu } from './menu.ts';
 
 export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; table: string }) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const toggleButton = useRef<HTMLButtonElement>(null);
+  const { open, panelId, root, buttonProps } = useMenu();
   // A moved row is re-ordered in the DOM, which can take focus away from its button: put it back.
   const refocus = useRef<string | null>(null);
   useLayoutEffect(() => {
@@ -16,24 +14,6 @@ export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; ta
     refocus.current = null;
     if (target && document.activeElement !== target) target.focus();
   });
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleButton.current?.focus();
-    };
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    document.addEventListener('pointerdown', closeOutside);
-    return () => {
-      document.removeEventListener('keydown', closeOnEscape);
-      document.removeEventListener('pointerdown', closeOutside);
-    };
-  }, [open]);
 
   const visibleCount = choice.columns.filter((c) => c.visible).length;
   const last = choice.columns.length - 1;
@@ -45,16 +25,7 @@ export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; ta
 
   return (
     <div className="ej-columns" ref={root}>
-      <button
-        ref={toggleButton}
-        type="button"
-        className="ej-button ej-button--secondary ej-button--small"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen(!open)}
-      >
-        Columns{visibleCount < choice.columns.length ? ` (${visibleCount} of ${choice.columns.length})` : ''}
-      </button>
+      <button {...buttonProps}>Columns{visibleCount < choice.columns.length ? ` (${visibleCount} of ${choice.columns.length})` : ''}</button>
       {open && (
         <div id={panelId} className="ej-columns__panel" role="group" aria-label={`Columns of ${table}`}>
           <ol className="ej-columns__list">

@@ -1,7 +1,8 @@
 // The "Views" menu of a list: open a saved view (its filters, order, page size and columns), save
 // the list as it is under a name, replace, rename or delete one's own views, choose the default
 // the list opens with. A view is a link too (?query), so it can be opened in a new tab.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useMenu } from './menu.ts';
 import { useSearchParams } from 'react-router-dom';
 import type { ColumnChoiceState } from '../column-choice.ts';
 import { useSavedViews, type SavedView, type SavedViewFields } from '../saved-views.ts';
@@ -31,17 +32,15 @@ type Editing = { mode: 'save' } | { mode: 'rename'; view: SavedView } | { mode: 
 export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
   const { store, views, change } = useSavedViews(list);
   const [search, setSearch] = useSearchParams();
-  const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState<Editing>(null);
+  // Held open while its dialog is in front.
+  const { open, setOpen, panelId, root, button: toggleButton, buttonProps } = useMenu(editing !== null);
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const [isDefault, setIsDefault] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   // What opening a view left out because the list no longer has it.
   const [dropped, setDropped] = useState<string | null>(null);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const toggleButton = useRef<HTMLButtonElement>(null);
   const current = viewQueryOf(search);
   const all = views.data ?? [];
   const showing = all.find((v) => viewQueryOf(new URLSearchParams(v.query)) === current && sameColumns(v, choice));
@@ -71,24 +70,6 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
     if (defaultView && search.toString() === '') openView(defaultView, true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [views.isSuccess, list]);
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || editing) return;
-      setOpen(false);
-      toggleButton.current?.focus();
-    };
-    const closeOutside = (event: PointerEvent) => {
-      if (!editing && !root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    document.addEventListener('pointerdown', closeOutside);
-    return () => {
-      document.removeEventListener('keydown', closeOnEscape);
-      document.removeEventListener('pointerdown', closeOutside);
-    };
-  }, [open, editing]);
 
   if (!store) return null;
 
@@ -147,16 +128,7 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
 
   return (
     <div className="ej-views" ref={root}>
-      <button
-        ref={toggleButton}
-        type="button"
-        className="ej-button ej-button--secondary ej-button--small"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen(!open)}
-      >
-        {showing ? `View: ${showing.name}` : 'Views'}
-      </button>
+      <button {...buttonProps}>{showing ? `View: ${showing.name}` : 'Views'}</button>
       {open && (
         <div id={panelId} className="ej-views__panel" role="group" aria-label={`Saved views of ${title}`}>
           {views.isError && <p className="ej-state ej-state--error">The saved views could not be read.</p>}
