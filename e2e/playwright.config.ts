@@ -25,10 +25,7 @@ export default defineConfig({
   outputDir: './.artifacts/results',
   fullyParallel: false,
   workers: 1,
-  // One retry in CI, reported as flaky: Debian's headless Chromium now and then stops producing
-  // animation frames for a page (its screencast freezes, the server has answered), and every
-  // action on that page then waits out the test (seen once in ~130 tests, on a fill).
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

@@ -11,7 +11,7 @@ import { ColumnChooser } from './ColumnChooser.tsx';
 import { ListKeys, type ListPaging } from './ListKeys.tsx';
 import { SavedViews } from './SavedViews.tsx';
 import { ErrorState } from './States.tsx';
-import { cellClass, TableHead, widthStyle } from './TableHead.tsx';
+import { cellClass, noRows, TableHead, widthStyle } from './TableHead.tsx';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -147,8 +147,10 @@ export function DataTable<Row>({
   paging,
 }: DataTableProps<Row>) {
   const table = useReactTable({
-    data: rows ?? [],
+    data: rows ?? noRows,
     columns,
+    // No pages or expanded rows here to reset when the rows change (see noRows).
+    autoResetAll: false,
     getCoreRowModel: getCoreRowModel(),
     ...(getRowId ? { getRowId } : {}),
     ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),

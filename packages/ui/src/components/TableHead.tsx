@@ -6,6 +6,13 @@ import { flexRender, type Table } from '@tanstack/react-table';
 import { columnWidthLimits } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 
+/**
+ * No rows yet (the first page loading): one array for every render. A new [] each render is new
+ * data to react-table, whose row model then resets the table's page index: a state change that
+ * renders the table again, and again, without end. It froze the page while its first rows loaded.
+ */
+export const noRows: never[] = [];
+
 /** A column's cells at the width the operator gave it: exactly that, the text cut to fit. */
 export const widthStyle = (width: number | undefined): CSSProperties | undefined =>
   width === undefined ? undefined : { width, minWidth: width, maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' };

@@ -8,7 +8,7 @@ import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { ErrorState } from './States.tsx';
-import { cellClass, TableHead } from './TableHead.tsx';
+import { cellClass, noRows, TableHead } from './TableHead.tsx';
 
 const rowHeight = 36;
 
@@ -40,8 +40,10 @@ export function VirtualTable<Row>({
   choice,
 }: VirtualTableProps<Row>) {
   const table = useReactTable({
-    data: rows ?? [],
+    data: rows ?? noRows,
     columns,
+    // No pages or expanded rows here to reset when the rows change (see noRows).
+    autoResetAll: false,
     getCoreRowModel: getCoreRowModel(),
     ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),
   });
