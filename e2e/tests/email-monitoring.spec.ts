@@ -93,7 +93,7 @@ test.describe('/all-email', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText(`Page 2 of ${pages}`, { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/page=2/);
-    await page.getByRole('button', { name: 'Last' }).click();
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
     await expect(page.getByText(`Page ${pages} of ${pages}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
     await page.goBack();

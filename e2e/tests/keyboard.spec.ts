@@ -14,7 +14,8 @@ const focusedRow = (page: Page) =>
 
 test('an operator walks /all-email by keyboard: down three rows, Enter opens the third, Back returns with the focus kept', async ({ signedIn: page }) => {
   await page.goto('/all-email');
-  await expect(rowsOf(page)).toHaveCount(10);
+  // Loaded rows, not the skeleton's.
+  await expect(rowsOf(page).getByRole('link')).toHaveCount(10);
   const links = await rowsOf(page)
     .getByRole('link')
     .evaluateAll((all) => all.map((a) => a.getAttribute('href')));
@@ -41,6 +42,7 @@ test('an operator walks /all-email by keyboard: down three rows, Enter opens the
   // Pages: ] and [ (the page in the URL), not while typing in a filter.
   await page.keyboard.press(']');
   await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(page.getByText(/^Page 2 of/)).toBeVisible();
   await page.keyboard.press('[');
   await expect(page).toHaveURL(/\/all-email$/);
   await page.getByLabel('Subject Name').focus();
@@ -62,6 +64,7 @@ test('an operator walks /all-email by keyboard: down three rows, Enter opens the
 test('/email’s rows open their dispute’s story by Enter', async ({ signedIn: page }) => {
   await page.goto('/email');
   await expect(rowsOf(page)).toHaveCount(10);
+  await expect(rowsOf(page).locator('.ej-skeleton')).toHaveCount(0);
   await page.keyboard.press('/');
   await expect(page.getByLabel('Start Date')).toBeFocused();
   await page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataTable, fitChoice, PreferenceStoreProvider, useColumnChoice, type ColumnChoice, type ColumnDef, type PreferenceStore } from '../src/index.ts';
@@ -94,23 +94,28 @@ describe('the Columns menu', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
-  it('shows a saved width and keeps a width set by the resize handle with the choice', async () => {
+  it('shows a saved width and keeps a width dragged with the resize handle with the choice', async () => {
     const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: [], widths: { bank: 300, gone: 90 } });
-    renderWith(store);
-    const bank = await screen.findByRole('separator', { name: 'Resize Bank Name' });
-    await waitFor(() => expect(bank.getAttribute('aria-valuenow')).toBe('300'));
-    expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('300px');
+    const { container } = renderWith(store);
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('300px'));
     expect(screen.getByRole('cell', { name: 'Harbor' }).style.width).toBe('300px');
 
-    const user = userEvent.setup();
-    bank.focus();
-    await user.keyboard('{ArrowRight}{ArrowRight}');
+    const handles = container.querySelectorAll<HTMLElement>('th .ej-resize');
+    expect(handles).toHaveLength(3);
+    const bank = handles[2]!;
+    fireEvent.pointerDown(bank, { clientX: 500, pointerId: 1 });
+    fireEvent.pointerMove(bank, { clientX: 520, pointerId: 1 });
+    // While dragged it shows at once; kept when let go.
+    expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('320px');
+    expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 300, gone: 90 });
+    fireEvent.pointerUp(bank, { clientX: 532, pointerId: 1 });
     await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 332 }));
     // Never narrower than 40 px.
-    const atm = screen.getByRole('separator', { name: 'Resize ATM ID' });
-    atm.focus();
-    for (let i = 0; i < 3; i++) await user.keyboard('{ArrowLeft}');
-    await waitFor(() => expect(kept.get('columns.disputes')?.widths?.['atm']).toBeGreaterThanOrEqual(40));
+    fireEvent.pointerDown(bank, { clientX: 500, pointerId: 1 });
+    fireEvent.pointerUp(bank, { clientX: 0, pointerId: 1 });
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 40 }));
+
+    const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(screen.getByRole('button', { name: 'Reset columns' }));
     await waitFor(() => expect(kept.has('columns.disputes')).toBe(false));

@@ -1,9 +1,8 @@
 // The header row both tables share: a sortable column's header is a button that shows and
 // announces the order (aria-sort); the others are plain headers. With `onResize` each header has
-// a handle at its right edge: dragged, or moved by the arrow keys, it sets the column's width.
-import { useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+// a handle at its right edge: dragged, it sets the column's width.
+import { useState, type CSSProperties, type PointerEvent, type ReactNode } from 'react';
 import { flexRender, type Table } from '@tanstack/react-table';
-import { columnWidthLimits } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 
 /**
@@ -17,25 +16,20 @@ export const noRows: never[] = [];
 export const widthStyle = (width: number | undefined): CSSProperties | undefined =>
   width === undefined ? undefined : { width, minWidth: width, maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' };
 
-/** The handle at a header's right edge (a vertical separator, as the window-splitter pattern). */
-function ResizeHandle({ label, width, onResize }: { label: string; width: number | undefined; onResize: (width: number, done: boolean) => void }) {
+/**
+ * The handle at a header's right edge, for the pointer: dragged, it sets the column's width. Hidden
+ * from screen readers, so the header's name stays its column's (a focusable separator in each
+ * header made every header read "ATM ID Resize ATM ID").
+ */
+function ResizeHandle({ width, onResize }: { width: number | undefined; onResize: (width: number, done: boolean) => void }) {
   const [start, setStart] = useState<{ x: number; width: number } | null>(null);
-  const measured = (handle: HTMLElement) => width ?? handle.parentElement!.getBoundingClientRect().width;
-  // A focusable separator is ARIA's window-splitter widget, which the lint's role list does not know.
-  /* eslint-disable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
   return (
     <span
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={`Resize ${label}`}
-      aria-valuenow={Math.round(width ?? 0) || undefined}
-      aria-valuemin={columnWidthLimits.min}
-      aria-valuemax={columnWidthLimits.max}
-      tabIndex={0}
+      aria-hidden="true"
       className="ej-resize"
       onPointerDown={(event: PointerEvent<HTMLSpanElement>) => {
-        event.currentTarget.setPointerCapture(event.pointerId);
-        setStart({ x: event.clientX, width: measured(event.currentTarget) });
+        event.currentTarget.setPointerCapture?.(event.pointerId);
+        setStart({ x: event.clientX, width: width ?? event.currentTarget.parentElement!.getBoundingClientRect().width });
       }}
       onPointerMove={(event: PointerEvent<HTMLSpanElement>) => {
         if (start) onResize(start.width + event.clientX - start.x, false);
@@ -45,15 +39,8 @@ function ResizeHandle({ label, width, onResize }: { label: string; width: number
         onResize(start.width + event.clientX - start.x, true);
         setStart(null);
       }}
-      onKeyDown={(event: KeyboardEvent<HTMLSpanElement>) => {
-        const by = { ArrowLeft: -16, ArrowRight: 16 }[event.key];
-        if (by === undefined) return;
-        event.preventDefault();
-        onResize(measured(event.currentTarget) + by, true);
-      }}
     />
   );
-  /* eslint-enable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
 }
 
 export const cellClass = (meta: { numeric?: boolean; nowrap?: boolean } | undefined, ...more: (string | false | undefined)[]) =>
@@ -86,13 +73,10 @@ export function TableHead<Row>({
             const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
             const sortKey = meta?.sortKey;
             const id = header.column.id;
-            const name = typeof header.column.columnDef.header === 'string' ? header.column.columnDef.header : undefined;
-            // The header is named by its column alone, not by its handle's "Resize ..." too.
-            const named = onResize && name ? { 'aria-label': name } : {};
-            const handle = onResize && <ResizeHandle label={name ?? id} width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
+            const handle = onResize && <ResizeHandle width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
             if (!sortKey || !onSort) {
               return (
-                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])} {...named}>
+                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])}>
                   {label}
                   {handle}
                 </th>
@@ -100,7 +84,7 @@ export function TableHead<Row>({
             }
             const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
             return (
-              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])} {...named}>
+              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])}>
                 <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                   {label}
                   {/* Drawn by CSS, so the header's text stays its name. */}
