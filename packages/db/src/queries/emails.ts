@@ -61,9 +61,12 @@ function selectionOf(selection: EmailSelection, category: AnyColumn, isRead: Any
  */
 function emailConditions(filters: EmailListFilters, senders: string[] | null = null) {
   // A sender with a month has no counter either: it is counted on the narrow rows too.
-  const t = filters.subject || (filters.emailFrom && filters.receivedIn) ? emailSubjects : emails;
+  const narrow = Boolean(filters.subject || (filters.emailFrom && filters.receivedIn));
+  const t = narrow ? emailSubjects : emails;
   return {
     table: t as typeof emailSubjects,
+    /** Whether the rows are email_subjects' (each matched to its email by id), not the emails'. */
+    narrow,
     id: t.id,
     createAt: t.createAt,
     where: and(
@@ -226,7 +229,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
  * starts there, not at the oldest update (every email before a week ago, for the last week's).
  */
 async function updatedPage(db: Db, source: ReturnType<typeof emailConditions>, filters: EmailListFilters, page: Page, dir: typeof desc, offset: number) {
-  const narrow = source.table !== (emails as unknown);
+  const { narrow } = source;
   const since = filters.createdFrom ? gte(emails.updateAt, new Date(`${filters.createdFrom}T00:00:00Z`)) : undefined;
   const ids = db
     .select({ id: emails.id })

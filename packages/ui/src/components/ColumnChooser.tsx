@@ -5,7 +5,7 @@ import type { ColumnChoiceState } from '../column-choice.ts';
 import { useMenu } from './menu.ts';
 
 export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; table: string }) {
-  const { open, panelId, root, buttonProps } = useMenu();
+  const { open, root, buttonProps, panelProps } = useMenu();
   // A moved row is re-ordered in the DOM, which can take focus away from its button: put it back.
   const refocus = useRef<string | null>(null);
   useLayoutEffect(() => {
@@ -27,7 +27,7 @@ export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; ta
     <div className="ej-columns" ref={root}>
       <button {...buttonProps}>Columns{visibleCount < choice.columns.length ? ` (${visibleCount} of ${choice.columns.length})` : ''}</button>
       {open && (
-        <div id={panelId} className="ej-columns__panel" role="group" aria-label={`Columns of ${table}`}>
+        <div {...panelProps} className="ej-columns__panel" role="group" aria-label={`Columns of ${table}`}>
           <ol className="ej-columns__list">
             {choice.columns.map((column, at) => (
               <li key={column.id} className="ej-columns__item">

@@ -42,7 +42,7 @@ export function ListKeys({ paging, table }: { paging: ListPaging; table: () => H
         return;
       }
       // A dialog or a menu open has the keys.
-      if (document.querySelector('dialog[open]') || target?.closest('[role="group"][aria-label^="Saved views"], .ej-columns__panel')) return;
+      if (document.querySelector('dialog[open]') || target?.closest('[data-menu]')) return;
       const root = table()?.closest('.ej-card, main') ?? document;
       if (event.key === '/') {
         const first = root.querySelector<HTMLElement>('.ej-filters input, .ej-filters select');

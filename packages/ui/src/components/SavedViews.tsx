@@ -34,7 +34,7 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
   const [search, setSearch] = useSearchParams();
   const [editing, setEditing] = useState<Editing>(null);
   // Held open while its dialog is in front.
-  const { open, setOpen, panelId, root, button: toggleButton, buttonProps } = useMenu(editing !== null);
+  const { open, setOpen, root, button: toggleButton, buttonProps, panelProps } = useMenu(editing !== null);
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const [isDefault, setIsDefault] = useState(false);
@@ -130,7 +130,7 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
     <div className="ej-views" ref={root}>
       <button {...buttonProps}>{showing ? `View: ${showing.name}` : 'Views'}</button>
       {open && (
-        <div id={panelId} className="ej-views__panel" role="group" aria-label={`Saved views of ${title}`}>
+        <div {...panelProps} className="ej-views__panel" role="group" aria-label={`Saved views of ${title}`}>
           {views.isError && <p className="ej-state ej-state--error">The saved views could not be read.</p>}
           {views.isSuccess && all.length === 0 && <p className="ej-views__empty">No saved views yet: save the list as it is now to come back to it.</p>}
           {all.length > 0 && (
@@ -167,39 +167,26 @@ export function SavedViews({ list, title, choice, params }: SavedViewsProps) {
                     >
                       {view.default ? 'Not default' : 'Make default'}
                     </button>
-                    {editable(view) && (
-                      <>
-                        <button
-                          type="button"
-                          className="ej-button ej-button--ghost ej-button--small"
-                          aria-label={`Replace ${view.name} with the list as it is now`}
-                          onClick={() =>
-                            act(
-                              { kind: 'change', id: view.id, fields: fieldsNow({ name: view.name, shared: view.shared, default: view.default }) },
-                              `View “${view.name}” replaced.`,
-                            )
-                          }
-                        >
-                          Replace
+                    {editable(view) &&
+                      (
+                        [
+                          [
+                            'Replace',
+                            `Replace ${view.name} with the list as it is now`,
+                            () =>
+                              act(
+                                { kind: 'change', id: view.id, fields: fieldsNow({ name: view.name, shared: view.shared, default: view.default }) },
+                                `View “${view.name}” replaced.`,
+                              ),
+                          ],
+                          ['Rename', `Rename ${view.name}`, () => begin({ mode: 'rename', view })],
+                          ['Delete', `Delete ${view.name}`, () => begin({ mode: 'delete', view })],
+                        ] as const
+                      ).map(([label, described, onClick]) => (
+                        <button key={label} type="button" className="ej-button ej-button--ghost ej-button--small" aria-label={described} onClick={onClick}>
+                          {label}
                         </button>
-                        <button
-                          type="button"
-                          className="ej-button ej-button--ghost ej-button--small"
-                          aria-label={`Rename ${view.name}`}
-                          onClick={() => begin({ mode: 'rename', view })}
-                        >
-                          Rename
-                        </button>
-                        <button
-                          type="button"
-                          className="ej-button ej-button--ghost ej-button--small"
-                          aria-label={`Delete ${view.name}`}
-                          onClick={() => begin({ mode: 'delete', view })}
-                        >
-                          Delete
-                        </button>
-                      </>
-                    )}
+                      ))}
                   </span>
                 </li>
               ))}

@@ -34,5 +34,7 @@ export function useMenu(held = false) {
     'aria-controls': panelId,
     onClick: () => setOpen(!open),
   };
-  return { open, setOpen, panelId, root, button, buttonProps };
+  /** The panel's own props: data-menu tells the list's keys (ListKeys) that a menu has them. */
+  const panelProps = { id: panelId, 'data-menu': '' };
+  return { open, setOpen, root, button, buttonProps, panelProps };
 }
