@@ -47,7 +47,7 @@ export async function openBench(
   // read the index alone); a migration that just rewrote one leaves it unvacuumed, its GIN
   // pending list long and its dead rows in every search (0017 rewrote email_subjects: a selective
   // subject took 10 ms instead of 6 until vacuumed).
-  await database.db.execute(sql`vacuum analyze ej_values, ej_id_blocks, email_subjects`);
+  await database.db.execute(sql`vacuum analyze ej_values, ej_id_blocks, email_subjects, file_values`);
   const [{ n: present } = { n: 0 }] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
   if (present < wanted) {
     console.log(`Seeding ${(wanted - present).toLocaleString('en')} rows into ${table} of ${name} (once; reused by later runs)...`);

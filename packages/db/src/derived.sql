@@ -78,6 +78,28 @@ BEGIN
 END
 $$;
 
+-- file_values: each kind's distinct file names and subjects with how many files hold each; a file
+-- list's name or subject filter alone is counted by summing the values it matches.
+CREATE OR REPLACE FUNCTION file_values_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO file_values AS v (kind, field, value, n)
+    SELECT r.kind, f.field, f.value, -count(*)
+    FROM old_rows r, LATERAL (VALUES ('name', r.name), ('subject_name', r.subject_name)) AS f(field, value)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO file_values AS v (kind, field, value, n)
+    SELECT r.kind, f.field, f.value, count(*)
+    FROM new_rows r, LATERAL (VALUES ('name', r.name), ('subject_name', r.subject_name)) AS f(field, value)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
 -- ej_id_blocks: records per kind in blocks of 1,024 ids (id >> 10), so a deep page seeks its block.
 CREATE OR REPLACE FUNCTION ej_id_blocks_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

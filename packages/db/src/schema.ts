@@ -274,7 +274,7 @@ export const ejRecords = pgTable(
     index('ej_records_kind_id_idx').on(t.kind, t.id),
     // The complaint's date and the MSP's reference order the dispute table too (migration 0033).
     index('ej_records_kind_complaint_idx').on(t.kind, t.complaintDate.asc().nullsFirst(), t.id),
-    index('ej_records_kind_msp_ref_idx').on(t.kind, t.mspRefNo, t.id),
+    index('ej_records_kind_msp_ref_idx').on(t.kind, t.mspRefNo.asc().nullsFirst(), t.id),
     // Exact values with kind and id: a sparse filter's values (matched in ej_values) give their
     // records' ids from the index alone, and only the page's records are read (migration 0014).
     // (kind, atm_id, id) also orders the table by ATM ID, an empty one first as the dates' and amounts'.
@@ -384,6 +384,32 @@ export const dataFiles = pgTable(
     index('data_files_email_idx').on(t.emailId),
     index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('data_files_subject_trgm_idx').using('gin', sql`${t.subjectName} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * The distinct names and subjects of each kind's files, with how many files hold each: a file
+ * list's text filter alone is counted by the sum of its matching values (lower-cased, matched with
+ * LIKE) instead of testing every file with ILIKE. Kept exact by statement triggers on data_files
+ * (file_values_apply in derived.sql), like ej_values.
+ */
+export const fileValues = pgTable(
+  'file_values',
+  {
+    kind: text('kind').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    folded: text('folded')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(value)`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.field, t.value] }),
+    // A broad match reads one field's values in this index alone (it includes n: index-only); a
+    // selective one finds its few values through the trigram index.
+    index('file_values_folded_idx').on(t.kind, t.field, t.folded),
+    index('file_values_folded_trgm_idx').using('gin', sql`${t.folded} gin_trgm_ops`),
   ],
 );
 

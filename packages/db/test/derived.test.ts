@@ -37,6 +37,7 @@ describe.each(backends)('derived.sql on %s', (backend) => {
       'ej_values_apply',
       'email_counts_apply',
       'email_subjects_apply',
+      'file_values_apply',
     ]);
     expect(await installed()).toEqual(bodies);
   });

@@ -1,9 +1,9 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
-import { dataFileRows, dataFiles, type DataFileKind } from '../schema.ts';
-import { containsText, withinDays, type Page, type PageOf } from './filters.ts';
+import { dataFileRows, dataFiles, fileValues, type DataFileKind } from '../schema.ts';
+import { containsText, foldedContains, withinDays, type Page, type PageOf } from './filters.ts';
 
 export interface DataFileFilters {
   name?: string | undefined;
@@ -22,7 +22,6 @@ const fileColumns = {
 
 export type DataFileRow = { id: number; name: string; subject_name: string; create_at: Date; update_at: Date };
 
-/** Newest first (the default) or oldest first, by creation time; ties by id the same way. */
 /** The file lists' orders, each walking an index (kind, column, id); ties by id the same way. */
 export const dataFileOrderFields = ['create_at', 'update_at', 'name'] as const;
 export type DataFileOrder = { field: (typeof dataFileOrderFields)[number]; descending: boolean };
@@ -43,7 +42,6 @@ export async function listDataFiles(
     containsText(dataFiles.subjectName, filters.subjectName),
     withinDays(dataFiles.createAt, filters.createdFrom, filters.createdTo),
   );
-  const [total] = await db.select({ n: count() }).from(dataFiles).where(where);
   const rows = await db
     .select(fileColumns)
     .from(dataFiles)
@@ -51,7 +49,31 @@ export async function listDataFiles(
     .orderBy(dir(fileOrderColumns[order.field]), dir(dataFiles.id))
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
-  return { count: total?.n ?? 0, rows };
+  return { count: await countFiles(db, kind, filters, where), rows };
+}
+
+/**
+ * A name or subject filter alone is counted by the files holding its matching values (file_values:
+ * a narrow row per distinct value, matched lower-cased with LIKE, the same match as ILIKE). Any
+ * other mix counts the files themselves.
+ */
+async function countFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, where: SQL | undefined): Promise<number> {
+  const texts = (
+    [
+      ['name', filters.name],
+      ['subject_name', filters.subjectName],
+    ] as const
+  ).filter(([, text]) => text);
+  if (texts.length === 1 && !filters.createdFrom && !filters.createdTo) {
+    const [field, text] = texts[0]!;
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${fileValues.n}), 0)` })
+      .from(fileValues)
+      .where(and(eq(fileValues.kind, kind), eq(fileValues.field, field), foldedContains(fileValues.folded, text!), sql`${fileValues.n} > 0`));
+    return Number(row?.n ?? 0);
+  }
+  const [total] = await db.select({ n: count() }).from(dataFiles).where(where);
+  return total?.n ?? 0;
 }
 
 /** Every file of a kind, newest first (the unpaginated Excel, PDF and other-format lists). */

@@ -1,0 +1,119 @@
+// The file lists' counts from file_values against counting the files themselves (ILIKE on each
+// file), after inserts, renames, moves between kinds and deletes, and under writers racing on the
+// same names, on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
+import { and, count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containsText, dataFiles, listDataFiles, withinDays, type Database, type DataFileFilters, type DataFileKind } from '../src/index.ts';
+import { backends, fresh } from './backends.ts';
+import { seed } from '../src/seed.ts';
+
+describe.each(backends)('file list counts on %s', (backend) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, drop } = await fresh(backend));
+    await database.migrate();
+    await seed(database.db, { emails: 0, ej: 0, filesPerKind: 300, now: new Date('2026-06-15T12:00:00Z') });
+    await database.db
+      .update(dataFiles)
+      .set({ name: sql`'renamed_' || ${dataFiles.name}` })
+      .where(sql`${dataFiles.id} % 11 = 0`);
+    await database.db
+      .update(dataFiles)
+      .set({ kind: sql`case when ${dataFiles.kind} = 'text' then 'missing' else 'text' end`, subjectName: sql`${dataFiles.subjectName} || ' moved'` })
+      .where(sql`${dataFiles.id} % 7 = 0 and ${dataFiles.kind} in ('text', 'missing')`);
+    await database.db.delete(dataFiles).where(sql`${dataFiles.id} % 13 = 0`);
+    // Then names and subjects no generator made: mixed case, LIKE's own characters, non-ASCII, duplicates.
+    await database.db.insert(dataFiles).values([
+      { kind: 'text', name: 'HARBOR_EJ_100%_Done.TXT', subjectName: 'Re: 100% of the EJ_Files' },
+      { kind: 'text', name: 'harbor_ej_100%_done.txt', subjectName: 're: 100% of the ej_files' },
+      { kind: 'text', name: 'back\\slash_Ünïcode.txt', subjectName: 'ÉCHANGE de données \\ retour' },
+      { kind: 'text', name: 'same.txt', subjectName: 'same subject' },
+      { kind: 'text', name: 'same.txt', subjectName: 'same subject' },
+      { kind: 'text', name: 'same.txt', subjectName: 'moved to pdf' },
+    ]);
+    await database.db
+      .update(dataFiles)
+      .set({ kind: 'pdf' })
+      .where(sql`${dataFiles.name} = 'same.txt' and ${dataFiles.subjectName} = 'moved to pdf'`);
+  });
+  afterAll(() => drop());
+
+  const plainCount = async (kind: DataFileKind, filters: DataFileFilters) => {
+    const [row] = await database.db
+      .select({ n: count() })
+      .from(dataFiles)
+      .where(
+        and(
+          eq(dataFiles.kind, kind),
+          containsText(dataFiles.name, filters.name),
+          containsText(dataFiles.subjectName, filters.subjectName),
+          withinDays(dataFiles.createAt, filters.createdFrom, filters.createdTo),
+        ),
+      );
+    return row!.n;
+  };
+
+  const cases: [DataFileKind, DataFileFilters][] = [
+    ['text', { name: 'txt' }],
+    ['text', { name: 'HRB' }],
+    ['text', { name: 'renamed_' }],
+    ['missing', { name: 'renamed' }],
+    ['text', { subjectName: 'data' }],
+    ['text', { subjectName: 'MOVED' }],
+    ['missing', { subjectName: 'moved' }],
+    ['text', { subjectName: 'harbor' }],
+    ['text', { name: '100%' }],
+    ['text', { name: '_ej_' }],
+    ['text', { subjectName: 'ej_files' }],
+    ['text', { name: 'back\\slash' }],
+    ['text', { name: 'ünïcode' }],
+    ['text', { subjectName: 'échange' }],
+    ['text', { name: 'same.txt' }],
+    ['pdf', { name: 'SAME' }],
+    ['text', { name: 'txt', subjectName: 'data' }],
+    ['text', { name: 'HRB', createdFrom: '2026-01-01', createdTo: '2026-03-31' }],
+  ];
+
+  it.each(cases)('counts %s files with %o as counting the files does', async (kind, filters) => {
+    const truth = await plainCount(kind, filters);
+    expect(truth).toBeGreaterThan(0);
+    expect((await listDataFiles(database.db, kind, filters, { page: 1, pageSize: 10 })).count).toBe(truth);
+  });
+
+  it('counts 0 for a filter no file matches, LIKE characters taken literally', async () => {
+    for (const filters of [{ name: 'no such file' }, { name: '%x%' }, { subjectName: '_' + '_'.repeat(200) }, { name: '\\' + '%' }]) {
+      expect(await plainCount('text', filters)).toBe(0);
+      expect((await listDataFiles(database.db, 'text', filters, { page: 1, pageSize: 10 })).count).toBe(0);
+    }
+  });
+
+  it('holds no count for a name no file has any longer', async () => {
+    await database.db.delete(dataFiles).where(sql`${dataFiles.name} = 'same.txt' and ${dataFiles.kind} = 'pdf'`);
+    expect((await listDataFiles(database.db, 'pdf', { name: 'same' }, { page: 1, pageSize: 10 })).count).toBe(0);
+  });
+
+  // Last: it adds files. The ingester's lanes and several processes store files at once.
+  it('stays exact when many writers insert, rename and delete the same names at once', async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, w) =>
+        database.db.transaction(async (tx) => {
+          await tx
+            .insert(dataFiles)
+            .values(Array.from({ length: 20 }, (_, i) => ({ kind: 'excel' as const, name: `race_${(w * 20 + i) % 3}.xlsx`, subjectName: `race ${i % 2}` })));
+          if (w % 3 === 0) await tx.delete(dataFiles).where(sql`${dataFiles.name} = 'race_0.xlsx' and ${dataFiles.id} % 2 = 0`);
+          if (w % 4 === 1)
+            await tx
+              .update(dataFiles)
+              .set({ name: 'race_moved.xlsx' })
+              .where(sql`${dataFiles.name} = 'race_1.xlsx' and ${dataFiles.id} % 5 = 0`);
+        }),
+      ),
+    );
+    for (const filters of [{ name: 'race_' }, { name: 'RACE_0' }, { name: 'moved' }, { subjectName: 'race 1' }]) {
+      const truth = await plainCount('excel', filters);
+      expect(truth).toBeGreaterThan(0);
+      expect((await listDataFiles(database.db, 'excel', filters, { page: 1, pageSize: 10 })).count).toBe(truth);
+    }
+  });
+});
