@@ -30,8 +30,9 @@ const screens = [
   '/ignore-rules',
   '/tat-rules',
   '/mailboxes',
+  '/deploy-tokens',
 ];
-const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules', '/mailboxes'];
+const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules', '/mailboxes', '/deploy-tokens'];
 
 test('the login screen has no accessibility violations', async ({ page }) => {
   await page.goto('/login');

@@ -6,7 +6,7 @@ export default {
   name: 'admin',
   section: 'admin lists',
   role: 'admin',
-  paths: ['store-password-list', 'bank-msp-list', 'sender-mappings', 'ignore-rules', 'tat-rules', 'mailboxes', 'users', 'audit-log'],
+  paths: ['store-password-list', 'bank-msp-list', 'sender-mappings', 'ignore-rules', 'tat-rules', 'mailboxes', 'users', 'deploy-tokens', 'audit-log'],
   nav: [
     { label: 'Password List', path: '/store-password-list', order: 110 },
     { label: 'Bank MSP List', path: '/bank-msp-list', order: 120 },
@@ -15,6 +15,7 @@ export default {
     { label: 'TAT Rules', path: '/tat-rules', order: 142 },
     { label: 'Mailboxes', path: '/mailboxes', order: 145 },
     { label: 'Users', path: '/users', order: 150 },
+    { label: 'Deploy Tokens', path: '/deploy-tokens', order: 155 },
     { label: 'Audit Log', path: '/audit-log', order: 160 },
   ],
 } satisfies RemoteDescriptor;

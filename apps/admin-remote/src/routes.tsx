@@ -1,7 +1,7 @@
 // The admin remote's one exposed module: the screens for the paths it owns.
 import { Route, Routes } from 'react-router-dom';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
-import { bankMspList, ignoreRuleList, passwordList, senderMappingList, tatRuleList, userList } from './features/admin-lists/lists.tsx';
+import { bankMspList, deployTokenList, ignoreRuleList, passwordList, senderMappingList, tatRuleList, userList } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 
@@ -13,6 +13,7 @@ export const adminLinks = [
   { label: 'TAT Rules', to: '/tat-rules' },
   { label: 'Mailboxes', to: '/mailboxes' },
   { label: 'Users', to: '/users' },
+  { label: 'Deploy Tokens', to: '/deploy-tokens' },
   { label: 'Audit Log', to: '/audit-log' },
 ] as const;
 
@@ -26,6 +27,7 @@ export default function AdminRoutes() {
       <Route path="/tat-rules" element={<AdminListPage list={tatRuleList} />} />
       <Route path="/mailboxes" element={<MailboxesPage />} />
       <Route path="/users" element={<AdminListPage list={userList} />} />
+      <Route path="/deploy-tokens" element={<AdminListPage list={deployTokenList} />} />
       <Route path="/audit-log" element={<AuditLogPage />} />
     </Routes>
   );

@@ -58,7 +58,8 @@ export const apiSettings = {
   }),
   REMOTE_DEPLOY_TOKEN: text({
     secret: true,
-    description: 'Bearer token of `pnpm remote deploy` and `rollback`; unset, the registry can be read but not changed.',
+    description:
+      'The all-remotes deploy token (automation) of `pnpm remote deploy` and `rollback`, beside the teams’ own tokens an admin creates on Deploy Tokens; an admin can revoke it there, and changing it retires the old one. Unset, only the teams’ tokens deploy (with none, the registry can be read but not changed).',
   }),
   EJDESK_HOSTED_WORKER: text({ description: 'A module run beside the API on its database (`pnpm start` names the mail ingester here).' }),
   PUBLIC_URL: text({

@@ -182,11 +182,13 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
             complaintDate: '2025-04-02',
             mspRefNo: '',
           }),
+          // In a range of transaction dates with no complaint date: the complaint order's walk is then left unbounded.
+          record(44, 'dispute', { atmId: 'APX00044', transactionDate: '2025-03-11', complaintDate: null, mspRefNo: 'REF44' }),
         ])
         .returning({ id: ejRecords.id });
       try {
         const all: Row[] = (await get(`${table}?page_size=100`)).json().results;
-        expect(all).toHaveLength(30);
+        expect(all).toHaveLength(31);
         const ordering = `${descending ? '-' : ''}${field}`;
         const got = await pages(`ordering=${ordering}`);
         expect(got.map((r) => r.id)).toEqual(sorted(all, field, descending).map((r) => r.id));
@@ -202,12 +204,40 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         // A sender or bank filter (ATM order: each value's records in ATM order, merged).
         // The table does not show the bank: read it from the records.
         const banks = new Map((await t.database.db.select({ id: ejRecords.id, bank: ejRecords.bankName }).from(ejRecords)).map((r) => [r.id, r.bank ?? '']));
-        type Full = Row & { mail_received_from: string };
+        type Full = Row & { mail_received_from: string; status: string | null; dispute_id: number | null };
         for (const [query, keep] of [
           ['mail_received_from=example', (r: Full) => r.mail_received_from.includes('example')],
           ['mail_received_from=harbor', (r: Full) => r.mail_received_from.includes('harbor')],
           ['bank_name=bank', (r: Full) => banks.get(r.id)!.toLowerCase().includes('bank')],
           ['bank_name=harbor', (r: Full) => banks.get(r.id)!.toLowerCase().includes('harbor')],
+          // Ranges of transaction dates (the complaint order's walk bounded by the range's complaints),
+          // one holding a record with no complaint date, and with another filter.
+          [
+            'start_date=2025-03-05&end_date=2025-03-09',
+            (r: Full) => r.transaction_date !== null && r.transaction_date >= '2025-03-05' && r.transaction_date <= '2025-03-09',
+          ],
+          [
+            'start_date=2025-03-08&end_date=2025-03-14',
+            (r: Full) => r.transaction_date !== null && r.transaction_date >= '2025-03-08' && r.transaction_date <= '2025-03-14',
+          ],
+          [
+            'start_date=2025-03-02&end_date=2025-03-20&bank_name=harbor',
+            (r: Full) =>
+              r.transaction_date !== null &&
+              r.transaction_date >= '2025-03-02' &&
+              r.transaction_date <= '2025-03-20' &&
+              banks.get(r.id)!.toLowerCase().includes('harbor'),
+          ],
+          [
+            // The clock's open disputes (records the ingester has linked to one).
+            'start_date=2025-03-02&end_date=2025-03-20&tat=open',
+            (r: Full) =>
+              r.dispute_id !== null &&
+              r.status === 'open' &&
+              r.transaction_date !== null &&
+              r.transaction_date >= '2025-03-02' &&
+              r.transaction_date <= '2025-03-20',
+          ],
         ] as const) {
           const got = await pages(`ordering=${ordering}&${query}`);
           expect(

@@ -1,10 +1,13 @@
 // The remote registry: the shell's remotes.json read from one place, deploy and rollback
 // switching it in one transaction with the audit log saying who, a version deployed once, raced
-// deploys leaving one current release, and the writes closed to anyone without the deployers' token.
+// deploys leaving one current release, and the writes closed to anyone without a deploy token: a
+// team's token deploys its own remote only, and admins create, list and revoke tokens.
 import { apiContractVersion } from '@ejdesk/contract';
-import { auditLog } from '@ejdesk/db';
+import { auditLog, deployTokens, recordConfiguredDeployToken } from '@ejdesk/db';
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestApp, type TestApp } from './helpers.ts';
+import { admin, backends, createTestApp, login, operator, type TestApp } from './helpers.ts';
 
 const token = 'deploy-token-for-tests-0123456789';
 const descriptor = (extra: Record<string, unknown> = {}) => ({
@@ -69,9 +72,9 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     ]);
     const audits = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote');
     expect(audits.map((r) => [r.action, r.entityId, r.detail])).toEqual([
-      ['deploy', 'admin', 'none -> 1.0.0 by release-bot'],
-      ['deploy', 'admin', '1.0.0 -> 1.1.0 by release-bot'],
-      ['rollback', 'admin', '1.1.0 -> 1.0.0 by ana'],
+      ['deploy', 'admin', 'none -> 1.0.0 by release-bot with the token REMOTE_DEPLOY_TOKEN'],
+      ['deploy', 'admin', '1.0.0 -> 1.1.0 by release-bot with the token REMOTE_DEPLOY_TOKEN'],
+      ['rollback', 'admin', '1.1.0 -> 1.0.0 by ana with the token REMOTE_DEPLOY_TOKEN'],
     ]);
   });
 
@@ -123,6 +126,131 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     }
     expect((await write('/api/registry/files/rollback/', { by: 'x' })).statusCode).toBe(409);
     expect(await registry()).toEqual(before);
+  });
+
+  describe('deploy tokens', () => {
+    let adminAuth: string;
+    let operatorAuth: string;
+    beforeAll(async () => {
+      adminAuth = `JWT ${(await login(t.app, admin)).access}`;
+      operatorAuth = `JWT ${(await login(t.app, operator)).access}`;
+    });
+    const tokens = (auth = adminAuth) => t.app.inject({ method: 'GET', url: '/api/registry/tokens/', headers: { authorization: auth } });
+    const create = (payload: unknown, auth = adminAuth) =>
+      t.app.inject({ method: 'POST', url: '/api/registry/tokens/', headers: { authorization: auth }, payload: payload as object });
+    const revoke = (id: number | string, auth = adminAuth) =>
+      t.app.inject({ method: 'DELETE', url: `/api/registry/tokens/${id}/`, headers: { authorization: auth } });
+    const tokenAudit = async () =>
+      (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'deploy_token').map((r) => [r.action, r.entityId, r.detail]);
+
+    it('a team token is shown once, deploys and rolls back its own remote, and is refused on another', async () => {
+      const made = await create({ remote: 'email', name: 'email team' });
+      expect(made.statusCode).toBe(201);
+      const { token, ...listed } = made.json();
+      expect(token).toMatch(/^ejd_[A-Za-z0-9_-]{43}$/);
+      expect(listed).toMatchObject({ name: 'email team', remote: 'email', configured: false, created_by: admin.email });
+
+      // Listed with the configured all-remotes one, never in clear, nor its hash.
+      const list = await tokens();
+      expect(list.statusCode).toBe(200);
+      expect(list.json().map((r: { name: string; remote: string | null }) => [r.name, r.remote])).toEqual([
+        ['REMOTE_DEPLOY_TOKEN', null],
+        ['email team', 'email'],
+      ]);
+      expect(list.body).not.toContain(token);
+      expect(list.body).not.toContain(token.slice(4, 20));
+      const [stored] = await t.database.db
+        .select()
+        .from(deployTokens)
+        .where(sql`${deployTokens.name} = 'email team'`);
+      expect(stored!.tokenHash.toString('hex')).toBe(createHash('sha256').update(token).digest('hex'));
+
+      const emailRelease = { ...release('1.0.0'), descriptor: { ...descriptor(), name: 'email', role: undefined, paths: ['email'], nav: [] } };
+      const deployed = await write('/api/registry/email/releases/', emailRelease, `Bearer ${token}`);
+      expect(deployed.statusCode).toBe(201);
+      const before = await registry();
+      const elsewhere = await write('/api/registry/admin/releases/', release('7.0.0'), `Bearer ${token}`);
+      expect(elsewhere.statusCode).toBe(403);
+      expect(elsewhere.json().detail).toBe("The deploy token 'email team' deploys email only, not admin.");
+      expect((await write('/api/registry/admin/rollback/', { by: 'x' }, `Bearer ${token}`)).statusCode).toBe(403);
+      expect((await t.app.inject({ method: 'GET', url: '/api/registry/releases/?name=admin', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(
+        403,
+      );
+      const own = await t.app.inject({ method: 'GET', url: '/api/registry/releases/', headers: { authorization: `Bearer ${token}` } });
+      expect(own.json().map((r: { name: string }) => r.name)).toEqual(['email']);
+      expect(await registry()).toEqual(before);
+
+      const audits = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote' && r.entityId === 'email');
+      expect(audits.map((r) => r.detail)).toEqual(['none -> 1.0.0 by release-bot with the token email team']);
+    });
+
+    it('revoking a token refuses it at once; revoking the configured one ends its deploys too', async () => {
+      const { id, token } = (await create({ remote: 'files', name: 'files team' })).json();
+      expect((await revoke(id)).statusCode).toBe(204);
+      const refused = await write('/api/registry/files/rollback/', { by: 'x' }, `Bearer ${token}`);
+      expect(refused.statusCode).toBe(401);
+      expect((await revoke(id)).statusCode).toBe(404);
+      expect((await tokens()).json().map((r: { name: string }) => r.name)).not.toContain('files team');
+
+      const configured = (await tokens()).json().find((r: { configured: boolean }) => r.configured);
+      expect((await revoke(configured.id)).statusCode).toBe(204);
+      expect((await write('/api/registry/admin/rollback/', { by: 'x' })).statusCode).toBe(401);
+      expect(await tokenAudit()).toEqual(
+        expect.arrayContaining([
+          ['create', 'files team', 'remote files'],
+          ['revoke', 'files team', 'remote files'],
+          ['revoke', 'REMOTE_DEPLOY_TOKEN', 'remote every remote'],
+        ]),
+      );
+    });
+
+    it('a configured token changed in the configuration is retired; the new one is recorded', async () => {
+      await recordConfiguredDeployToken(t.database.db, 'rotated-token-0123456789');
+      expect((await write('/api/registry/admin/rollback/', { by: 'x' }, 'Bearer rotated-token-0123456789')).statusCode).not.toBe(401);
+      await recordConfiguredDeployToken(t.database.db, 'rotated-again-0123456789');
+      expect((await write('/api/registry/admin/rollback/', { by: 'x' }, 'Bearer rotated-token-0123456789')).statusCode).toBe(401);
+      expect((await tokens()).json().filter((r: { configured: boolean }) => r.configured)).toHaveLength(1);
+      expect(await tokenAudit()).toContainEqual(['revoke', 'REMOTE_DEPLOY_TOKEN', 'no longer the configured REMOTE_DEPLOY_TOKEN']);
+    });
+
+    it('only admins list, create and revoke tokens; bad input is a 400 and changes nothing', async () => {
+      const before = (await tokens()).json();
+      expect((await tokens(operatorAuth)).statusCode).toBe(403);
+      expect((await create({ remote: 'email', name: 'mine' }, operatorAuth)).statusCode).toBe(403);
+      expect((await revoke(before[0].id, operatorAuth)).statusCode).toBe(403);
+      expect((await tokens('')).statusCode).toBe(401);
+      // A deploy token is not a sign-in.
+      expect((await tokens(`Bearer ${(await create({ remote: 'ej', name: 'ej team' })).json().token}`)).statusCode).toBe(401);
+      const afterEj = (await tokens()).json();
+      const bad: [string, unknown, RegExp][] = [
+        ['no remote', { name: 'x' }, /remote/],
+        ['a bad remote', { remote: 'Admin x', name: 'x' }, /remote/],
+        ['an empty name', { remote: 'email', name: '   ' }, /name/],
+        ['a name with a newline', { remote: 'email', name: 'a\nb' }, /name/],
+        ['a long name', { remote: 'email', name: 'x'.repeat(61) }, /name/],
+        ["the configured token's name", { remote: 'email', name: 'REMOTE_DEPLOY_TOKEN' }, /configured/],
+        ['an extra field', { remote: 'email', name: 'x', token: 'chosen' }, /unknown field 'token'/],
+      ];
+      for (const [what, payload, detail] of bad) {
+        const response = await create(payload);
+        expect(response.statusCode, what).toBe(400);
+        expect(response.json().detail, what).toMatch(detail);
+      }
+      const twice = await create({ remote: 'files', name: 'ej team' });
+      expect(twice.statusCode).toBe(409);
+      expect((await revoke('abc')).statusCode).toBe(400);
+      expect((await revoke(999999)).statusCode).toBe(404);
+      expect((await tokens()).json()).toEqual(afterEj);
+    });
+
+    it('holds the limit under parallel creates', async () => {
+      const live = (await tokens()).json().length;
+      const answers = await Promise.all(Array.from({ length: 110 - live }, (_, i) => create({ remote: 'email', name: `parallel ${i}` })));
+      const codes = answers.map((a) => a.statusCode);
+      expect(codes.filter((c) => c === 201)).toHaveLength(100 - live);
+      expect(codes.filter((c) => c === 400)).toHaveLength(10);
+      expect((await tokens()).json()).toHaveLength(100);
+    });
   });
 
   it('without a token configured, the registry is read-only', async () => {

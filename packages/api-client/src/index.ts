@@ -8,6 +8,7 @@ export * from './endpoints/disputes.ts';
 export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
 export * from './endpoints/views.ts';
+export * from './endpoints/releases.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';

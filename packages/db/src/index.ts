@@ -20,3 +20,4 @@ export * from './queries/mailboxes.ts';
 export * from './queries/remotes.ts';
 export * from './queries/sso.ts';
 export * from './backup.ts';
+export * from './queries/deploy-tokens.ts';

@@ -750,6 +750,34 @@ export const remoteCurrent = pgTable('remote_current', {
   updateAt: updatedAt(),
 });
 
+/**
+ * The deploy tokens: each lets `pnpm remote` deploy and roll back one remote (its team's), or every
+ * remote (remote null: the configured REMOTE_DEPLOY_TOKEN, recorded here so an admin can revoke it).
+ * Only a SHA-256 of the token is kept (it is 32 random bytes: no slow hash is needed); it is shown
+ * once, when created. A revoked token keeps its row (revoked_at) so the configured one stays revoked.
+ */
+export const deployTokens = pgTable(
+  'deploy_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    remote: text('remote'),
+    tokenHash: bytea('token_hash').notNull(),
+    /** The one from the configuration (REMOTE_DEPLOY_TOKEN), not created in the console. */
+    configured: boolean('configured').notNull().default(false),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('deploy_tokens_hash_key').on(t.tokenHash),
+    // A name says which token did a deploy in the audit log: one live token per name.
+    uniqueIndex('deploy_tokens_live_name_key')
+      .on(t.name)
+      .where(sql`${t.revokedAt} is null`),
+  ],
+);
+
 export const tatScopes = ['all', 'bank', 'msp'] as const;
 export type TatScope = (typeof tatScopes)[number];
 export const tatClockStarts = ['transaction_date', 'complaint_date'] as const;

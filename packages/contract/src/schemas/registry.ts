@@ -62,3 +62,22 @@ export const DeployBody = Type.Object(
 export const RollbackBody = Type.Object({ by: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 export const NameParams = Type.Object({ name: Name });
 export const Switched = Type.Object({ name: Type.String(), from: Type.Union([Type.String(), Type.Null()]), to: Type.String() });
+
+/** A deploy token as the console lists it: never the token itself, nor its hash. */
+export const DeployToken = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  /** The remote it deploys; null: every remote (the configured REMOTE_DEPLOY_TOKEN). */
+  remote: Type.Union([Name, Type.Null()]),
+  configured: Type.Boolean(),
+  created_by: Type.Union([Type.String(), Type.Null()]),
+  create_at: Timestamp,
+});
+/** A team's new token: for one remote, under a name the audit log will show. */
+export const NewDeployToken = Type.Object(
+  { remote: Name, name: Type.String({ minLength: 1, maxLength: 60, pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$' }) },
+  { additionalProperties: false },
+);
+/** The new token, shown this once. */
+export const CreatedDeployToken = Type.Intersect([DeployToken, Type.Object({ token: Type.String() })]);
+export const TokenIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 9007199254740991 }) });

@@ -74,15 +74,16 @@ async function point(tx: Db, name: string, releaseId: number, action: 'deploy' |
 }
 
 /**
- * Records a release already checked by the deployer and makes it current. A version is deployed
+ * Records a release already checked by the deployer and makes it current; the audit row names the
+ * deploy token that asked. A version is deployed
  * once: the same name and version again is refused (a release never changes under open pages).
  */
-export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deployedAt'>): Promise<Switched> {
+export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deployedAt'>, token: string): Promise<Switched> {
   try {
     return await db.transaction(async (tx) => {
       const before = await lockedCurrent(tx, release.name);
       const [row] = await tx.insert(remoteReleases).values(release).returning({ id: remoteReleases.id });
-      await point(tx, release.name, row!.id, 'deploy', `${before?.version ?? 'none'} -> ${release.version} by ${release.deployedBy}`);
+      await point(tx, release.name, row!.id, 'deploy', `${before?.version ?? 'none'} -> ${release.version} by ${release.deployedBy} with the token ${token}`);
       return { ok: true as const, from: before?.version ?? null, to: release.version };
     });
   } catch (err) {
@@ -92,7 +93,7 @@ export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deploye
 }
 
 /** Makes the release deployed before the current one current again. */
-export async function rollbackRemote(db: Db, name: string, by: string): Promise<Switched> {
+export async function rollbackRemote(db: Db, name: string, by: string, token: string): Promise<Switched> {
   return db.transaction(async (tx) => {
     const now = await lockedCurrent(tx, name);
     if (!now) return { ok: false as const, detail: `${name} has no release deployed` };
@@ -103,7 +104,7 @@ export async function rollbackRemote(db: Db, name: string, by: string): Promise<
       .orderBy(desc(remoteReleases.id))
       .limit(1);
     if (!previous) return { ok: false as const, detail: `${name} ${now.version} is its first release: there is nothing to roll back to` };
-    await point(tx, name, previous.id, 'rollback', `${now.version} -> ${previous.version} by ${by}`);
+    await point(tx, name, previous.id, 'rollback', `${now.version} -> ${previous.version} by ${by} with the token ${token}`);
     return { ok: true as const, from: now.version, to: previous.version };
   });
 }

@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
-import { Button, Card, ChoiceField, DataTable, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, ChoiceField, CopyableId, DataTable, FormModal, Modal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
 
@@ -17,10 +17,15 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [values, setValues] = useState(empty);
-  const save = useMutation({ mutationFn: (v: Record<Field, string>) => (editing && list.edit ? list.edit.change(editing.id, v) : list.create(v)) });
+  const save = useMutation({
+    mutationFn: (v: Record<Field, string>) => (editing && list.edit?.change ? list.edit.change(editing.id, v) : list.create(v)),
+  });
   const remove = useMutation({ mutationFn: (row: Row) => list.edit!.remove(row.id) });
   const reload = () => void queryClient.invalidateQueries({ queryKey: list.queryKey });
 
+  const removeLabel = list.edit?.removeLabel ?? 'Delete';
+  /** What the last creation answered that is shown this once (a deploy token). */
+  const [shown, setShown] = useState<ReturnType<NonNullable<typeof list.shownOnce>> | null>(null);
   const columns = useMemo((): ColumnDef<Row, unknown>[] => {
     const edit = list.edit;
     if (!edit) return list.columns;
@@ -29,28 +34,33 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
       id: 'actions',
       cell: ({ row }) => (
         <span className={styles.actions}>
-          <Button
-            size="small"
-            // The name starts with the button's own word (WCAG 2.5.3), then whose row it is.
-            aria-label={`Edit: ${edit.describe(row.original)}`}
-            onClick={() => {
-              setEditing(row.original);
-              setValues(
-                Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<Field, string>,
-              );
-              setOpen(true);
-            }}
-          >
-            Edit
-          </Button>
-          <Button size="small" variant="ghost" aria-label={`Delete: ${edit.describe(row.original)}`} onClick={() => setDeleting(row.original)}>
-            Delete
+          {edit.change && (
+            <Button
+              size="small"
+              // The name starts with the button's own word (WCAG 2.5.3), then whose row it is.
+              aria-label={`Edit: ${edit.describe(row.original)}`}
+              onClick={() => {
+                setEditing(row.original);
+                setValues(
+                  Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<
+                    Field,
+                    string
+                  >,
+                );
+                setOpen(true);
+              }}
+            >
+              Edit
+            </Button>
+          )}
+          <Button size="small" variant="ghost" aria-label={`${removeLabel}: ${edit.describe(row.original)}`} onClick={() => setDeleting(row.original)}>
+            {removeLabel}
           </Button>
         </span>
       ),
     };
     return [...list.columns, actions];
-  }, [list]);
+  }, [list, removeLabel]);
   const choice = useColumnChoice(list.queryKey.at(-1)!, columns);
 
   const close = () => {
@@ -61,8 +71,9 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   };
   const submit = () => {
     save.mutate(values, {
-      onSuccess: () => {
+      onSuccess: (created) => {
         notify.success(editing ? list.edit!.changedMessage : list.createdMessage);
+        if (!editing && list.shownOnce) setShown(list.shownOnce(created as never));
         close();
         reload();
       },
@@ -141,15 +152,36 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
               },
             })
           }
-          submitLabel="Delete"
+          submitLabel={removeLabel}
           busy={remove.isPending}
-          error={remove.isError ? (errorDetail(remove.error) ?? 'Could not delete. Please try again.') : null}
+          error={remove.isError ? (errorDetail(remove.error) ?? `Could not ${removeLabel.toLowerCase()}. Please try again.`) : null}
         >
           <p>
-            {deleting ? `Delete ${list.edit.describe(deleting)}? ${list.edit.deleteConsequence ?? 'Mail processed after this no longer follows it.'}` : null}
+            {deleting
+              ? `${removeLabel} ${list.edit.describe(deleting)}? ${list.edit.deleteConsequence ?? 'Mail processed after this no longer follows it.'}`
+              : null}
           </p>
         </FormModal>
       )}
+      <Modal
+        open={shown !== null}
+        title={shown?.title ?? ''}
+        onClose={() => setShown(null)}
+        footer={
+          <Button variant="primary" onClick={() => setShown(null)}>
+            Done
+          </Button>
+        }
+      >
+        {shown && (
+          <>
+            <p className={styles.shownOnce}>
+              <CopyableId text={shown.secret} label={shown.label} />
+            </p>
+            <p>{shown.note}</p>
+          </>
+        )}
+      </Modal>
     </Page>
   );
 }

@@ -21,6 +21,11 @@ import {
   type BankMsp,
   type BankPassword,
   changeTatRule,
+  createDeployToken,
+  listDeployTokens,
+  revokeDeployToken,
+  type CreatedDeployToken,
+  type DeployToken,
   createTatRule,
   deleteTatRule,
   listTatRules,
@@ -42,9 +47,14 @@ export interface AdminListConfig<Row, Field extends string> {
   create: (values: Record<Field, string>) => Promise<unknown>;
   createdMessage: string;
   /** Lists whose rows can be changed and deleted (the form's fields are the row's own). */
+  /** A secret the creation answers with, shown this once in a dialog (a deploy token). */
+  shownOnce?: (created: never) => { title: string; label: string; secret: string; note: string };
   edit?: {
-    change: (id: number, values: Record<Field, string>) => Promise<unknown>;
+    /** Without it, rows are only deleted (or revoked: removeLabel). */
+    change?: (id: number, values: Record<Field, string>) => Promise<unknown>;
     remove: (id: number) => Promise<unknown>;
+    /** The delete button's and dialog's word (Delete unless given). */
+    removeLabel?: string;
     /** The row in a few words, for the buttons' names and the delete question. */
     describe: (row: Row) => string;
     modalTitle: string;
@@ -239,5 +249,45 @@ export const tatRuleList: AdminListConfig<
     changedMessage: 'TAT rule changed; the open disputes follow it now',
     deletedMessage: 'TAT rule deleted; its open disputes follow the next rule that covers them',
     deleteConsequence: 'Its open disputes follow the next rule that covers them at once.',
+  },
+};
+
+/**
+ * The deploy tokens: each lets a team's `pnpm remote` deploy and roll back its own remote. The
+ * token is shown once, when created; the configured REMOTE_DEPLOY_TOKEN (every remote) is listed too.
+ */
+export const deployTokenList: AdminListConfig<DeployToken, 'remote' | 'name'> = {
+  title: 'Deploy Tokens',
+  queryKey: ['admin', 'deploy-tokens'],
+  list: listDeployTokens,
+  columns: [
+    { header: 'Name', accessorKey: 'name' },
+    { header: 'Deploys', id: 'remote', accessorFn: (r) => (r.remote === null ? 'Every remote (from the configuration)' : r.remote) },
+    { header: 'Created By', id: 'created_by', accessorFn: (r) => r.created_by ?? '' },
+    { header: 'Created At', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
+  ],
+  addLabel: 'New Deploy Token',
+  modalTitle: 'New Deploy Token',
+  fields: [
+    { name: 'remote', label: 'Remote it deploys (its name, e.g. email)' },
+    { name: 'name', label: 'Token name (the team; the audit log shows it)' },
+  ],
+  create: createDeployToken,
+  createdMessage: 'Deploy token created',
+  shownOnce: (created: CreatedDeployToken) => ({
+    title: `Deploy token “${created.name}”`,
+    label: 'token',
+    secret: created.token,
+    note: `Give it to the ${created.remote ?? ''} team now, as REMOTE_DEPLOY_TOKEN for \`pnpm remote\`: it is not shown again. It deploys and rolls back ${created.remote ?? 'every remote'} only.`,
+  }),
+  edit: {
+    remove: revokeDeployToken,
+    removeLabel: 'Revoke',
+    describe: (r) => `the token ${r.name}`,
+    modalTitle: 'Revoke Deploy Token',
+    deleteTitle: 'Revoke Deploy Token',
+    changedMessage: '',
+    deletedMessage: 'Deploy token revoked',
+    deleteConsequence: 'Deploys and rollbacks with it are refused at once.',
   },
 };

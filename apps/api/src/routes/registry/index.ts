@@ -1,29 +1,88 @@
-// /api/registry/: the remote registry. Reading it is public (it is what remotes.json
-// says, and every shell server reads it from here); deploying, rolling back and the history need the
-// deployers' token (REMOTE_DEPLOY_TOKEN), which `pnpm remote` sends. The deployer checks a build
-// before it asks (scripts/remote.ts); this API records it and switches in one transaction.
+// /api/registry/: the remote registry. Reading it is public (it is what remotes.json says, and
+// every shell server reads it from here); deploying, rolling back and the history need a deploy
+// token, which `pnpm remote` sends: a team's token touches its own remote only, the configured
+// REMOTE_DEPLOY_TOKEN every remote. Admins create, list and revoke tokens (/tokens/). The deployer
+// checks a build before it asks (scripts/remote.ts); this API records it and switches in one
+// transaction.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { currentRemotes, deployRemote, remoteHistory, rollbackRemote, type RemoteRelease, type Switched as SwitchResult } from '@ejdesk/db';
+import {
+  anyDeployToken,
+  createDeployToken,
+  currentRemotes,
+  deployRemote,
+  deployTokenOf,
+  listDeployTokens,
+  recordConfiguredDeployToken,
+  remoteHistory,
+  revokeDeployToken,
+  rollbackRemote,
+  type DeployTokenRow,
+  type RemoteRelease,
+  type Switched as SwitchResult,
+} from '@ejdesk/db';
 import { apiContractVersion } from '@ejdesk/contract';
 import { Type } from 'typebox';
-import { sameSecret } from '../../lib/secrets.ts';
+import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
-import { DeployBody, NameParams, Registry, Release, RollbackBody, Switched } from '@ejdesk/contract/schemas/registry.ts';
+import {
+  CreatedDeployToken,
+  DeployBody,
+  DeployToken,
+  NameParams,
+  NewDeployToken,
+  Registry,
+  Release,
+  RollbackBody,
+  Switched,
+  TokenIdParams,
+} from '@ejdesk/contract/schemas/registry.ts';
 
 const entryOf = (release: RemoteRelease) => ({ ...release.descriptor, name: release.name, version: release.version, manifest: release.manifest });
+const tokenOf = (row: DeployTokenRow) => ({
+  id: row.id,
+  name: row.name,
+  remote: row.remote,
+  configured: row.configured,
+  created_by: row.createdBy,
+  create_at: row.createAt,
+});
 
 export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
+  app.decorateRequest('user', null);
+  app.decorateRequest('deployToken', null);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
+  // The configured token is recorded on first need (not at start: the API starts with its database
+  // down too), and again after a failure.
+  let recorded: Promise<void> | null = null;
+  const configuredRecorded = () =>
+    (recorded ??= recordConfiguredDeployToken(db, config.deployToken).catch((err: unknown) => {
+      recorded = null;
+      throw err;
+    }));
+
   const deployer = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!config.deployToken) return reply.code(403).send({ detail: 'Deploys are not enabled on this API: set REMOTE_DEPLOY_TOKEN.' });
+    await configuredRecorded();
     const [scheme, token] = String(request.headers.authorization ?? '').split(' ');
-    if (scheme !== 'Bearer' || !token || !sameSecret(token, config.deployToken)) {
-      return reply.code(401).send({ detail: 'A deploy needs the deployers\u2019 token (Authorization: Bearer REMOTE_DEPLOY_TOKEN).' });
+    const found = scheme === 'Bearer' && token ? await deployTokenOf(db, token) : undefined;
+    if (found) {
+      request.deployToken = found;
+      return;
     }
+    if (!(await anyDeployToken(db)))
+      return reply.code(403).send({ detail: 'Deploys are not enabled on this API: set REMOTE_DEPLOY_TOKEN, or have an admin create a deploy token.' });
+    return reply.code(401).send({ detail: 'A deploy needs a deploy token (Authorization: Bearer TOKEN): its team\u2019s, or REMOTE_DEPLOY_TOKEN.' });
   };
+  /** A team's token touches its own remote only. */
+  const mayTouch = (request: FastifyRequest, reply: FastifyReply, name: string) => {
+    const token = request.deployToken!;
+    if (token.remote === null || token.remote === name) return true;
+    void reply.code(403).send({ detail: `The deploy token '${token.name}' deploys ${token.remote} only, not ${name}.` });
+    return false;
+  };
+  const admins = { onRequest: [authenticate, requireAdmin] };
   const switched = (reply: FastifyReply, name: string, result: SwitchResult) =>
     result.ok ? { name, from: result.from, to: result.to } : reply.code(409).send({ detail: result.detail });
 
@@ -38,15 +97,20 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: deployer,
       schema: { querystring: Type.Object({ name: Type.Optional(NameParams.properties.name) }), response: { 200: Type.Array(Release), ...errorResponses } },
     },
-    async (request) =>
-      (await remoteHistory(db, request.query.name)).map((r) => ({
+    async (request, reply) => {
+      const token = request.deployToken!;
+      // A team's token reads its own remote's history.
+      const name = token.remote ?? request.query.name;
+      if (request.query.name && !mayTouch(request, reply, request.query.name)) return reply;
+      return (await remoteHistory(db, name)).map((r) => ({
         name: r.name,
         version: r.version,
         manifest: r.manifest,
         deployed_by: r.deployedBy,
         deployed_at: r.deployedAt,
         current: r.current,
-      })),
+      }));
+    },
   );
 
   app.post(
@@ -54,9 +118,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { onRequest: deployer, schema: { params: NameParams, body: DeployBody, response: { 201: Switched, 409: errorResponses[400], ...errorResponses } } },
     async (request, reply) => {
       const { name } = request.params;
+      if (!mayTouch(request, reply, name)) return reply;
       const { version, manifest, descriptor, by } = request.body;
       if (descriptor.name !== name) return reply.code(400).send({ detail: `body: descriptor.name is '${descriptor.name}', not '${name}'.` });
-      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by });
+      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by }, request.deployToken!.name);
       if (result.ok) void reply.code(201);
       return switched(reply, name, result);
     },
@@ -65,6 +130,32 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:name/rollback/',
     { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
-    async (request, reply) => switched(reply, request.params.name, await rollbackRemote(db, request.params.name, request.body.by)),
+    async (request, reply) => {
+      const { name } = request.params;
+      if (!mayTouch(request, reply, name)) return reply;
+      return switched(reply, name, await rollbackRemote(db, name, request.body.by, request.deployToken!.name));
+    },
   );
+
+  app.get('/tokens/', { ...admins, schema: { response: { 200: Type.Array(DeployToken), ...errorResponses } } }, async () => {
+    await configuredRecorded();
+    return (await listDeployTokens(db)).map(tokenOf);
+  });
+
+  app.post(
+    '/tokens/',
+    { ...admins, schema: { body: NewDeployToken, response: { 201: CreatedDeployToken, 409: errorResponses[400], ...errorResponses } } },
+    async (request, reply) => {
+      await configuredRecorded();
+      const created = await createDeployToken(db, { name: request.body.name.trim(), remote: request.body.remote }, request.user!.id);
+      if (!created.ok) return reply.code(created.status).send({ detail: created.detail });
+      return reply.code(201).send({ ...tokenOf(created.row), token: created.token });
+    },
+  );
+
+  app.delete('/tokens/:id/', { ...admins, schema: { params: TokenIdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
+    if (!(await revokeDeployToken(db, request.params.id, request.user!.id)))
+      return reply.code(404).send({ detail: 'No such deploy token (revoked already?).' });
+    return reply.code(204).send(null);
+  });
 };

@@ -1,0 +1,12 @@
+// The remote registry's deploy tokens (an admin list): a team's token deploys its own remote only.
+import type { Answer } from '@ejdesk/contract';
+import type * as registry from '@ejdesk/contract/schemas/registry.ts';
+import { http } from '../http.ts';
+
+export type DeployToken = Answer<typeof registry.DeployToken>;
+export type CreatedDeployToken = Answer<typeof registry.CreatedDeployToken>;
+
+export const listDeployTokens = async () => (await http.get<DeployToken[]>('/registry/tokens/')).data;
+export const createDeployToken = async (fields: Record<'remote' | 'name', string>) =>
+  (await http.post<CreatedDeployToken>('/registry/tokens/', { remote: fields.remote.trim(), name: fields.name })).data;
+export const revokeDeployToken = async (id: number) => void (await http.delete(`/registry/tokens/${id}/`));
