@@ -71,6 +71,8 @@ export default defineConfig({
         // A sync every 2 s even without IDLE's word, and a stall after 10 s (the mail-flow spec).
         INGEST_POLL_SECONDS: '2',
         INGEST_STALLED_AFTER_SECONDS: '10',
+        // A canary that one admin could not load rolls back (the releases spec).
+        CANARY_ROLLBACK_FAILURES: '1',
         // The OAuth2 provider's certificate is signed by the run's own CA (support/mailbox-server.ts).
         NODE_EXTRA_CA_CERTS: caFile,
         // Single sign-on at the run's OpenID provider (the sso spec).

@@ -31,8 +31,19 @@ const screens = [
   '/tat-rules',
   '/mailboxes',
   '/deploy-tokens',
+  '/releases',
 ];
-const adminScreens = ['/store-password-list', '/bank-msp-list', '/audit-log', '/users', '/sender-mappings', '/ignore-rules', '/mailboxes', '/deploy-tokens'];
+const adminScreens = [
+  '/store-password-list',
+  '/bank-msp-list',
+  '/audit-log',
+  '/users',
+  '/sender-mappings',
+  '/ignore-rules',
+  '/mailboxes',
+  '/deploy-tokens',
+  '/releases',
+];
 
 test('the login screen has no accessibility violations', async ({ page }) => {
   await page.goto('/login');

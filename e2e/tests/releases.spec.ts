@@ -5,11 +5,13 @@
 // that do not fit are refused and the running one keeps serving; one remote's process stopped shows
 // the contained panel while the others work, and Retry recovers it once it is back.
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
 import { appEnv, ports } from '../playwright.config.ts';
-import { expect, test } from './fixtures.ts';
+import { demoAdmin, expect, signIn, test } from './fixtures.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
 const work = resolve(import.meta.dirname, '../.artifacts/releases');
@@ -120,6 +122,101 @@ test('a deployed build shows after a reload, an open page keeps working, and rol
   await expect(nav.getByRole('link', { name: 'Audit Log' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
   expect(await currentAdmin()).toBe(first);
+});
+
+/** An account's access token and user id, as the login form would get them. */
+async function sessionOf(page: Page, account: { email: string; password: string }) {
+  const response = await page.request.post('/api/auth/jwt/create/', { data: account });
+  expect(response.ok()).toBe(true);
+  const { access } = (await response.json()) as { access: string };
+  return { access, id: JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()).user_id as number };
+}
+/** The registry's share bucket of an operator for the admin remote (0..99): in a canary of P% when under P. */
+const bucketOf = (id: number) => createHash('sha256').update(`admin:${id}`).digest().readUInt32BE(0) % 100;
+
+test('a canary reaches the admins in its share only, an open page hears of it and keeps its form, and one that fails to load rolls back by itself', async ({
+  browser,
+  page: setup,
+}) => {
+  test.setTimeout(150_000);
+  const first = await currentAdmin();
+  // Two admins in different buckets: the share is the larger bucket, so exactly one is in it.
+  const demo = { ...(await sessionOf(setup, demoAdmin)), account: demoAdmin };
+  let other: typeof demo | undefined;
+  for (let i = 0; i < 10 && !other; i++) {
+    const account = { email: `canary-${Date.now()}-${i}@example.com`, password: 'Canary-e2e-Passw0rd' };
+    const made = await setup.request.post('/api/admin/users/', { headers: { authorization: `JWT ${demo.access}` }, data: { ...account, role: 'admin' } });
+    expect(made.status()).toBe(201);
+    const session = await sessionOf(setup, account);
+    if (bucketOf(session.id) !== bucketOf(demo.id)) other = { ...session, account };
+  }
+  const [inside, outside] = bucketOf(demo.id) < bucketOf(other!.id) ? [demo, other!] : [other!, demo];
+  const percent = bucketOf(outside.id);
+  const pageOf = async (account: { email: string; password: string }) => {
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, account);
+    return page;
+  };
+
+  // An admin in the share has a form half filled on the release before.
+  const open = await pageOf(inside.account);
+  await open.goto('/bank-msp-list');
+  await open.getByRole('button', { name: 'Add Bank MSP' }).click();
+  await open.getByRole('dialog').getByLabel('MSP').fill('Half typed MSP');
+
+  const canary = `${version}-canary`;
+  const deployed = await remote('deploy', 'admin', '--dist', nextAdmin, '--version', canary, '--canary', String(percent), '--by', 'admin-team');
+  expect(deployed.out).toContain(`admin: ${canary} for ${percent}% of operators (canary), ${first} for the rest.`);
+  expect(deployed.ok).toBe(true);
+
+  // The open page hears of it, says so, and reloads nothing by itself: the form keeps what was typed.
+  await expect(open.getByRole('status').filter({ hasText: 'A new version of admin lists is available' })).toBeVisible();
+  await expect(open.getByRole('button', { name: 'Reload' })).toBeVisible();
+  await expect(open.getByRole('dialog').getByLabel('MSP')).toHaveValue('Half typed MSP');
+  await open.screenshot({ path: '.artifacts/new-release-notice.png' });
+
+  // A page loaded now: the canary for the admin in the share, the current release for the other.
+  const inShare = await pageOf(inside.account);
+  await inShare.goto('/bank-msp-list');
+  await expect(inShare.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Release Notes' })).toBeVisible();
+  const outOfShare = await pageOf(outside.account);
+  await outOfShare.goto('/bank-msp-list');
+  await expect(outOfShare.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
+  await expect(outOfShare.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit Log' })).toBeVisible();
+  await expect(outOfShare.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
+  const releases = await pageOf(outside.account);
+  await releases.goto('/releases');
+  const row = releases.getByRole('row').filter({ hasText: `${canary} for ${percent}% of operators` });
+  await expect(row).toContainText('admin-team');
+  await releases.screenshot({ path: '.artifacts/releases.png' });
+
+  // The canary's files go missing: it fails to load for the next admin in the share, the shell
+  // reports it, and past the threshold (1 in this run) the canary rolls back by itself.
+  rmSync(join(appEnv.EJDESK_DATA_DIR, 'remotes/admin', canary), { recursive: true, force: true });
+  const broken = await pageOf(inside.account);
+  await broken.goto('/bank-msp-list');
+  await expect(broken.getByRole('heading', { name: 'This section is unavailable' })).toBeVisible();
+  const status = async () =>
+    (
+      (await (await setup.request.get('/api/registry/status/', { headers: { authorization: `JWT ${demo.access}` } })).json()) as {
+        name: string;
+        canary: unknown;
+      }[]
+    ).find((s) => s.name === 'admin')?.canary;
+  await expect.poll(status, { timeout: 15_000 }).toBeNull();
+  // The next load in the share gets the release before.
+  await broken.goto('/bank-msp-list');
+  await expect(broken.getByRole('heading', { name: 'Bank MSP List' })).toBeVisible();
+  await expect(broken.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
+  expect(await currentAdmin()).toBe(first);
+
+  // Housekeeping: the published releases beyond the newest kept go, never the current one.
+  const pruned = await remote('prune', 'admin', '--keep', '0');
+  expect(pruned.ok).toBe(true);
+  expect(pruned.out).toContain(version);
+  const left = readdirSync(join(appEnv.EJDESK_DATA_DIR, 'remotes/admin'));
+  expect(left).toContain(first);
+  expect(left).not.toContain(version);
 });
 
 test('a build that does not fit is refused, says why, and the running release keeps serving', async ({ signedInAdmin: page }) => {

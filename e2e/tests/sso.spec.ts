@@ -10,7 +10,18 @@ import { demoAdmin, expect, test } from './fixtures.ts';
 // The provider serves https with a certificate of the run's own CA, which Chromium does not know.
 test.use({ ignoreHTTPSErrors: true });
 
-const adminEntries = ['Password List', 'Bank MSP List', 'Sender Mappings', 'Ignore Rules', 'TAT Rules', 'Mailboxes', 'Users', 'Deploy Tokens', 'Audit Log'];
+const adminEntries = [
+  'Password List',
+  'Bank MSP List',
+  'Sender Mappings',
+  'Ignore Rules',
+  'TAT Rules',
+  'Mailboxes',
+  'Users',
+  'Releases',
+  'Deploy Tokens',
+  'Audit Log',
+];
 const provider = `https://127.0.0.1:${signInProvider.port}`;
 
 async function setPerson(login: string, groups: string[]) {

@@ -4,6 +4,7 @@ import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
 import { bankMspList, deployTokenList, ignoreRuleList, passwordList, senderMappingList, tatRuleList, userList } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
+import { ReleasesPage } from './features/releases/ReleasesPage.tsx';
 
 export const adminLinks = [
   { label: 'Password List', to: '/store-password-list' },
@@ -13,6 +14,7 @@ export const adminLinks = [
   { label: 'TAT Rules', to: '/tat-rules' },
   { label: 'Mailboxes', to: '/mailboxes' },
   { label: 'Users', to: '/users' },
+  { label: 'Releases', to: '/releases' },
   { label: 'Deploy Tokens', to: '/deploy-tokens' },
   { label: 'Audit Log', to: '/audit-log' },
 ] as const;
@@ -27,6 +29,7 @@ export default function AdminRoutes() {
       <Route path="/tat-rules" element={<AdminListPage list={tatRuleList} />} />
       <Route path="/mailboxes" element={<MailboxesPage />} />
       <Route path="/users" element={<AdminListPage list={userList} />} />
+      <Route path="/releases" element={<ReleasesPage />} />
       <Route path="/deploy-tokens" element={<AdminListPage list={deployTokenList} />} />
       <Route path="/audit-log" element={<AuditLogPage />} />
     </Routes>

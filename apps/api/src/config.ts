@@ -61,6 +61,12 @@ export const apiSettings = {
     description:
       'The all-remotes deploy token (automation) of `pnpm remote deploy` and `rollback`, beside the teams’ own tokens an admin creates on Deploy Tokens; an admin can revoke it there, and changing it retires the old one. Unset, only the teams’ tokens deploy (with none, the registry can be read but not changed).',
   }),
+  CANARY_ROLLBACK_FAILURES: integer({
+    minimum: 1,
+    maximum: 10000,
+    default: 3,
+    description: 'A canary release rolls back by itself once this many operators could not load it (the shell reports each, once per operator).',
+  }),
   EJDESK_HOSTED_WORKER: text({ description: 'A module run beside the API on its database (`pnpm start` names the mail ingester here).' }),
   PUBLIC_URL: text({
     pattern: '^https?://[^/?#\\s]+$',
@@ -135,6 +141,8 @@ export interface ApiConfig {
   stallAfterSeconds: number;
   shutdownSeconds: number;
   deployToken: string | undefined;
+  /** CANARY_ROLLBACK_FAILURES. */
+  canaryRollbackFailures: number;
   hostedWorker: string | undefined;
   /** Single sign-on through the bank's identity provider; undefined when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
@@ -212,6 +220,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     stallAfterSeconds: s.INGEST_STALLED_AFTER_SECONDS,
     shutdownSeconds: s.SHUTDOWN_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
+    canaryRollbackFailures: s.CANARY_ROLLBACK_FAILURES,
     hostedWorker: s.EJDESK_HOSTED_WORKER,
     oidc: oidcOf(s),
     localLogin: { enabled: s.LOCAL_LOGIN === 'on', breakGlass: s.LOCAL_LOGIN_BREAK_GLASS.map((email) => email.toLowerCase()) },

@@ -1,8 +1,9 @@
 // Live events over real HTTP on both backends: the stall first, a `mail` event within
 // seconds of the ingester's notification (bursts coalesced), a stall event when the mail stops
-// flowing, a LISTEN connection killed by the server is made again, and shutdown ends the streams.
+// flowing, a `release` event when a remote's releases change, a LISTEN connection killed by the
+// server is made again, and shutdown ends the streams.
 import { sql } from 'drizzle-orm';
-import { reportMailbox, storeMessage } from '@ejdesk/db';
+import { deployRemote, reportMailbox, rollbackRemote, storeMessage } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -122,6 +123,30 @@ describe.each(backends)('live events on %s', (backend) => {
     stream.close();
     await expect.poll(() => t.app.ctx.live.subscribers(), { timeout: 5000 }).toBe(0);
   }, 60_000);
+
+  it('sends a release event naming the remote when its releases change (a deploy, a canary, its rollback)', async () => {
+    const stream = await openStream(base, authorization);
+    await stream.next('stall');
+    const descriptor = { name: 'ej', section: 'EJ data', paths: ['ej-live'], nav: [] };
+    const release = (version: string) => ({
+      name: 'ej',
+      version,
+      manifest: `http://localhost:3002/${version}/mf-manifest.json`,
+      descriptor,
+      deployedBy: 'test',
+    });
+    await deployRemote(t.database.db, release('1.0.0'), 'test token');
+    expect((await stream.next('release')).data).toEqual({ remote: 'ej' });
+    await deployRemote(t.database.db, release('1.1.0'), 'test token', 30);
+    expect((await stream.next('release')).data).toEqual({ remote: 'ej' });
+    await rollbackRemote(t.database.db, 'ej', 'test', 'test token');
+    expect((await stream.next('release')).data).toEqual({ remote: 'ej' });
+    // A refused deploy (the same version again) tells no one.
+    expect((await deployRemote(t.database.db, release('1.0.0'), 'test token')).ok).toBe(false);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(stream.events.filter((e) => e.type === 'release')).toEqual([]);
+    stream.close();
+  }, 30_000);
 
   it.runIf(backend === 'postgres')(
     'listens again after the server kills its LISTEN connection',

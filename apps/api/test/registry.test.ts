@@ -30,7 +30,7 @@ const release = (version: string, extra: Record<string, unknown> = {}) => ({
 describe.each(backends)('the remote registry on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(backend, { deployToken: token });
+    t = await createTestApp(backend, { deployToken: token, canaryRollbackFailures: 2 });
   });
   afterAll(() => t.close());
 
@@ -126,6 +126,113 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     }
     expect((await write('/api/registry/files/rollback/', { by: 'x' })).statusCode).toBe(409);
     expect(await registry()).toEqual(before);
+  });
+
+  describe('canary releases', () => {
+    const canaryRelease = (version: string, canary: number) => ({
+      ...release(version),
+      descriptor: descriptor({ name: 'files', paths: ['files'], nav: [] }),
+      canary,
+    });
+    const filesRelease = (version: string) => ({ ...release(version), descriptor: descriptor({ name: 'files', paths: ['files'], nav: [] }) });
+    /** The files remote's version in the registry as an operator's shell reads it. */
+    const versionFor = async (userId: number) => {
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: '/api/registry/',
+        headers: { authorization: `JWT ${t.app.ctx.tokens.issue(userId, 'access')}` },
+      });
+      return (answer.json().remotes as { name: string; version: string }[]).find((r) => r.name === 'files')!.version;
+    };
+    const status = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/registry/status/', headers: { authorization: `JWT ${(await login(t.app, admin)).access}` } })).json() as {
+        name: string;
+        current: { version: string; load_failures: number };
+        canary: { version: string; percent: number; load_failures: number } | null;
+      }[];
+
+    it('a first release cannot be a canary; a canary reaches its share of 1,000 operators, each always the same', async () => {
+      const first = await write('/api/registry/files/releases/', canaryRelease('1.0.0', 10));
+      expect(first.statusCode).toBe(409);
+      expect(first.json().detail).toMatch(/first one goes to every operator/);
+      expect((await write('/api/registry/files/releases/', filesRelease('1.0.0'))).statusCode).toBe(201);
+      const deployed = await write('/api/registry/files/releases/', canaryRelease('1.1.0', 20));
+      expect(deployed.statusCode).toBe(201);
+      expect(deployed.json()).toEqual({ name: 'files', from: '1.0.0', to: '1.1.0' });
+
+      const operators = Array.from({ length: 1000 }, (_, i) => 1000 + i);
+      const first1000 = await Promise.all(operators.map(versionFor));
+      const share = first1000.filter((v) => v === '1.1.0').length / 10;
+      expect(Math.abs(share - 20)).toBeLessThanOrEqual(5);
+      expect(first1000.filter((v) => v !== '1.1.0' && v !== '1.0.0')).toEqual([]);
+      // Sticky: each operator gets the same release again.
+      expect(await Promise.all(operators.map(versionFor))).toEqual(first1000);
+      // Without an operator (the shell's server, a login page): the current release.
+      expect((await registry()).find((r) => r.name === 'files')!.version).toBe('1.0.0');
+      expect((await status()).find((s) => s.name === 'files')).toMatchObject({ current: { version: '1.0.0' }, canary: { version: '1.1.0', percent: 20 } });
+
+      // One canary at a time: another deploy waits for its promotion or rollback.
+      const during = await write('/api/registry/files/releases/', filesRelease('1.2.0'));
+      expect(during.statusCode).toBe(409);
+      expect(during.json().detail).toBe('files 1.1.0 is a canary now: promote it or roll it back first');
+    });
+
+    it('promote makes the canary every operator\u2019s; a rollback during a canary ends it', async () => {
+      const promoted = await write('/api/registry/files/promote/', { by: 'ana' });
+      expect(promoted.json()).toEqual({ name: 'files', from: '1.0.0', to: '1.1.0' });
+      expect(new Set(await Promise.all([1000, 1001, 1002, 1003, 1004].map(versionFor)))).toEqual(new Set(['1.1.0']));
+      expect((await write('/api/registry/files/promote/', { by: 'ana' })).statusCode).toBe(409);
+
+      expect((await write('/api/registry/files/releases/', canaryRelease('1.2.0', 50))).statusCode).toBe(201);
+      const ended = await write('/api/registry/files/rollback/', { by: 'ana' });
+      expect(ended.json()).toEqual({ name: 'files', from: '1.2.0', to: '1.1.0' });
+      expect(new Set(await Promise.all(Array.from({ length: 40 }, (_, i) => versionFor(2000 + i))))).toEqual(new Set(['1.1.0']));
+      const audits = (await t.database.db.select().from(auditLog))
+        .filter((r) => r.entity === 'remote' && r.entityId === 'files')
+        .map((r) => [r.action, r.detail]);
+      expect(audits).toEqual([
+        ['deploy', 'none -> 1.0.0 by release-bot with the token REMOTE_DEPLOY_TOKEN'],
+        ['deploy', '1.0.0 -> 1.1.0 for 20% of operators (canary) by release-bot with the token REMOTE_DEPLOY_TOKEN'],
+        ['promote', '1.0.0 -> 1.1.0 for every operator (was 20%) by ana with the token REMOTE_DEPLOY_TOKEN'],
+        ['deploy', '1.1.0 -> 1.2.0 for 50% of operators (canary) by release-bot with the token REMOTE_DEPLOY_TOKEN'],
+        ['rollback', 'canary 1.2.0 ended, 1.1.0 for every operator, by ana with the token REMOTE_DEPLOY_TOKEN'],
+      ]);
+    });
+
+    it('a canary that operators cannot load rolls back by itself past the threshold, counting each operator once', async () => {
+      expect((await write('/api/registry/files/releases/', canaryRelease('1.3.0', 99))).statusCode).toBe(201);
+      const report = (auth: string, payload: unknown) =>
+        t.app.inject({ method: 'POST', url: '/api/registry/files/failures/', headers: { authorization: auth }, payload: payload as object });
+      const operatorAuth = `JWT ${(await login(t.app, operator)).access}`;
+      const adminAuth = `JWT ${(await login(t.app, admin)).access}`;
+      const once = await report(operatorAuth, { version: '1.3.0' });
+      expect(once.statusCode).toBe(202);
+      expect(once.json()).toEqual({ load_failures: 1, rolled_back: false });
+      // The same operator again (a reload): still one.
+      expect((await report(operatorAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 1, rolled_back: false });
+      expect((await status()).find((s) => s.name === 'files')!.canary).toMatchObject({ version: '1.3.0', load_failures: 1 });
+      expect((await report(adminAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 2, rolled_back: true });
+      expect((await status()).find((s) => s.name === 'files')!.canary).toBeNull();
+      expect(new Set(await Promise.all(Array.from({ length: 20 }, (_, i) => versionFor(3000 + i))))).toEqual(new Set(['1.1.0']));
+      const last = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote' && r.entityId === 'files').at(-1)!;
+      expect([last.action, last.userId, last.detail]).toEqual([
+        'rollback',
+        null,
+        'canary 1.3.0 rolled back by itself: 2 operators could not load it (threshold 2); 1.1.0 for every operator',
+      ]);
+      // A failure of the current release is counted, and rolls nothing back.
+      expect((await report(operatorAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 1, rolled_back: false });
+      expect((await report(adminAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 2, rolled_back: false });
+      // Bad reports.
+      expect((await report(operatorAuth, { version: '9.9.9' })).statusCode).toBe(404);
+      expect((await report(operatorAuth, { version: '../x' })).statusCode).toBe(400);
+      expect((await report(operatorAuth, {})).statusCode).toBe(400);
+      expect((await report('', { version: '1.1.0' })).statusCode).toBe(401);
+      expect((await report(`Bearer ${token}`, { version: '1.1.0' })).statusCode).toBe(401);
+      const badPercent = await write('/api/registry/files/releases/', canaryRelease('1.4.0', 100));
+      expect(badPercent.statusCode).toBe(400);
+      expect(badPercent.json().detail).toMatch(/canary/);
+    });
   });
 
   describe('deploy tokens', () => {

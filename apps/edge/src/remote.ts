@@ -1,12 +1,14 @@
 // `pnpm remote`: a remote's team ships its build without the shell.
-//   deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO]
-//   rollback <name> [--by WHO]          list [name]
+//   deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO] [--canary PERCENT]
+//   promote <name> [--by WHO]           the canary for every operator
+//   rollback <name> [--by WHO]          ends a canary, else back one release
+//   list [name]                         prune <name> --keep N
 //   serve <name>                        serves the remote's published releases alone
 //   stop | start | restart <name>       the remote's process under a running `pnpm start`
 // A deploy publishes the build under its version (older versions stay, for pages already open),
 // checks it as the browser will load it (scripts/remote-release.ts), then asks the API to switch
 // the registry. A refused deploy says why and changes nothing.
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,6 +73,8 @@ export interface DeployOptions {
   version?: string | undefined;
   manifest?: string | undefined;
   by?: string | undefined;
+  /** A canary: the release for this share of the operators (1 to 99), the current one for the rest. */
+  canary?: number | undefined;
   /** The shell's manifest when the caller has it (`pnpm start`, before the shell listens). */
   shell?: FederationManifest;
 }
@@ -116,6 +120,7 @@ export async function deploy(options: DeployOptions): Promise<Switched> {
       manifest: manifestUrl,
       descriptor: declared,
       by: options.by ?? userInfo().username,
+      ...(options.canary !== undefined ? { canary: options.canary } : {}),
     });
   } catch (err) {
     // Refused: the published copy goes too, and the registry was never touched.
@@ -128,6 +133,41 @@ export async function rollback(name: RemoteName, by = userInfo().username) {
   return registryCall<Switched>('POST', `/${name}/rollback/`, { by });
 }
 
+export async function promote(name: RemoteName, by = userInfo().username) {
+  return registryCall<Switched>('POST', `/${name}/promote/`, { by });
+}
+
+/**
+ * Deletes the published releases of a remote beyond the newest `keep` (in the registry's deploy
+ * order), never one the registry points at (current or canary) nor the one a rollback would go
+ * back to; the registry keeps their history. Returns the versions deleted.
+ */
+export async function prune(name: RemoteName, keep: number): Promise<string[]> {
+  const history = await releaseHistory(name);
+  const current = history.findIndex((r) => r.current);
+  const pinned = new Set(
+    [...history.filter((r) => r.current || r.canary), ...(current >= 0 ? history.slice(current + 1, current + 2) : [])].map((r) => r.version),
+  );
+  const rank = (version: string) => {
+    const at = history.findIndex((r) => r.version === version);
+    return at < 0 ? history.length : at;
+  };
+  const published = existsSync(releasesDir(name))
+    ? (await readdir(releasesDir(name), { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name)
+    : [];
+  const newestFirst = published.sort((a, b) => rank(a) - rank(b));
+  const gone = newestFirst.slice(keep).filter((version) => !pinned.has(version));
+  for (const version of gone) await rm(join(releasesDir(name), version), { recursive: true, force: true });
+  return gone;
+}
+
+/** --canary PERCENT: a whole number from 1 to 99. */
+function canaryOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,2}$/.test(text) || Number(text) < 1) throw new Refused(`--canary takes a share of the operators from 1 to 99 (percent), not '${text}'`);
+  return Number(text);
+}
+
 /** Every release the registry holds (of one remote, or all), newest first. */
 export const releaseHistory = (name?: RemoteName) => registryCall<Release[]>('GET', `/releases/${name ? `?name=${name}` : ''}`);
 
@@ -136,10 +176,10 @@ async function list(name?: RemoteName) {
   if (!releases.length) return console.log('No release deployed yet.');
   for (const r of releases) {
     console.log(
-      `${r.current ? '*' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`,
+      `${r.current ? '*' : r.canary ? '~' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`,
     );
   }
-  console.log('(* current)');
+  console.log('(* current, ~ canary)');
 }
 
 /** Stops, starts or restarts a remote's process under `pnpm start` (its supervisor does the rest). */
@@ -160,9 +200,11 @@ async function control(action: 'stop' | 'start' | 'restart', name: RemoteName) {
   console.log(action === 'stop' ? `${name}: stopped; \`pnpm remote start ${name}\` brings it back.` : `${name}: restarting.`);
 }
 
-const usage = `pnpm remote deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO]
+const usage = `pnpm remote deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO] [--canary PERCENT]
+pnpm remote promote <name> [--by WHO]
 pnpm remote rollback <name> [--by WHO]
 pnpm remote list [name]
+pnpm remote prune <name> --keep N
 pnpm remote serve <name>
 pnpm remote stop|start|restart <name>
 names: ${remoteNames.join(', ')}`;
@@ -170,15 +212,37 @@ names: ${remoteNames.join(', ')}`;
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { dist: { type: 'string' }, version: { type: 'string' }, manifest: { type: 'string' }, by: { type: 'string' } },
+    options: {
+      dist: { type: 'string' },
+      version: { type: 'string' },
+      manifest: { type: 'string' },
+      by: { type: 'string' },
+      canary: { type: 'string' },
+      keep: { type: 'string' },
+    },
   });
   const [command, name] = positionals;
   if (command === 'list' && (name === undefined || isRemoteName(name))) return list(name);
   if (!isRemoteName(name)) throw new Refused(`${name ? `'${name}' is not a remote` : 'which remote?'}\n${usage}`);
   switch (command) {
     case 'deploy': {
-      const { from, to } = await deploy({ name, ...values });
+      const canary = canaryOf(values.canary);
+      const { from, to } = await deploy({ name, ...values, canary });
+      if (canary !== undefined)
+        return console.log(
+          `${name}: ${to} for ${canary}% of operators (canary), ${from} for the rest. \`pnpm remote promote ${name}\` makes it everyone's; \`pnpm remote rollback ${name}\` ends it.`,
+        );
       return console.log(`${name}: ${from ?? 'none'} -> ${to}. Pages load it from their next reload; open pages keep ${from ?? 'theirs'}.`);
+    }
+    case 'prune': {
+      if (!/^\d{1,4}$/.test(values.keep ?? ''))
+        throw new Refused(`--keep takes how many of the newest releases to keep (0 or more), not '${values.keep ?? ''}'`);
+      const gone = await prune(name, Number(values.keep));
+      return console.log(gone.length ? `${name}: deleted ${gone.join(', ')}.` : `${name}: nothing to delete.`);
+    }
+    case 'promote': {
+      const { from, to } = await promote(name, values.by);
+      return console.log(`${name}: ${from} -> ${to} for every operator.`);
     }
     case 'rollback': {
       const { from, to } = await rollback(name, values.by);

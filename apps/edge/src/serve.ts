@@ -19,7 +19,7 @@ interface ShellServerOptions {
    * build, screen or address counts at the next page load with no restart of this server; the
    * CSP is derived from the same list per request.
    */
-  remotes: () => RegistryEntry[] | Promise<RegistryEntry[]>;
+  remotes: (authorization?: string) => RegistryEntry[] | Promise<RegistryEntry[]>;
   /** Sent to the API in X-EJDesk-Proxy: the API believes this proxy's X-Forwarded-For only. */
   proxySecret?: string | undefined;
   /** Largest request body forwarded (the API's own limit); larger ones are refused here with 413. */
@@ -31,17 +31,25 @@ const detail = (text: string) => JSON.stringify({ detail: text });
 /**
  * remotes.json from the remote registry, read through the API on every call, so every shell server
  * behind a load balancer serves the same; while the API is away (a restart), the last one read.
+ * Asked with the page's access token, the API answers that operator's releases (a canary's for
+ * the operators in its share).
  */
-export function registryFrom(apiUrl: string): () => Promise<RegistryEntry[]> {
+export function registryFrom(apiUrl: string): (authorization?: string) => Promise<RegistryEntry[]> {
   let last: RegistryEntry[] = [];
-  return async () => {
+  return async (authorization) => {
     try {
-      const response = await fetch(`${apiUrl}/api/registry/`, { signal: AbortSignal.timeout(3_000) });
-      if (response.ok) last = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
+      const response = await fetch(`${apiUrl}/api/registry/`, {
+        signal: AbortSignal.timeout(3_000),
+        ...(authorization ? { headers: { authorization } } : {}),
+      });
+      if (!response.ok) return last;
+      const remotes = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
+      if (!authorization) last = remotes;
+      return remotes;
     } catch {
       // the API is restarting: the last registry read stands
+      return last;
     }
-    return last;
   };
 }
 
@@ -138,7 +146,12 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
       }),
     },
   });
-  app.get('/remotes.json', async (_request, reply) => reply.header('cache-control', 'no-cache').send({ remotes: await options.remotes() }));
+  app.get('/remotes.json', async (request, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'authorization')
+      .send({ remotes: await options.remotes(request.headers.authorization) }),
+  );
   await app.register(fastifyStatic, {
     root: options.root,
     wildcard: false,

@@ -35,7 +35,9 @@ describe('pnpm remote', () => {
   it.each([
     [['deploy', 'billing'], /Refused: 'billing' is not a remote/],
     [['rollback'], /Refused: which remote\?/],
-    [['promote', 'admin'], /Refused: pnpm remote deploy <name>/],
+    [['publish', 'admin'], /Refused: pnpm remote deploy <name>/],
+    [['deploy', 'admin', '--canary', '100'], /--canary takes a share of the operators from 1 to 99 \(percent\), not '100'/],
+    [['deploy', 'admin', '--canary', 'ten'], /--canary takes a share of the operators from 1 to 99/],
     [['deploy', 'admin', '--dist', join(tmpdir(), 'no-such-build')], /holds no build \(no mf-manifest.json\): build it first/],
     [['deploy', 'admin', '--dist', fakeBuild('1.0.0'), '--version', '../../etc'], /the version '..\/..\/etc' is not usable/],
     [['deploy', 'admin', '--manifest', 'http://127.0.0.1:9/mf-manifest.json'], /admin's manifest could not be read at http:\/\/127.0.0.1:9\/mf-manifest.json/],

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: vi.fn(), loadRemote: vi.fn() }));
-const { navigationFor, ownerOf, registerRemotesFrom, registryFailure, screenPath } = await import('../src/features/remotes/remote-registry.ts');
+const { changedSection, navigationFor, ownerOf, registerRemotesFrom, registryFailure, screenPath } = await import('../src/features/remotes/remote-registry.ts');
+const { sessionStore } = await import('@ejdesk/api-client');
 const { registerRemotes } = await import('@module-federation/enhanced/runtime');
 
 const remotes = [
@@ -67,5 +68,21 @@ describe('the remote registry in the shell', () => {
   it('finds a screen by the name a remote gives it', () => {
     expect(screenPath('mail flow')).toBe('/mail-flow');
     expect(screenPath('release notes')).toBeUndefined();
+  });
+
+  it('after a release event, names the section whose release for this operator changed, asking with their token', async () => {
+    sessionStore.setState({ token: 'header.eyJ1c2VyX2lkIjo3fQ.sig' });
+    const fetched = vi.fn(
+      async (_url: string, _init?: RequestInit) =>
+        new Response(JSON.stringify({ remotes: remotes.map((r) => (r.name === 'admin' ? { ...r, version: '2-canary' } : r)) }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetched);
+    expect(await changedSection('admin')).toBe('admin lists');
+    expect(new Headers(fetched.mock.calls[0]![1]!.headers).get('authorization')).toBe('JWT header.eyJ1c2VyX2lkIjo3fQ.sig');
+    // Unchanged for this operator (a canary outside their share), or a remote this page never had.
+    expect(await changedSection('ej')).toBeNull();
+    expect(await changedSection('billing')).toBeNull();
   });
 });

@@ -13,6 +13,8 @@ export interface LiveHandlers {
   onMail: () => void;
   /** Whether ingestion has stalled: sent first, then whenever it changes. */
   onStall: (stall: MailStall) => void;
+  /** A remote's releases changed (a deploy, canary, promotion or rollback): by its name. */
+  onRelease?: (remote: string) => void;
 }
 
 /** Read the stream until the returned function is called. */
@@ -69,6 +71,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, handlers: LiveHandle
       const data = /^data: ?(.*)$/m.exec(block)?.[1];
       if (type === 'mail') handlers.onMail();
       else if (type === 'stall' && data) handlers.onStall(JSON.parse(data) as MailStall);
+      else if (type === 'release' && data) handlers.onRelease?.((JSON.parse(data) as { remote: string }).remote);
       else if (type === 'reconnect') return Number(/^retry: ?(\d+)$/m.exec(block)?.[1] ?? 1000);
     }
   }

@@ -44,6 +44,8 @@ export interface Database {
  * instances each listen).
  */
 export const mailChannel = 'ejdesk_mail';
+/** Told a remote's name when its releases change (a deploy, canary, promotion or rollback): open pages hear of it. */
+export const releaseChannel = 'ejdesk_release';
 
 /** Tell listeners on the channel, when the caller's transaction commits (one per payload and transaction). */
 export const notifySql = (channel: string, payload = '') => sql`select pg_notify(${channel}, ${payload})`;

@@ -742,13 +742,41 @@ export const remoteReleases = pgTable(
   (t) => [uniqueIndex('remote_releases_version_key').on(t.name, t.version)],
 );
 
-export const remoteCurrent = pgTable('remote_current', {
-  name: text('name').primaryKey(),
-  releaseId: bigint('release_id', { mode: 'number' })
-    .notNull()
-    .references(() => remoteReleases.id),
-  updateAt: updatedAt(),
-});
+export const remoteCurrent = pgTable(
+  'remote_current',
+  {
+    name: text('name').primaryKey(),
+    releaseId: bigint('release_id', { mode: 'number' })
+      .notNull()
+      .references(() => remoteReleases.id),
+    updateAt: updatedAt(),
+    /** A canary: this release for canary_percent of the operators (the same ones each time), the current one for the rest. */
+    canaryReleaseId: bigint('canary_release_id', { mode: 'number' }).references(() => remoteReleases.id),
+    canaryPercent: integer('canary_percent'),
+    canaryAt: timestamp('canary_at', { withTimezone: true }),
+  },
+  (t) => [
+    check(
+      'remote_current_canary_check',
+      sql`(${t.canaryReleaseId} is null and ${t.canaryPercent} is null) or (${t.canaryReleaseId} is not null and ${t.canaryPercent} between 1 and 99)`,
+    ),
+  ],
+);
+
+/** The operators a release failed to load for (a remote that failed to load or threw at render), once each. */
+export const remoteLoadFailures = pgTable(
+  'remote_load_failures',
+  {
+    releaseId: bigint('release_id', { mode: 'number' })
+      .notNull()
+      .references(() => remoteReleases.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.userId] })],
+);
 
 /**
  * The deploy tokens: each lets `pnpm remote` deploy and roll back one remote (its team's), or every

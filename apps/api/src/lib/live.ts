@@ -1,13 +1,14 @@
-// Live events: one LISTEN per API instance on the ingester's channel, fanned out to
+// Live events: one LISTEN per API instance on the ingester's channel (and one on the remote
+// registry's, whose changes open pages hear of as `release`), fanned out to
 // every open event stream, so the dashboard counts, the category lists' Total Records and the Mail
 // Flow refresh within a few seconds of new mail, in every tab, with no polling per tab. Bursts
 // (a sync of a hundred messages) become one event per second at most. While anyone listens, the
 // stall is checked here every few seconds (one query per instance, not per tab) and sent when it
 // changes.
-import { mailChannel, mailStall, type Database, type Stall } from '@ejdesk/db';
+import { mailChannel, mailStall, releaseChannel, type Database, type Stall } from '@ejdesk/db';
 
 export interface LiveEvent {
-  type: 'mail' | 'stall';
+  type: 'mail' | 'stall' | 'release';
   data: unknown;
 }
 type Subscriber = (event: LiveEvent) => void;
@@ -28,6 +29,7 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
   let lastStall: Stall | undefined;
   let stallTimer: ReturnType<typeof setInterval> | undefined;
   let unlisten: Promise<() => Promise<void>> | undefined;
+  let unlistenReleases: Promise<() => Promise<void>> | undefined;
   let closed = false;
 
   const send = (event: LiveEvent) => {
@@ -53,6 +55,13 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
   const start = () => {
     unlisten = database.listen(mailChannel, mailArrived, (err) => options.log?.(`live events: ${err.message}; listening again`));
     unlisten.catch((err: unknown) => options.log?.(`live events could not listen: ${(err as Error).message}`));
+    // A remote's releases changed: each open page asks for its own release again (a canary's share is per operator).
+    unlistenReleases = database.listen(
+      releaseChannel,
+      (name) => send({ type: 'release', data: { remote: name ?? '' } }),
+      (err) => options.log?.(`release events: ${err.message}; listening again`),
+    );
+    unlistenReleases.catch((err: unknown) => options.log?.(`release events could not listen: ${(err as Error).message}`));
     const every = Math.min(15, Math.max(1, Math.floor(options.stallAfterSeconds / 4))) * 1000;
     stallTimer = setInterval(safeCheck, every);
   };
@@ -60,12 +69,11 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
     clearInterval(stallTimer);
     clearTimeout(pending);
     pending = undefined;
-    const listening = unlisten;
+    const listening = [unlisten, unlistenReleases];
     unlisten = undefined;
+    unlistenReleases = undefined;
     lastStall = undefined;
-    await (
-      await listening?.catch(() => undefined)
-    )?.();
+    for (const one of listening) await (await one?.catch(() => undefined))?.();
   };
 
   return {

@@ -1,4 +1,5 @@
-// The remote registry's deploy tokens (an admin list): a team's token deploys its own remote only.
+// The remote registry for admins: each remote's current and canary release (Releases), and the
+// deploy tokens (an admin list): a team's token deploys its own remote only.
 import type { Answer } from '@ejdesk/contract';
 import type * as registry from '@ejdesk/contract/schemas/registry.ts';
 import { http } from '../http.ts';
@@ -10,3 +11,7 @@ export const listDeployTokens = async () => (await http.get<DeployToken[]>('/reg
 export const createDeployToken = async (fields: Record<'remote' | 'name', string>) =>
   (await http.post<CreatedDeployToken>('/registry/tokens/', { remote: fields.remote.trim(), name: fields.name })).data;
 export const revokeDeployToken = async (id: number) => void (await http.delete(`/registry/tokens/${id}/`));
+
+export type RemoteSlot = Answer<typeof registry.RemoteSlot>;
+/** Each remote's current release and its canary (Releases, admins). */
+export const listRemoteSlots = async () => (await http.get<RemoteSlot[]>('/registry/status/')).data;

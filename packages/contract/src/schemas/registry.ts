@@ -48,6 +48,7 @@ export const Release = Type.Object({
   deployed_by: Type.String(),
   deployed_at: Timestamp,
   current: Type.Boolean(),
+  canary: Type.Boolean(),
 });
 
 export const DeployBody = Type.Object(
@@ -56,6 +57,8 @@ export const DeployBody = Type.Object(
     manifest: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
     descriptor: Descriptor,
     by: Type.String({ minLength: 1, maxLength: 100 }),
+    /** A canary: the release for this share of the operators (percent), the current one for the rest. */
+    canary: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
   },
   { additionalProperties: false },
 );
@@ -81,3 +84,20 @@ export const NewDeployToken = Type.Object(
 /** The new token, shown this once. */
 export const CreatedDeployToken = Type.Intersect([DeployToken, Type.Object({ token: Type.String() })]);
 export const TokenIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 9007199254740991 }) });
+
+/** A release as the Releases screen shows it: who deployed it, when, and how many operators it failed to load for. */
+const SlotRelease = Type.Object({
+  version: Type.String(),
+  deployed_by: Type.String(),
+  deployed_at: Timestamp,
+  load_failures: Type.Integer(),
+});
+/** A remote's current release and its canary (a share of the operators), if one runs. */
+export const RemoteSlot = Type.Object({
+  name: Type.String(),
+  current: SlotRelease,
+  canary: Type.Union([Type.Intersect([SlotRelease, Type.Object({ percent: Type.Integer(), since: Timestamp })]), Type.Null()]),
+});
+/** An operator's shell could not load a release of a remote (or it threw at render). */
+export const LoadFailureBody = Type.Object({ version: Version }, { additionalProperties: false });
+export const LoadFailureCounted = Type.Object({ load_failures: Type.Integer(), rolled_back: Type.Boolean() });

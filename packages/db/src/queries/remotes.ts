@@ -1,9 +1,10 @@
 // The remote registry: which release of each remote the shell loads, and every release
 // deployed. Deploy and rollback each switch remote_current in one transaction with its audit row,
 // so every shell server reading the registry sees the old release or the new, never a mix.
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { auditLog, remoteCurrent, remoteReleases } from '../schema.ts';
+import { createHash } from 'node:crypto';
+import { and, count, desc, eq, inArray, lt, sql, type AnyColumn } from 'drizzle-orm';
+import { notifySql, releaseChannel, type Db } from '../client.ts';
+import { auditLog, remoteCurrent, remoteLoadFailures, remoteReleases } from '../schema.ts';
 import { isUniqueViolation } from './rules.ts';
 
 export interface RemoteRelease {
@@ -40,15 +41,19 @@ export async function currentRemotes(db: Db): Promise<RemoteRelease[]> {
   return rows.map(asRelease);
 }
 
-/** Every release, newest first (of one remote, or of all), marking the current ones. */
-export async function remoteHistory(db: Db, name?: string): Promise<(RemoteRelease & { current: boolean })[]> {
+/** Every release, newest first (of one remote, or of all), marking the current ones and the canaries. */
+export async function remoteHistory(db: Db, name?: string): Promise<(RemoteRelease & { current: boolean; canary: boolean })[]> {
   const rows = await db
-    .select({ ...releaseColumns, current: sql<boolean>`${remoteCurrent.releaseId} is not null` })
+    .select({
+      ...releaseColumns,
+      current: sql<boolean>`${remoteCurrent.releaseId} is not null`,
+      canary: sql<boolean>`exists (select 1 from remote_current c where c.canary_release_id = ${remoteReleases.id})`,
+    })
     .from(remoteReleases)
     .leftJoin(remoteCurrent, eq(remoteCurrent.releaseId, remoteReleases.id))
     .where(name ? eq(remoteReleases.name, name) : undefined)
     .orderBy(remoteReleases.name, desc(remoteReleases.id));
-  return rows.map(({ current, ...row }) => ({ ...asRelease(row), current }));
+  return rows.map(({ current, canary, ...row }) => ({ ...asRelease(row), current, canary }));
 }
 
 export type Switched = { ok: true; from: string | null; to: string } | { ok: false; detail: string };
@@ -59,18 +64,34 @@ export type Switched = { ok: true; from: string | null; to: string } | { ok: fal
  * another switch, re-check the join against the old release and find nothing.
  */
 async function lockedCurrent(tx: Db, name: string) {
-  const [locked] = await tx.select({ releaseId: remoteCurrent.releaseId }).from(remoteCurrent).where(eq(remoteCurrent.name, name)).for('update');
+  const [locked] = await tx
+    .select({ releaseId: remoteCurrent.releaseId, canaryReleaseId: remoteCurrent.canaryReleaseId, canaryPercent: remoteCurrent.canaryPercent })
+    .from(remoteCurrent)
+    .where(eq(remoteCurrent.name, name))
+    .for('update');
   if (!locked) return undefined;
-  const [release] = await tx.select({ version: remoteReleases.version }).from(remoteReleases).where(eq(remoteReleases.id, locked.releaseId));
-  return { releaseId: locked.releaseId, version: release!.version };
+  const versionOf = async (id: number) =>
+    (await tx.select({ version: remoteReleases.version }).from(remoteReleases).where(eq(remoteReleases.id, id)))[0]!.version;
+  return {
+    releaseId: locked.releaseId,
+    version: await versionOf(locked.releaseId),
+    canary: locked.canaryReleaseId
+      ? { releaseId: locked.canaryReleaseId, version: await versionOf(locked.canaryReleaseId), percent: locked.canaryPercent! }
+      : null,
+  };
 }
 
-async function point(tx: Db, name: string, releaseId: number, action: 'deploy' | 'rollback', detail: string): Promise<void> {
+const noCanary = { canaryReleaseId: null, canaryPercent: null, canaryAt: null };
+const canaryRunning = (name: string, version: string) =>
+  ({ ok: false, detail: `${name} ${version} is a canary now: promote it or roll it back first` }) as const;
+
+async function point(tx: Db, name: string, releaseId: number, action: 'deploy' | 'rollback' | 'promote', detail: string): Promise<void> {
   await tx
     .insert(remoteCurrent)
     .values({ name, releaseId })
-    .onConflictDoUpdate({ target: remoteCurrent.name, set: { releaseId, updateAt: sql`now()` } });
+    .onConflictDoUpdate({ target: remoteCurrent.name, set: { releaseId, updateAt: sql`now()`, ...noCanary } });
   await tx.insert(auditLog).values({ userId: null, action, entity: 'remote', entityId: name, detail });
+  await tx.execute(notifySql(releaseChannel, name));
 }
 
 /**
@@ -78,13 +99,29 @@ async function point(tx: Db, name: string, releaseId: number, action: 'deploy' |
  * deploy token that asked. A version is deployed
  * once: the same name and version again is refused (a release never changes under open pages).
  */
-export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deployedAt'>, token: string): Promise<Switched> {
+export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deployedAt'>, token: string, canaryPercent?: number): Promise<Switched> {
   try {
-    return await db.transaction(async (tx) => {
+    return await db.transaction(async (tx): Promise<Switched> => {
       const before = await lockedCurrent(tx, release.name);
+      if (before?.canary) return canaryRunning(release.name, before.canary.version);
+      if (canaryPercent !== undefined && !before)
+        return { ok: false, detail: `${release.name} has no release yet: its first one goes to every operator (deploy it without --canary)` };
       const [row] = await tx.insert(remoteReleases).values(release).returning({ id: remoteReleases.id });
-      await point(tx, release.name, row!.id, 'deploy', `${before?.version ?? 'none'} -> ${release.version} by ${release.deployedBy} with the token ${token}`);
-      return { ok: true as const, from: before?.version ?? null, to: release.version };
+      const by = `by ${release.deployedBy} with the token ${token}`;
+      if (canaryPercent !== undefined && before) {
+        await tx
+          .update(remoteCurrent)
+          .set({ canaryReleaseId: row!.id, canaryPercent, canaryAt: sql`now()` })
+          .where(eq(remoteCurrent.name, release.name));
+        await tx.insert(auditLog).values({
+          action: 'deploy',
+          entity: 'remote',
+          entityId: release.name,
+          detail: `${before.version} -> ${release.version} for ${canaryPercent}% of operators (canary) ${by}`,
+        });
+        await tx.execute(notifySql(releaseChannel, release.name));
+      } else await point(tx, release.name, row!.id, 'deploy', `${before?.version ?? 'none'} -> ${release.version} ${by}`);
+      return { ok: true, from: before?.version ?? null, to: release.version };
     });
   } catch (err) {
     if (isUniqueViolation(err)) return { ok: false, detail: `${release.name} ${release.version} is already deployed: give the new build a new version` };
@@ -97,6 +134,11 @@ export async function rollbackRemote(db: Db, name: string, by: string, token: st
   return db.transaction(async (tx) => {
     const now = await lockedCurrent(tx, name);
     if (!now) return { ok: false as const, detail: `${name} has no release deployed` };
+    // During a canary, a rollback ends it: every operator is on the current release again.
+    if (now.canary) {
+      await endCanary(tx, name, `canary ${now.canary.version} ended, ${now.version} for every operator, by ${by} with the token ${token}`);
+      return { ok: true as const, from: now.canary.version, to: now.version };
+    }
     const [previous] = await tx
       .select({ id: remoteReleases.id, version: remoteReleases.version })
       .from(remoteReleases)
@@ -106,5 +148,103 @@ export async function rollbackRemote(db: Db, name: string, by: string, token: st
     if (!previous) return { ok: false as const, detail: `${name} ${now.version} is its first release: there is nothing to roll back to` };
     await point(tx, name, previous.id, 'rollback', `${now.version} -> ${previous.version} by ${by} with the token ${token}`);
     return { ok: true as const, from: now.version, to: previous.version };
+  });
+}
+
+async function endCanary(tx: Db, name: string, detail: string, userId: number | null = null): Promise<void> {
+  await tx.update(remoteCurrent).set(noCanary).where(eq(remoteCurrent.name, name));
+  await tx.insert(auditLog).values({ userId, action: 'rollback', entity: 'remote', entityId: name, detail });
+  await tx.execute(notifySql(releaseChannel, name));
+}
+
+/** Makes a remote's canary the current release for every operator. */
+export async function promoteRemote(db: Db, name: string, by: string, token: string): Promise<Switched> {
+  return db.transaction(async (tx) => {
+    const now = await lockedCurrent(tx, name);
+    if (!now?.canary) return { ok: false as const, detail: `${name} has no canary to promote` };
+    await point(
+      tx,
+      name,
+      now.canary.releaseId,
+      'promote',
+      `${now.version} -> ${now.canary.version} for every operator (was ${now.canary.percent}%) by ${by} with the token ${token}`,
+    );
+    return { ok: true as const, from: now.version, to: now.canary.version };
+  });
+}
+
+/**
+ * Whether an operator is in a remote's canary share: a hash of the remote and the operator, so the
+ * same operators get each canary of that remote (an operator never flips between releases on
+ * reloads) and the shares of different remotes are independent.
+ */
+export function inCanaryShare(name: string, userId: number, percent: number): boolean {
+  return createHash('sha256').update(`${name}:${userId}`).digest().readUInt32BE(0) % 100 < percent;
+}
+
+export interface RemoteSlot {
+  name: string;
+  current: RemoteRelease & { failures: number };
+  canary: (RemoteRelease & { failures: number; percent: number; since: Date }) | null;
+}
+
+/** Every remote's current release and its canary, each with how many operators it failed to load for. */
+export async function remoteSlots(db: Db): Promise<RemoteSlot[]> {
+  const failures = (id: AnyColumn) => sql<number>`(select count(*)::int from ${remoteLoadFailures} where ${remoteLoadFailures.releaseId} = ${id})`;
+  const slots = await db
+    .select({
+      name: remoteCurrent.name,
+      currentId: remoteCurrent.releaseId,
+      canaryId: remoteCurrent.canaryReleaseId,
+      percent: remoteCurrent.canaryPercent,
+      since: remoteCurrent.canaryAt,
+    })
+    .from(remoteCurrent)
+    .orderBy(remoteCurrent.name);
+  const ids = slots.flatMap((s) => (s.canaryId ? [s.currentId, s.canaryId] : [s.currentId]));
+  if (!ids.length) return [];
+  const releases = new Map(
+    (
+      await db
+        .select({ ...releaseColumns, failures: failures(remoteReleases.id) })
+        .from(remoteReleases)
+        .where(inArray(remoteReleases.id, ids))
+    ).map(({ failures: n, ...row }) => [row.id, { ...asRelease(row), failures: n }]),
+  );
+  return slots.map((s) => ({
+    name: s.name,
+    current: releases.get(s.currentId)!,
+    canary: s.canaryId ? { ...releases.get(s.canaryId)!, percent: s.percent!, since: s.since! } : null,
+  }));
+}
+
+/**
+ * An operator's report that a release failed to load (or threw at render), counted once per
+ * operator. A canary that as many operators as the threshold could not load rolls back by itself
+ * (audited): the next page load of everyone in its share gets the current release again.
+ */
+export async function reportLoadFailure(
+  db: Db,
+  report: { name: string; version: string; userId: number },
+  threshold: number,
+): Promise<{ failures: number; rolledBack: boolean } | undefined> {
+  return db.transaction(async (tx) => {
+    // The remote's row first, as every switch takes it: a report and a deploy never deadlock.
+    await tx.select({ name: remoteCurrent.name }).from(remoteCurrent).where(eq(remoteCurrent.name, report.name)).for('update');
+    const [release] = await tx
+      .select({ id: remoteReleases.id })
+      .from(remoteReleases)
+      .where(and(eq(remoteReleases.name, report.name), eq(remoteReleases.version, report.version)));
+    if (!release) return undefined;
+    await tx.insert(remoteLoadFailures).values({ releaseId: release.id, userId: report.userId }).onConflictDoNothing();
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(remoteLoadFailures).where(eq(remoteLoadFailures.releaseId, release.id));
+    const now = await lockedCurrent(tx, report.name);
+    if (now?.canary?.releaseId !== release.id || n < threshold) return { failures: n, rolledBack: false };
+    await endCanary(
+      tx,
+      report.name,
+      `canary ${report.version} rolled back by itself: ${n} operators could not load it (threshold ${threshold}); ${now.version} for every operator`,
+    );
+    return { failures: n, rolledBack: true };
   });
 }

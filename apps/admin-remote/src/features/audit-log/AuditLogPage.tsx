@@ -28,6 +28,10 @@ const actionNames: Record<string, string> = {
   sso_login: 'Single sign-on',
   sso_refused: 'Single sign-on refused',
   sso_backchannel_logout: 'Signed out by the identity provider',
+  revoke: 'Revoked',
+  deploy: 'Deployed',
+  rollback: 'Rolled back',
+  promote: 'Promoted',
 };
 
 const columns: ColumnDef<AuditEntry, unknown>[] = [

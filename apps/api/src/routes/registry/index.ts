@@ -12,9 +12,13 @@ import {
   currentRemotes,
   deployRemote,
   deployTokenOf,
+  inCanaryShare,
   listDeployTokens,
+  promoteRemote,
   recordConfiguredDeployToken,
   remoteHistory,
+  remoteSlots,
+  reportLoadFailure,
   revokeDeployToken,
   rollbackRemote,
   type DeployTokenRow,
@@ -29,10 +33,13 @@ import {
   CreatedDeployToken,
   DeployBody,
   DeployToken,
+  LoadFailureBody,
+  LoadFailureCounted,
   NameParams,
   NewDeployToken,
   Registry,
   Release,
+  RemoteSlot,
   RollbackBody,
   Switched,
   TokenIdParams,
@@ -86,10 +93,26 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const switched = (reply: FastifyReply, name: string, result: SwitchResult) =>
     result.ok ? { name, from: result.from, to: result.to } : reply.code(409).send({ detail: result.detail });
 
-  app.get('/', { schema: { response: { 200: Registry, ...errorResponses } } }, async (_request, reply) => {
-    void reply.header('cache-control', 'no-cache');
-    return { api_contract: apiContractVersion, remotes: (await currentRemotes(db)).map(entryOf) as never };
+  // Asked with an operator's access token (the shell forwards the page's), each remote's entry is
+  // the release for that operator: a canary's for the operators in its share, the current one for
+  // the rest and for anyone else.
+  app.get('/', { schema: { response: { 200: Registry, ...errorResponses } } }, async (request, reply) => {
+    void reply.header('cache-control', 'no-cache').header('vary', 'authorization');
+    const operator = operatorOf(request);
+    if (operator === null) return { api_contract: apiContractVersion, remotes: (await currentRemotes(db)).map(entryOf) as never };
+    const slots = await remoteSlots(db);
+    return {
+      api_contract: apiContractVersion,
+      remotes: slots.map((s) => entryOf(s.canary && inCanaryShare(s.name, operator, s.canary.percent) ? s.canary : s.current)) as never,
+    };
   });
+
+  /** The operator an access token names (signature and expiry checked), or null. */
+  const operatorOf = (request: FastifyRequest): number | null => {
+    const match = /^(?:JWT|Bearer) +(\S+)$/i.exec(request.headers.authorization ?? '');
+    const claims = match ? app.ctx.tokens.verify(match[1]!) : null;
+    return claims && claims.token_type === 'access' ? claims.user_id : null;
+  };
 
   app.get(
     '/releases/',
@@ -109,6 +132,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         deployed_by: r.deployedBy,
         deployed_at: r.deployedAt,
         current: r.current,
+        canary: r.canary,
       }));
     },
   );
@@ -119,9 +143,9 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { name } = request.params;
       if (!mayTouch(request, reply, name)) return reply;
-      const { version, manifest, descriptor, by } = request.body;
+      const { version, manifest, descriptor, by, canary } = request.body;
       if (descriptor.name !== name) return reply.code(400).send({ detail: `body: descriptor.name is '${descriptor.name}', not '${name}'.` });
-      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by }, request.deployToken!.name);
+      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by }, request.deployToken!.name, canary);
       if (result.ok) void reply.code(201);
       return switched(reply, name, result);
     },
@@ -136,6 +160,46 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return switched(reply, name, await rollbackRemote(db, name, request.body.by, request.deployToken!.name));
     },
   );
+
+  app.post(
+    '/:name/promote/',
+    { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
+    async (request, reply) => {
+      const { name } = request.params;
+      if (!mayTouch(request, reply, name)) return reply;
+      return switched(reply, name, await promoteRemote(db, name, request.body.by, request.deployToken!.name));
+    },
+  );
+
+  // The shell reports a release that failed to load for its operator (or threw at render): counted
+  // once per operator; a canary past CANARY_ROLLBACK_FAILURES rolls back by itself.
+  app.post(
+    '/:name/failures/',
+    { onRequest: authenticate, schema: { params: NameParams, body: LoadFailureBody, response: { 202: LoadFailureCounted, ...errorResponses } } },
+    async (request, reply) => {
+      const counted = await reportLoadFailure(
+        db,
+        { name: request.params.name, version: request.body.version, userId: request.user!.id },
+        config.canaryRollbackFailures,
+      );
+      if (!counted) return reply.code(404).send({ detail: `${request.params.name} has no release ${request.body.version}.` });
+      return reply.code(202).send({ load_failures: counted.failures, rolled_back: counted.rolledBack });
+    },
+  );
+
+  app.get('/status/', { ...admins, schema: { response: { 200: Type.Array(RemoteSlot), ...errorResponses } } }, async () => {
+    const slot = (r: RemoteRelease & { failures: number }) => ({
+      version: r.version,
+      deployed_by: r.deployedBy,
+      deployed_at: r.deployedAt,
+      load_failures: r.failures,
+    });
+    return (await remoteSlots(db)).map((s) => ({
+      name: s.name,
+      current: slot(s.current),
+      canary: s.canary ? { ...slot(s.canary), percent: s.canary.percent, since: s.canary.since } : null,
+    }));
+  });
 
   app.get('/tokens/', { ...admins, schema: { response: { 200: Type.Array(DeployToken), ...errorResponses } } }, async () => {
     await configuredRecorded();

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logOut, useSession, watchLiveEvents, type MailStall } from '@ejdesk/api-client';
-import { navigationFor, screenPath } from '../remotes/remote-registry.ts';
+import { changedSection, navigationFor, screenPath } from '../remotes/remote-registry.ts';
 import styles from './layout.module.css';
 
 /**
@@ -10,24 +10,30 @@ import styles from './layout.module.css';
  * screens marked live (dashboard counts, the lists' Total Records, Mail Flow); the stall feeds the
  * banner every user sees.
  */
-function useLiveEvents(): MailStall | null {
+function useLiveEvents(): { stall: MailStall | null; newRelease: string | null } {
   const queryClient = useQueryClient();
   const signedIn = useSession((s) => s.isAuthenticated);
   const [stall, setStall] = useState<MailStall | null>(null);
+  // The section with a new release for this operator: said, never reloaded by itself (a form may be half filled).
+  const [newRelease, setNewRelease] = useState<string | null>(null);
   useEffect(() => {
     if (!signedIn) return;
     return watchLiveEvents({
       onMail: () => void queryClient.invalidateQueries({ predicate: (query) => query.meta?.live === true }),
       onStall: setStall,
+      onRelease: (remote) =>
+        void changedSection(remote)
+          .then((section) => section && setNewRelease(section))
+          .catch((error: unknown) => console.warn('Could not read the remotes configuration again', error)),
     });
   }, [queryClient, signedIn]);
-  return signedIn ? stall : null;
+  return signedIn ? { stall, newRelease } : { stall: null, newRelease: null };
 }
 
 export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const stall = useLiveEvents();
+  const { stall, newRelease } = useLiveEvents();
   const role = useSession((s) => s.role);
   // The entries the user's role opens (the API refuses the rest anyway).
   const entries = navigationFor(role);
@@ -98,6 +104,14 @@ export function Layout() {
         {stall?.stalled && (
           <div className={styles.stalled} role="alert">
             <strong>Mail is not flowing.</strong> {stall.reasons.join(' ')} {mailFlow && <Link to={mailFlow}>Open Mail Flow</Link>}
+          </div>
+        )}
+        {newRelease && (
+          <div className={styles.release} role="status">
+            A new version of {newRelease} is available —{' '}
+            <button type="button" className={styles.reload} onClick={() => window.location.reload()}>
+              Reload
+            </button>
           </div>
         )}
         <Outlet />

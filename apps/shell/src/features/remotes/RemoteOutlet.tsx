@@ -3,7 +3,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, LoadingState } from '@ejdesk/ui';
-import { loadRemoteRoutes } from './remote-registry.ts';
+import { loadRemoteRoutes, reportLoadFailure } from './remote-registry.ts';
 import styles from './remote.module.css';
 
 function UnavailablePanel({ section, onRetry }: { section: string; onRetry: () => void }) {
@@ -18,13 +18,14 @@ function UnavailablePanel({ section, onRetry }: { section: string; onRetry: () =
   );
 }
 
-class RenderBoundary extends Component<{ section: string; onRetry: () => void; children: ReactNode }, { failed: boolean }> {
+class RenderBoundary extends Component<{ remote: string; section: string; onRetry: () => void; children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
   override componentDidCatch(error: Error, info: ErrorInfo) {
     console.error(`The ${this.props.section} section failed while rendering`, error, info.componentStack);
+    reportLoadFailure(this.props.remote);
   }
   override render() {
     if (!this.state.failed) return this.props.children;
@@ -53,7 +54,7 @@ export function RemoteOutlet({ remote, section }: { remote: string; section: str
   if (routes.isError) return <UnavailablePanel section={section} onRetry={() => void routes.refetch()} />;
   const RemoteRoutes = routes.data;
   return (
-    <RenderBoundary key={remote} section={section} onRetry={() => void routes.refetch()}>
+    <RenderBoundary key={remote} remote={remote} section={section} onRetry={() => void routes.refetch()}>
       <RemoteRoutes />
     </RenderBoundary>
   );

@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RegistryEntry } from '@ejdesk/contract';
+import { http, sessionStore } from '@ejdesk/api-client';
 
 let entries: RegistryEntry[] = [];
 let failure: string | null = null;
@@ -13,13 +14,31 @@ let failure: string | null = null;
 /** Why remotes.json could not be read at startup, or null. */
 export const registryFailure = () => failure;
 
+/** remotes.json; with the operator's token, the releases for that operator (a canary's, in its share). */
+async function readRegistry(url: string): Promise<RegistryEntry[]> {
+  const token = sessionStore.getState().token;
+  const response = await fetch(url, { cache: 'no-store', ...(token ? { headers: { authorization: `JWT ${token}` } } : {}) });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const document = (await response.json()) as { remotes?: RegistryEntry[] };
+  if (!Array.isArray(document.remotes)) throw new Error(`${url}: no "remotes" list`);
+  return document.remotes;
+}
+
+/**
+ * After a remote's releases changed (a live `release` event): its section's name when this
+ * operator's release of it is now another than the page loaded, else null (a canary outside their
+ * share, a remote this page never had). The page keeps running what it loaded until reloaded.
+ */
+export async function changedSection(name: string, url = '/remotes.json'): Promise<string | null> {
+  const loaded = entries.find((e) => e.name === name);
+  if (!loaded) return null;
+  const now = (await readRegistry(url)).find((e) => e.name === name);
+  return now && now.version !== loaded.version ? loaded.section : null;
+}
+
 export async function registerRemotesFrom(url: string): Promise<void> {
   try {
-    const response = await fetch(url, { cache: 'no-store' });
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    const document = (await response.json()) as { remotes?: RegistryEntry[] };
-    if (!Array.isArray(document.remotes)) throw new Error(`${url}: no "remotes" list`);
-    entries = document.remotes;
+    entries = await readRegistry(url);
     registerRemotes(entries.map((entry) => ({ name: entry.name, entry: entry.manifest })));
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
@@ -66,6 +85,20 @@ export async function loadRemoteRoutes(name: string): Promise<ComponentType> {
     return module.default;
   } catch (error) {
     registerRemotes([{ name, entry: entry.manifest }], { force: true });
+    reportLoadFailure(name);
     throw error;
   }
+}
+
+/**
+ * Tells the registry this operator could not load the remote's release (or it threw at render):
+ * a canary that enough operators cannot load rolls back by itself. Best effort: a report that
+ * cannot be sent changes nothing on the screen.
+ */
+export function reportLoadFailure(name: string): void {
+  const entry = entries.find((e) => e.name === name);
+  if (!entry || !sessionStore.getState().token) return;
+  http
+    .post(`/registry/${name}/failures/`, { version: entry.version })
+    .catch((error: unknown) => console.warn(`Could not report ${name}'s load failure`, error));
 }
