@@ -1,6 +1,19 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export const demo = { email: 'operator@example.com', password: 'ejdesk-demo' };
+/** The admin remote's side-nav entries, in order: an admin sees them all, an operator none. */
+export const adminEntries = [
+  'Password List',
+  'Bank MSP List',
+  'Sender Mappings',
+  'Ignore Rules',
+  'TAT Rules',
+  'Mailboxes',
+  'Users',
+  'Releases',
+  'Deploy Tokens',
+  'Audit Log',
+];
 /** The demo admin: the admin lists are admins' only. */
 export const demoAdmin = { email: 'admin@example.com', password: 'ejdesk-admin' };
 

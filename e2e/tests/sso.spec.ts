@@ -5,23 +5,11 @@
 // person's group changed shows the new role; a person in neither group is told why on /login.
 import type { Page } from '@playwright/test';
 import { mailboxControl, signInProvider } from '../support/mailbox.ts';
-import { demoAdmin, expect, test } from './fixtures.ts';
+import { adminEntries, demoAdmin, expect, test } from './fixtures.ts';
 
 // The provider serves https with a certificate of the run's own CA, which Chromium does not know.
 test.use({ ignoreHTTPSErrors: true });
 
-const adminEntries = [
-  'Password List',
-  'Bank MSP List',
-  'Sender Mappings',
-  'Ignore Rules',
-  'TAT Rules',
-  'Mailboxes',
-  'Users',
-  'Releases',
-  'Deploy Tokens',
-  'Audit Log',
-];
 const provider = `https://127.0.0.1:${signInProvider.port}`;
 
 async function setPerson(login: string, groups: string[]) {

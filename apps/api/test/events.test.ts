@@ -127,6 +127,19 @@ describe.each(backends)('live events on %s', (backend) => {
   it('sends a release event naming the remote when its releases change (a deploy, a canary, its rollback)', async () => {
     const stream = await openStream(base, authorization);
     await stream.next('stall');
+    // On a server the hub listens on a connection of its own, made as the first stream opens.
+    if (backend === 'postgres')
+      await expect
+        .poll(
+          async () =>
+            (
+              (await t.database.db.execute(
+                sql`select 1 from pg_stat_activity where query ilike 'listen %ejdesk_release%' and datname = current_database()`,
+              )) as unknown as { rows: unknown[] }
+            ).rows.length,
+          { timeout: 5000 },
+        )
+        .toBe(1);
     const descriptor = { name: 'ej', section: 'EJ data', paths: ['ej-live'], nav: [] };
     const release = (version: string) => ({
       name: 'ej',
@@ -159,7 +172,7 @@ describe.each(backends)('live events on %s', (backend) => {
         await new Promise((r) => setTimeout(r, 100));
         killed = (
           (await t.database.db.execute(
-            sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %' and datname = current_database()`,
+            sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %ejdesk_mail%' and datname = current_database()`,
           )) as unknown as { rows: unknown[] }
         ).rows;
       }

@@ -127,6 +127,23 @@ describe.each(backends)('file data API on %s', (backend) => {
       const harbor = (await get(`${list}?page_size=100&name=hrb&ordering=${ordering}`)).json().results.map((r: { id: number; name: string }) => r.id);
       expect(harbor).toEqual(expected.filter((id) => harbor.includes(id)));
       expect(harbor).toHaveLength(6);
+      // A range of creation days (a few files: all of them read, then ordered), across pages too.
+      const inRange = (
+        await queryRows<{ id: string | number }>(
+          t.database.db,
+          sql`select id from data_files where kind = ${kind} and create_at >= '2025-02-02' and create_at < '2025-02-10' order by ${sql.identifier(field)} ${way}, id ${way}`,
+        )
+      ).map((r) => Number(r.id));
+      expect(inRange).toHaveLength(8);
+      const ranged: number[] = [];
+      for (let page = 1; page <= 3; page++) {
+        ranged.push(
+          ...(await get(`${list}?page_size=3&page=${page}&create_at_after=2025-02-02&create_at_before=2025-02-09&ordering=${ordering}`))
+            .json()
+            .results.map((r: { id: number }) => r.id),
+        );
+      }
+      expect(ranged).toEqual(inRange);
     });
 
     it('refuses any other ordering, naming it and the choices', async () => {

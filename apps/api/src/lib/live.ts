@@ -58,7 +58,8 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
     // A remote's releases changed: each open page asks for its own release again (a canary's share is per operator).
     unlistenReleases = database.listen(
       releaseChannel,
-      (name) => send({ type: 'release', data: { remote: name ?? '' } }),
+      // null: the connection was made again (a release missed meanwhile is heard at the next load).
+      (name) => name && send({ type: 'release', data: { remote: name } }),
       (err) => options.log?.(`release events: ${err.message}; listening again`),
     );
     unlistenReleases.catch((err: unknown) => options.log?.(`release events could not listen: ${(err as Error).message}`));

@@ -28,6 +28,9 @@ export type DataFileOrder = { field: (typeof dataFileOrderFields)[number]; desce
 const newestFiles: DataFileOrder = { field: 'create_at', descending: true };
 const fileOrderColumns = { create_at: dataFiles.createAt, update_at: dataFiles.updateAt, name: dataFiles.name };
 
+/** Up to this many matches, a page in another order than creation is sorted from all of them. */
+const FEW_FILES = 5_000;
+
 export async function listDataFiles(
   db: Db,
   kind: DataFileKind,
@@ -42,14 +45,25 @@ export async function listDataFiles(
     containsText(dataFiles.subjectName, filters.subjectName),
     withinDays(dataFiles.createAt, filters.createdFrom, filters.createdTo),
   );
+  const count = await countFiles(db, kind, filters, where);
+  const terms = [dir(fileOrderColumns[order.field]), dir(dataFiles.id)];
+  const offset = (page.page - 1) * page.pageSize;
+  // A few files of a range of creation days, in another order than creation: all of them first
+  // (the creation index holds them), then ordered. Walking the Last Update or name order for them
+  // read every file updated or named before them first (66 ms for the last week at 1,000,000).
+  if (order.field !== 'create_at' && (filters.createdFrom || filters.createdTo) && count <= FEW_FILES) {
+    const few = db.select(fileColumns).from(dataFiles).where(where).offset(0).as('few');
+    const rows = await db.select().from(few).orderBy(dir(few[order.field]), dir(few.id)).limit(page.pageSize).offset(offset);
+    return { count, rows };
+  }
   const rows = await db
     .select(fileColumns)
     .from(dataFiles)
     .where(where)
-    .orderBy(dir(fileOrderColumns[order.field]), dir(dataFiles.id))
+    .orderBy(...terms)
     .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize);
-  return { count: await countFiles(db, kind, filters, where), rows };
+    .offset(offset);
+  return { count, rows };
 }
 
 /**
