@@ -47,7 +47,7 @@ function buildNextAdmin(): string {
   writeFileSync(
     descriptor,
     readFileSync(descriptor, 'utf8')
-      .replace("'audit-log'],", "'audit-log', 'release-notes'],")
+      .replace(/'audit-log',?(\s*)\]/, "'audit-log', 'release-notes',$1]")
       .replace("{ label: 'Audit Log', path: '/audit-log', order: 160 },", "$&\n    { label: 'Release Notes', path: '/release-notes', order: 170 },"),
   );
   writeFileSync(

@@ -99,8 +99,11 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     // not the public origin.
     if (/^\/api\/(metrics|backup)\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // The registry's writes and history are for the deployers, on the API's own port: the public
-    // origin forwards its read (remotes.json's source) only.
-    if (/^\/api\/registry\/./.test(request.url.split('?')[0]!)) return reply.code(404).type('application/json').send(detail('Not found.'));
+    // origin forwards its read (remotes.json's source) and the console's own calls only (the admins'
+    // Releases and Deploy Tokens, and the shell's load-failure reports).
+    const path = request.url.split('?')[0]!;
+    if (/^\/api\/registry\/./.test(path) && !/^\/api\/registry\/(tokens\/(\d+\/)?|status\/|[a-z][a-z0-9-]*\/failures\/)$/.test(path))
+      return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
       return reply

@@ -92,12 +92,25 @@ describe('the shell server', () => {
     expect(await backup.json()).toEqual({ detail: 'Not found.' });
   });
 
-  it("forwards the registry's read, never its writes or history (those are the deployers', on the API's port)", async () => {
+  it("forwards the registry's read and the console's own calls, never the deployers' writes or history (on the API's port)", async () => {
     expect(await (await fetch(`${base}/api/registry/`)).json()).toEqual({ forwardedFor: '127.0.0.1', proxy: 'proxy-secret', url: '/api/registry/' });
+    // The admins' Releases and Deploy Tokens, and the shell's load-failure reports.
+    for (const [method, path] of [
+      ['GET', '/api/registry/status/'],
+      ['GET', '/api/registry/tokens/'],
+      ['DELETE', '/api/registry/tokens/12/'],
+      ['POST', '/api/registry/admin/failures/'],
+    ]) {
+      const response = await fetch(`${base}${path}`, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{}' } : { method });
+      expect((await response.json()).url, path).toBe(path);
+    }
     for (const [method, path] of [
       ['POST', '/api/registry/admin/releases/'],
       ['POST', '/api/registry/admin/rollback/'],
+      ['POST', '/api/registry/admin/promote/'],
       ['GET', '/api/registry/releases/?name=admin'],
+      ['POST', '/api/registry/tokens/12/../../admin/releases/'],
+      ['GET', '/api/registry/tokens/x/'],
     ]) {
       const response = await fetch(`${base}${path}`, {
         method,
