@@ -1,6 +1,7 @@
 // Deploy tokens in the console: an admin makes a team's token, sees it once, and revokes it; the
 // registry refuses it on another team's remote (403) and, once revoked, at all (401).
 import AxeBuilder from '@axe-core/playwright';
+import { ports } from '../playwright.config.ts';
 import { expect, test } from './fixtures.ts';
 
 test('an admin creates a team token, sees it once, and revokes it', async ({ signedInAdmin: page }) => {
@@ -30,8 +31,10 @@ test('an admin creates a team token, sees it once, and revokes it', async ({ sig
   await expect(page.locator('main')).not.toContainText(token);
   await page.screenshot({ path: '.artifacts/deploy-tokens.png' });
 
-  // It touches its own remote only: a rollback of the admin remote is refused before anything moves.
-  const rollback = () => page.request.post('/api/registry/admin/rollback/', { headers: { authorization: `Bearer ${token}` }, data: { by: 'e2e' } });
+  // It touches its own remote only: a rollback of the admin remote is refused before anything moves
+  // (asked on the API's own port, as `pnpm remote` asks: the public origin forwards no deploy).
+  const rollback = () =>
+    page.request.post(`http://127.0.0.1:${ports.api}/api/registry/admin/rollback/`, { headers: { authorization: `Bearer ${token}` }, data: { by: 'e2e' } });
   const refused = await rollback();
   expect(refused.status()).toBe(403);
   expect((await refused.json()).detail).toContain('deploys email only');

@@ -210,13 +210,16 @@ test('a canary reaches the admins in its share only, an open page hears of it an
   await expect(broken.getByRole('link', { name: 'Release Notes' })).toHaveCount(0);
   expect(await currentAdmin()).toBe(first);
 
-  // Housekeeping: the published releases beyond the newest kept go, never the current one.
-  const pruned = await remote('prune', 'admin', '--keep', '0');
+  // Housekeeping: published releases beyond the newest kept go (one the registry never knew counts
+  // as the oldest), never the current one.
+  const published = join(appEnv.EJDESK_DATA_DIR, 'remotes/admin');
+  cpSync(join(published, first!), join(published, '0.0.1-stale'), { recursive: true });
+  const pruned = await remote('prune', 'admin', '--keep', '2');
   expect(pruned.ok).toBe(true);
-  expect(pruned.out).toContain(version);
-  const left = readdirSync(join(appEnv.EJDESK_DATA_DIR, 'remotes/admin'));
-  expect(left).toContain(first);
-  expect(left).not.toContain(version);
+  expect(pruned.out).toContain('admin: deleted 0.0.1-stale.');
+  const left = readdirSync(published);
+  expect(left).toEqual(expect.arrayContaining([first, version]));
+  expect(left).not.toContain('0.0.1-stale');
 });
 
 test('a build that does not fit is refused, says why, and the running release keeps serving', async ({ signedInAdmin: page }) => {

@@ -278,7 +278,7 @@ export const deployTokenList: AdminListConfig<DeployToken, 'remote' | 'name'> = 
     title: `Deploy token “${created.name}”`,
     label: 'token',
     secret: created.token,
-    note: `Give it to the ${created.remote ?? ''} team now, as REMOTE_DEPLOY_TOKEN for \`pnpm remote\`: it is not shown again. It deploys and rolls back ${created.remote ?? 'every remote'} only.`,
+    note: `Give it to the ${created.remote ?? ''} team now, as REMOTE_DEPLOY_TOKEN for pnpm remote: it is not shown again. It deploys and rolls back ${created.remote ?? 'every remote'} only.`,
   }),
   edit: {
     remove: revokeDeployToken,
