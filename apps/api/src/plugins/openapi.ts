@@ -13,6 +13,8 @@ const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metri
   if (url.startsWith('/api/auth/oidc/')) return 'none';
   if (/^\/api\/metrics\/?$/.test(url)) return 'metrics';
   if (/^\/api\/backup\/?$/.test(url)) return 'backup';
+  // The console's own registry calls (the admins' Releases and Deploy Tokens, the shell's load-failure reports).
+  if (/^\/api\/registry\/(tokens\/|status\/|[^/]+\/failures\/)/.test(url)) return 'user';
   if (url.startsWith('/api/registry')) return method === 'GET' && /^\/api\/registry\/?$/.test(url) ? 'none' : 'deployer';
   return 'user';
 };
