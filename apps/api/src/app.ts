@@ -42,6 +42,7 @@ interface BuildOptions {
 
 /** Paths that answer whatever the database's state: the probes and the metrics. */
 const opsPath = /^\/api\/(health|ready|metrics)\/?(\?|$)/;
+const livenessPath = /^\/api\/health\/?(\?|$)/;
 
 export async function buildApp({ database, config, secrets, logger = false, migrated = true, sso }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -70,7 +71,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
       refresh: config.refreshTokenHours * 3600,
     }),
     metrics: createMetrics(database, () => ctx.exports.inFlight),
-    status: { migrated, draining: false },
+    status: { migrated, draining: false, passedOn: 0 },
     exports: { inFlight: 0 },
     routes: [],
     ingest: {},
@@ -96,6 +97,14 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.status.migrated && !opsPath.test(request.url)) return databaseUnavailable(reply);
   });
+  // Shutting down (lib/drain.ts): a request a proxy may resend (nginx resends any but POST and
+  // PATCH) answers 503, which takes the instance out of the proxy's rotation; a POST or PATCH,
+  // which cannot be resent, is served. Liveness still answers: the process is up.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!ctx.status.draining || request.method === 'POST' || request.method === 'PATCH' || livenessPath.test(request.url)) return;
+    ctx.status.passedOn++;
+    return reply.code(503).header('retry-after', '1').send({ detail: 'This instance is shutting down.' });
+  });
   // Shutting down (lib/drain.ts): each connection ends after its answer, so no client writes
   // another request to it while the instance goes away.
   app.addHook('onSend', async (request, reply) => {
@@ -118,7 +127,6 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   for (const url of ['/api/health', '/api/health/']) app.get(url, { logLevel: 'warn', schema: { response: Health } }, async () => ({ status: 'ok' as const }));
   for (const url of ['/api/ready', '/api/ready/']) {
     app.get(url, { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail } } }, async (_request, reply) => {
-      if (ctx.status.draining) return reply.code(503).send({ detail: 'This instance is shutting down.' });
       const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
       if (!current) return databaseUnavailable(reply);
       return { status: 'ready' as const };

@@ -60,7 +60,7 @@ async function shutDown(): Promise<never> {
   app.ctx.status.draining = true;
   // Event streams end first, with a reconnect hint: the tabs open them again on another instance.
   await app.ctx.live.close();
-  const drained = await connections.drain({ idleMs: 6_000, boundMs: config.shutdownSeconds * 1000 });
+  const drained = await connections.drain({ idleMs: 6_000, boundMs: config.shutdownSeconds * 1000, leaveMs: 2_000, passedOn: () => app.ctx.status.passedOn });
   if (!drained) app.log.error(`requests still running after ${config.shutdownSeconds} s (SHUTDOWN_SECONDS); exiting without them`);
   try {
     await app.close();

@@ -1,8 +1,9 @@
 // An instance taken out of service behind a proxy (SIGTERM, as systemd sends it): no connection a
-// client may still write to is closed under it. New connections are refused at once (a proxy
-// passes the request on, never having sent it); a request on a kept-alive connection is still
-// answered, told `Connection: close`, and readiness says the instance is going; the export in
-// flight is finished to its last row; the event stream ends with a reconnect hint; then it exits 0.
+// client may still write to is closed under it. First it leaves the proxy's rotation while still
+// listening: a request a proxy may resend (a GET) answers 503, a POST is served; then new
+// connections are refused (a proxy passes the request on, never having sent it); a request on a
+// kept-alive connection is still answered, told `Connection: close`; the export in flight is
+// finished to its last row; the event stream ends with a reconnect hint; then it exits 0.
 import { request, Agent, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from './helpers.ts';
@@ -16,6 +17,13 @@ const get = (api: ApiProcess, path: string, agent: Agent | false, token?: string
     request(`${api.base}${path}`, { agent, headers: token ? { authorization: `JWT ${token}` } : {} }, resolve)
       .on('error', reject)
       .end(),
+  );
+/** POST a login over the given agent. */
+const logIn = (api: ApiProcess, agent: Agent) =>
+  new Promise<IncomingMessage>((resolve, reject) =>
+    request(`${api.base}/api/auth/jwt/create/`, { agent, method: 'POST', headers: { 'content-type': 'application/json' } }, resolve)
+      .on('error', reject)
+      .end(JSON.stringify(operator)),
   );
 const text = async (response: IncomingMessage) => {
   let body = '';
@@ -55,13 +63,23 @@ describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () =
     api.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
 
-    // A new connection is refused: a proxy gives the request to another instance.
+    // Still listening, leaving the rotation: a GET on a new connection answers 503 (nginx resends
+    // it to another instance and leaves this one out); liveness still answers.
+    const leaving = await get(api, '/api/scrape/ejs/total/email/', false, token);
+    expect(leaving.statusCode).toBe(503);
+    expect(leaving.headers['retry-after']).toBe('1');
+    expect(JSON.parse(await text(leaving))).toEqual({ detail: 'This instance is shutting down.' });
+    const told = Date.now();
+    expect((await get(api, '/api/health', false)).statusCode).toBe(200);
+    // A POST, which no proxy may resend, is served, and its connection told to close.
+    const write = await logIn(api, keptAlive);
+    expect(write.statusCode).toBe(200);
+    expect(write.headers.connection).toBe('close');
+    expect(JSON.parse(await text(write))).toHaveProperty('access');
+    // 0.2 s after the 503, the listening socket is closed: a new connection is refused, and a
+    // proxy gives the request to another instance, never having sent it.
+    await new Promise((r) => setTimeout(r, Math.max(0, told + 400 - Date.now())));
     await expect(get(api, '/api/health', false)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-    // The kept-alive connection is still served, told to close, and the instance is not ready.
-    const onKeptAlive = await get(api, '/api/ready/', keptAlive);
-    expect(onKeptAlive.statusCode).toBe(503);
-    expect(onKeptAlive.headers.connection).toBe('close');
-    expect(JSON.parse(await text(onKeptAlive))).toEqual({ detail: 'This instance is shutting down.' });
 
     expect(await eventText).toMatch(/event: reconnect\ndata: \{\}\n\n$/);
     expect(await eventText).toMatch(/^retry: \d+$/m);

@@ -1,15 +1,20 @@
-// Taking an API instance out of service without losing a request. Restarts usually lose POSTs on
-// kept-alive connections: a proxy writes a request to a connection at the moment the server closes
-// it, and cannot resend it (it may have been received). So nothing here closes a connection a
-// proxy may still write to: the listening socket closes (new connections are refused, which a
-// proxy passes on to another instance, the request never having left it), every answer from now
-// on says `Connection: close` (the caller's hook), and an idle connection is left to its client,
-// which closes it after its own keep-alive (nginx: 4 s in deploy/nginx/ejdesk.conf). Only one
-// idle for `idleMs` since its own last answer is closed here (an answer begun before the drain may
-// end long after it, and its connection is then fresh in the proxy's pool); a connection in use is
-// never cut before `boundMs`.
+// Taking an API instance out of service without losing a request. Restarts usually lose POSTs: a
+// proxy writes one to a connection the server is closing, and cannot resend it (it may have been
+// received). Two such connections: a kept-alive one the server closes as idle, and a new one still
+// in the kernel's accept queue when the listening socket closes (the kernel resets it). So:
+// 1. Leave the proxy's rotation while still listening: a request the proxy may resend (any but POST
+//    and PATCH) answers 503 (the caller's hook), which nginx passes to another instance and counts
+//    as a failure, leaving this one out for its fail_timeout; a POST or PATCH is served. Once one
+//    such answer has gone (then 0.2 s for the proxy to note it), or after `leaveMs` without one.
+// 2. Close the listening socket: a new connection is refused, which a proxy passes on, the request
+//    never having left it. Every answer says `Connection: close` (the caller's hook).
+// 3. Leave an idle connection to its client, which closes it after its own keep-alive (nginx: 4 s
+//    in deploy/nginx/ejdesk.conf). Only one idle for `idleMs` since its own last answer is closed
+//    here (an answer begun before the drain may end long after it, and its connection is then
+//    fresh in the proxy's pool); a connection in use is never cut before `boundMs`.
 import { Server, type Socket } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Connection = { answering: number; idleSince: number };
 
@@ -34,8 +39,14 @@ export function drainable(server: HttpServer) {
     for (const [socket, { answering, idleSince }] of connections) if (answering === 0 && now - idleSince >= idleMs) socket.destroy();
   };
 
-  /** Resolves true once every connection has ended, false when `boundMs` passed first (those left are then closed). */
-  async function drain({ idleMs, boundMs }: { idleMs: number; boundMs: number }): Promise<boolean> {
+  /**
+   * Resolves true once every connection has ended, false when `boundMs` passed first (those left
+   * are then closed). `passedOn()`: how many requests have been answered 503 for the proxy to resend.
+   */
+  async function drain({ idleMs, boundMs, leaveMs, passedOn }: { idleMs: number; boundMs: number; leaveMs: number; passedOn: () => number }): Promise<boolean> {
+    const leaving = Date.now();
+    while (passedOn() === 0 && Date.now() - leaving < leaveMs) await sleep(20);
+    if (passedOn() > 0) await sleep(200);
     // net.Server's own close: http.Server's (Node 19+) would also close the idle connections at once.
     const ended = new Promise<true>((resolve) => Server.prototype.close.call(server, () => resolve(true)));
     const sweep = setInterval(() => closeLongIdle(idleMs), 100);
