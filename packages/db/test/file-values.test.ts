@@ -1,7 +1,8 @@
 // The file lists' counts from file_values against counting the files themselves (ILIKE on each
 // file), after inserts, renames, moves between kinds and deletes, and under writers racing on the
-// same names, on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
-import { and, count, eq, sql } from 'drizzle-orm';
+// same names, on PGlite and, with TEST_DATABASE_URL, on PostgreSQL; and their pages in name order
+// (the walk bounded by the first and last matching names file_values holds) against a plain ORDER BY.
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsText, dataFiles, listDataFiles, withinDays, type Database, type DataFileFilters, type DataFileKind } from '../src/index.ts';
 import { backends, fresh } from './backends.ts';
@@ -81,10 +82,36 @@ describe.each(backends)('file list counts on %s', (backend) => {
     expect((await listDataFiles(database.db, kind, filters, { page: 1, pageSize: 10 })).count).toBe(truth);
   });
 
+  it.each(cases)('pages %s files with %o in name order, both ways, as a plain ORDER BY does', async (kind, filters) => {
+    for (const descending of [false, true]) {
+      const dir = descending ? desc : asc;
+      const plain = await database.db
+        .select({ id: dataFiles.id })
+        .from(dataFiles)
+        .where(
+          and(
+            eq(dataFiles.kind, kind),
+            containsText(dataFiles.name, filters.name),
+            containsText(dataFiles.subjectName, filters.subjectName),
+            withinDays(dataFiles.createAt, filters.createdFrom, filters.createdTo),
+          ),
+        )
+        .orderBy(dir(dataFiles.name), dir(dataFiles.id));
+      const paged: number[] = [];
+      for (let page = 1; paged.length < plain.length; page++) {
+        const { rows } = await listDataFiles(database.db, kind, filters, { page, pageSize: 7 }, { field: 'name', descending });
+        expect(rows.length).toBeGreaterThan(0);
+        paged.push(...rows.map((row) => row.id));
+      }
+      expect(paged).toEqual(plain.map((row) => row.id));
+    }
+  });
+
   it('counts 0 for a filter no file matches, LIKE characters taken literally', async () => {
     for (const filters of [{ name: 'no such file' }, { name: '%x%' }, { subjectName: '_' + '_'.repeat(200) }, { name: '\\' + '%' }]) {
       expect(await plainCount('text', filters)).toBe(0);
       expect((await listDataFiles(database.db, 'text', filters, { page: 1, pageSize: 10 })).count).toBe(0);
+      expect((await listDataFiles(database.db, 'text', filters, { page: 1, pageSize: 10 }, { field: 'name', descending: true })).rows).toEqual([]);
     }
   });
 

@@ -1,6 +1,6 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, max, min, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 import { dataFileRows, dataFiles, fileValues, type DataFileKind } from '../schema.ts';
 import { containsText, foldedContains, withinDays, type Page, type PageOf } from './filters.ts';
@@ -56,10 +56,15 @@ export async function listDataFiles(
     const rows = await db.select().from(few).orderBy(dir(few[order.field]), dir(few.id)).limit(page.pageSize).offset(offset);
     return { count, rows };
   }
+  // In name order under a name filter, the walk of the name index starts at the first matching name
+  // and ends at the last (file_values holds them): names alike sit together (a bank's code in each),
+  // and the walk read every file named before them first (90 ms for name=HRB at 1,000,000).
+  const named = order.field === 'name' && filters.name ? await matchingNames(db, kind, filters.name) : undefined;
+  if (named && !named.first) return { count, rows: [] };
   const rows = await db
     .select(fileColumns)
     .from(dataFiles)
-    .where(where)
+    .where(named ? and(where, between(dataFiles.name, named.first!, named.last!)) : where)
     .orderBy(...terms)
     .limit(page.pageSize)
     .offset(offset);
@@ -88,6 +93,15 @@ async function countFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, 
   }
   const [total] = await db.select({ n: count() }).from(dataFiles).where(where);
   return total?.n ?? 0;
+}
+
+/** The first and last of the names a name filter matches (null when it matches none). */
+async function matchingNames(db: Db, kind: DataFileKind, text: string) {
+  const [row] = await db
+    .select({ first: min(fileValues.value), last: max(fileValues.value) })
+    .from(fileValues)
+    .where(and(eq(fileValues.kind, kind), eq(fileValues.field, 'name'), foldedContains(fileValues.folded, text), sql`${fileValues.n} > 0`));
+  return { first: row?.first ?? null, last: row?.last ?? null };
 }
 
 /** Every file of a kind, newest first (the unpaginated Excel, PDF and other-format lists). */
