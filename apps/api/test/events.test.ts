@@ -186,6 +186,40 @@ describe.each(backends)('live events on %s', (backend) => {
     30_000,
   );
 
+  it.runIf(backend === 'postgres')(
+    'hears releases again after the server kills the release LISTEN connection',
+    async () => {
+      const stream = await openStream(base, authorization);
+      await stream.next('stall');
+      const listeners = async () =>
+        (
+          (await t.database.db.execute(
+            sql`select pid from pg_stat_activity where query ilike 'listen %ejdesk_release%' and datname = current_database()`,
+          )) as unknown as { rows: { pid: number }[] }
+        ).rows.map((row) => row.pid);
+      await expect.poll(async () => (await listeners()).length, { timeout: 5000 }).toBe(1);
+      const [killed] = await listeners();
+      await t.database.db.execute(sql`select pg_terminate_backend(${killed})`);
+      // Made again within a few seconds, on a new connection; the next deploy is heard on it.
+      await expect.poll(async () => (await listeners()).filter((pid) => pid !== killed).length, { timeout: 10_000 }).toBe(1);
+      const deployed = await deployRemote(
+        t.database.db,
+        {
+          name: 'files',
+          version: '2.0.0',
+          manifest: 'http://localhost:3003/2.0.0/mf-manifest.json',
+          descriptor: { name: 'files', section: 'Files', paths: ['files-live'], nav: [] },
+          deployedBy: 'test',
+        },
+        'test token',
+      );
+      expect(deployed.ok).toBe(true);
+      expect((await stream.next('release', 10_000)).data).toEqual({ remote: 'files' });
+      stream.close();
+    },
+    30_000,
+  );
+
   it('ends open streams when the API shuts down', async () => {
     const own = await createTestApp(backend);
     const ownBase = await own.app.listen({ host: '127.0.0.1', port: 0 });

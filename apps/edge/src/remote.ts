@@ -209,18 +209,28 @@ pnpm remote serve <name>
 pnpm remote stop|start|restart <name>
 names: ${remoteNames.join(', ')}`;
 
+/** The command line, a mistyped one refused with parseArgs's reason and the usage. */
+function commandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        dist: { type: 'string' },
+        version: { type: 'string' },
+        manifest: { type: 'string' },
+        by: { type: 'string' },
+        canary: { type: 'string' },
+        keep: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new Refused(`${(err as Error).message}\n${usage}`);
+    throw err;
+  }
+}
+
 async function main() {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      dist: { type: 'string' },
-      version: { type: 'string' },
-      manifest: { type: 'string' },
-      by: { type: 'string' },
-      canary: { type: 'string' },
-      keep: { type: 'string' },
-    },
-  });
+  const { positionals, values } = commandLine();
   const [command, name] = positionals;
   if (command === 'list' && (name === undefined || isRemoteName(name))) return list(name);
   if (!isRemoteName(name)) throw new Refused(`${name ? `'${name}' is not a remote` : 'which remote?'}\n${usage}`);

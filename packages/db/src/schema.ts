@@ -380,6 +380,7 @@ export const dataFiles = pgTable(
     index('data_files_kind_create_idx').on(t.kind, t.createAt, t.id),
     // The lists' other orders: Last Update and the file's name (migration 0034).
     index('data_files_kind_update_idx').on(t.kind, t.updateAt, t.id),
+    // INCLUDE (subject_name), in its migration (0041): the name order tests a subject filter on the index alone.
     index('data_files_kind_name_idx').on(t.kind, t.name, t.id),
     index('data_files_email_idx').on(t.emailId),
     index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),

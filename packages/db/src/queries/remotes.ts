@@ -31,16 +31,6 @@ const asRelease = ({ id: _id, descriptor, ...row }: { id: number; descriptor: un
   descriptor: descriptor as Record<string, unknown>,
 });
 
-/** The release the shell loads now, for every remote that has one. */
-export async function currentRemotes(db: Db): Promise<RemoteRelease[]> {
-  const rows = await db
-    .select(releaseColumns)
-    .from(remoteCurrent)
-    .innerJoin(remoteReleases, eq(remoteReleases.id, remoteCurrent.releaseId))
-    .orderBy(remoteReleases.name);
-  return rows.map(asRelease);
-}
-
 /** Every release, newest first (of one remote, or of all), marking the current ones and the canaries. */
 export async function remoteHistory(db: Db, name?: string): Promise<(RemoteRelease & { current: boolean; canary: boolean })[]> {
   const rows = await db
@@ -184,13 +174,18 @@ export function inCanaryShare(name: string, userId: number, percent: number): bo
 
 export interface RemoteSlot {
   name: string;
+  /** failures: 0 unless asked for. */
   current: RemoteRelease & { failures: number };
   canary: (RemoteRelease & { failures: number; percent: number; since: Date }) | null;
 }
 
-/** Every remote's current release and its canary, each with how many operators it failed to load for. */
-export async function remoteSlots(db: Db): Promise<RemoteSlot[]> {
-  const failures = (id: AnyColumn) => sql<number>`(select count(*)::int from ${remoteLoadFailures} where ${remoteLoadFailures.releaseId} = ${id})`;
+/**
+ * Every remote's current release and its canary; with `failures`, each with how many operators it
+ * failed to load for (the Releases page: the shell's every page load asks without).
+ */
+export async function remoteSlots(db: Db, { failures: counted = false } = {}): Promise<RemoteSlot[]> {
+  const failures = (id: AnyColumn) =>
+    counted ? sql<number>`(select count(*)::int from ${remoteLoadFailures} where ${remoteLoadFailures.releaseId} = ${id})` : sql<number>`0`;
   const slots = await db
     .select({
       name: remoteCurrent.name,
@@ -230,7 +225,7 @@ export async function reportLoadFailure(
 ): Promise<{ failures: number; rolledBack: boolean } | undefined> {
   return db.transaction(async (tx) => {
     // The remote's row first, as every switch takes it: a report and a deploy never deadlock.
-    await tx.select({ name: remoteCurrent.name }).from(remoteCurrent).where(eq(remoteCurrent.name, report.name)).for('update');
+    const now = await lockedCurrent(tx, report.name);
     const [release] = await tx
       .select({ id: remoteReleases.id })
       .from(remoteReleases)
@@ -238,7 +233,6 @@ export async function reportLoadFailure(
     if (!release) return undefined;
     await tx.insert(remoteLoadFailures).values({ releaseId: release.id, userId: report.userId }).onConflictDoNothing();
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(remoteLoadFailures).where(eq(remoteLoadFailures.releaseId, release.id));
-    const now = await lockedCurrent(tx, report.name);
     if (now?.canary?.releaseId !== release.id || n < threshold) return { failures: n, rolledBack: false };
     await endCanary(
       tx,

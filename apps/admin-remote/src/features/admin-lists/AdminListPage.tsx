@@ -18,27 +18,27 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [values, setValues] = useState(empty);
   const save = useMutation({
-    mutationFn: (v: Record<Field, string>) => (editing && list.edit?.change ? list.edit.change(editing.id, v) : list.create(v)),
+    mutationFn: (v: Record<Field, string>) => (editing && list.rows?.change ? list.rows.change.save(editing.id, v) : list.create(v)),
   });
-  const remove = useMutation({ mutationFn: (row: Row) => list.edit!.remove(row.id) });
+  const remove = useMutation({ mutationFn: (row: Row) => list.rows!.remove.remove(row.id) });
   const reload = () => void queryClient.invalidateQueries({ queryKey: list.queryKey });
 
-  const removeLabel = list.edit?.removeLabel ?? 'Delete';
+  const removeLabel = list.rows?.remove.label ?? 'Delete';
   /** What the last creation answered that is shown this once (a deploy token). */
   const [shown, setShown] = useState<ReturnType<NonNullable<typeof list.shownOnce>> | null>(null);
   const columns = useMemo((): ColumnDef<Row, unknown>[] => {
-    const edit = list.edit;
-    if (!edit) return list.columns;
+    const rowActions = list.rows;
+    if (!rowActions) return list.columns;
     const actions: ColumnDef<Row, unknown> = {
       header: 'Actions',
       id: 'actions',
       cell: ({ row }) => (
         <span className={styles.actions}>
-          {edit.change && (
+          {rowActions.change && (
             <Button
               size="small"
               // The name starts with the button's own word (WCAG 2.5.3), then whose row it is.
-              aria-label={`Edit: ${edit.describe(row.original)}`}
+              aria-label={`Edit: ${rowActions.describe(row.original)}`}
               onClick={() => {
                 setEditing(row.original);
                 setValues(
@@ -53,7 +53,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
               Edit
             </Button>
           )}
-          <Button size="small" variant="ghost" aria-label={`${removeLabel}: ${edit.describe(row.original)}`} onClick={() => setDeleting(row.original)}>
+          <Button size="small" variant="ghost" aria-label={`${removeLabel}: ${rowActions.describe(row.original)}`} onClick={() => setDeleting(row.original)}>
             {removeLabel}
           </Button>
         </span>
@@ -72,7 +72,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   const submit = () => {
     save.mutate(values, {
       onSuccess: (created) => {
-        notify.success(editing ? list.edit!.changedMessage : list.createdMessage);
+        notify.success(editing ? list.rows!.change!.changedMessage : list.createdMessage);
         if (!editing && list.shownOnce) setShown(list.shownOnce(created as never));
         close();
         reload();
@@ -107,7 +107,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
       </Card>
       <FormModal
         open={open}
-        title={editing && list.edit ? list.edit.modalTitle : list.modalTitle}
+        title={editing && list.rows?.change ? list.rows.change.modalTitle : list.modalTitle}
         onClose={close}
         onSubmit={submit}
         submitLabel={editing ? 'Save' : 'Submit'}
@@ -138,15 +138,15 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
           ),
         )}
       </FormModal>
-      {list.edit && (
+      {list.rows && (
         <FormModal
           open={deleting !== null}
-          title={list.edit.deleteTitle}
+          title={list.rows.remove.title}
           onClose={closeDelete}
           onSubmit={() =>
             remove.mutate(deleting!, {
               onSuccess: () => {
-                notify.success(list.edit!.deletedMessage);
+                notify.success(list.rows!.remove.removedMessage);
                 closeDelete();
                 reload();
               },
@@ -158,7 +158,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
         >
           <p>
             {deleting
-              ? `${removeLabel} ${list.edit.describe(deleting)}? ${list.edit.deleteConsequence ?? 'Mail processed after this no longer follows it.'}`
+              ? `${removeLabel} ${list.rows.describe(deleting)}? ${list.rows.remove.consequence ?? 'Mail processed after this no longer follows it.'}`
               : null}
           </p>
         </FormModal>

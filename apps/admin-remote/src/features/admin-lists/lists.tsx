@@ -46,23 +46,23 @@ export interface AdminListConfig<Row, Field extends string> {
   fields: readonly { name: Field; label: string; type?: 'text' | 'password'; options?: readonly { value: string; label: string }[] }[];
   create: (values: Record<Field, string>) => Promise<unknown>;
   createdMessage: string;
-  /** Lists whose rows can be changed and deleted (the form's fields are the row's own). */
   /** A secret the creation answers with, shown this once in a dialog (a deploy token). */
   shownOnce?: (created: never) => { title: string; label: string; secret: string; note: string };
-  edit?: {
-    /** Without it, rows are only deleted (or revoked: removeLabel). */
-    change?: (id: number, values: Record<Field, string>) => Promise<unknown>;
-    remove: (id: number) => Promise<unknown>;
-    /** The delete button's and dialog's word (Delete unless given). */
-    removeLabel?: string;
-    /** The row in a few words, for the buttons' names and the delete question. */
+  /** Lists whose rows can be removed, and perhaps changed, each from its row's buttons. */
+  rows?: {
+    /** The row in a few words, for the buttons' names and the removal question. */
     describe: (row: Row) => string;
-    modalTitle: string;
-    deleteTitle: string;
-    changedMessage: string;
-    deletedMessage: string;
-    /** What deleting a row changes, said in the question (mail processed afterwards, unless given). */
-    deleteConsequence?: string;
+    /** The form again, filled with the row (its fields are the row's own). */
+    change?: { save: (id: number, values: Record<Field, string>) => Promise<unknown>; modalTitle: string; changedMessage: string };
+    remove: {
+      remove: (id: number) => Promise<unknown>;
+      /** The button's and the dialog's word (Delete unless given: Revoke). */
+      label?: string;
+      title: string;
+      removedMessage: string;
+      /** What removing a row changes, said in the question (mail processed afterwards, unless given). */
+      consequence?: string;
+    };
   };
 }
 
@@ -152,14 +152,14 @@ export const senderMappingList: AdminListConfig<SenderMapping, 'sender' | 'organ
   ],
   create: createSenderMapping,
   createdMessage: 'Sender mapping saved',
-  edit: {
-    change: changeSenderMapping,
-    remove: deleteSenderMapping,
+  rows: {
     describe: (row) => `${row.sender} to ${row.organisation}`,
-    modalTitle: 'Edit Sender Mapping',
-    deleteTitle: 'Delete Sender Mapping',
-    changedMessage: 'Sender mapping changed',
-    deletedMessage: 'Sender mapping deleted',
+    change: { save: changeSenderMapping, modalTitle: 'Edit Sender Mapping', changedMessage: 'Sender mapping changed' },
+    remove: {
+      remove: deleteSenderMapping,
+      title: 'Delete Sender Mapping',
+      removedMessage: 'Sender mapping deleted',
+    },
   },
 };
 
@@ -187,14 +187,14 @@ export const ignoreRuleList: AdminListConfig<IgnoreRule, 'field' | 'pattern'> = 
   ],
   create: createIgnoreRule,
   createdMessage: 'Ignore rule saved',
-  edit: {
-    change: changeIgnoreRule,
-    remove: deleteIgnoreRule,
+  rows: {
     describe: (row) => `${row.field} contains "${row.pattern}"`,
-    modalTitle: 'Edit Ignore Rule',
-    deleteTitle: 'Delete Ignore Rule',
-    changedMessage: 'Ignore rule changed',
-    deletedMessage: 'Ignore rule deleted',
+    change: { save: changeIgnoreRule, modalTitle: 'Edit Ignore Rule', changedMessage: 'Ignore rule changed' },
+    remove: {
+      remove: deleteIgnoreRule,
+      title: 'Delete Ignore Rule',
+      removedMessage: 'Ignore rule deleted',
+    },
   },
 };
 
@@ -240,15 +240,15 @@ export const tatRuleList: AdminListConfig<
   ],
   create: createTatRule,
   createdMessage: 'TAT rule saved; the open disputes follow it now',
-  edit: {
-    change: changeTatRule,
-    remove: deleteTatRule,
+  rows: {
     describe: (r) => r.name,
-    modalTitle: 'Change TAT Rule',
-    deleteTitle: 'Delete TAT Rule',
-    changedMessage: 'TAT rule changed; the open disputes follow it now',
-    deletedMessage: 'TAT rule deleted; its open disputes follow the next rule that covers them',
-    deleteConsequence: 'Its open disputes follow the next rule that covers them at once.',
+    change: { save: changeTatRule, modalTitle: 'Change TAT Rule', changedMessage: 'TAT rule changed; the open disputes follow it now' },
+    remove: {
+      remove: deleteTatRule,
+      title: 'Delete TAT Rule',
+      removedMessage: 'TAT rule deleted; its open disputes follow the next rule that covers them',
+      consequence: 'Its open disputes follow the next rule that covers them at once.',
+    },
   },
 };
 
@@ -280,14 +280,14 @@ export const deployTokenList: AdminListConfig<DeployToken, 'remote' | 'name'> = 
     secret: created.token,
     note: `Give it to the ${created.remote ?? ''} team now, as REMOTE_DEPLOY_TOKEN for pnpm remote: it is not shown again. It deploys and rolls back ${created.remote ?? 'every remote'} only.`,
   }),
-  edit: {
-    remove: revokeDeployToken,
-    removeLabel: 'Revoke',
+  rows: {
     describe: (r) => `the token ${r.name}`,
-    modalTitle: 'Revoke Deploy Token',
-    deleteTitle: 'Revoke Deploy Token',
-    changedMessage: '',
-    deletedMessage: 'Deploy token revoked',
-    deleteConsequence: 'Deploys and rollbacks with it are refused at once.',
+    remove: {
+      remove: revokeDeployToken,
+      label: 'Revoke',
+      title: 'Revoke Deploy Token',
+      removedMessage: 'Deploy token revoked',
+      consequence: 'Deploys and rollbacks with it are refused at once.',
+    },
   },
 };

@@ -9,7 +9,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   anyDeployToken,
   createDeployToken,
-  currentRemotes,
   deployRemote,
   deployTokenOf,
   inCanaryShare,
@@ -99,11 +98,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/', { schema: { response: { 200: Registry, ...errorResponses } } }, async (request, reply) => {
     void reply.header('cache-control', 'no-cache').header('vary', 'authorization');
     const operator = operatorOf(request);
-    if (operator === null) return { api_contract: apiContractVersion, remotes: (await currentRemotes(db)).map(entryOf) as never };
     const slots = await remoteSlots(db);
     return {
       api_contract: apiContractVersion,
-      remotes: slots.map((s) => entryOf(s.canary && inCanaryShare(s.name, operator, s.canary.percent) ? s.canary : s.current)) as never,
+      remotes: slots.map((s) => entryOf(s.canary && operator !== null && inCanaryShare(s.name, operator, s.canary.percent) ? s.canary : s.current)) as never,
     };
   });
 
@@ -194,7 +192,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       deployed_at: r.deployedAt,
       load_failures: r.failures,
     });
-    return (await remoteSlots(db)).map((s) => ({
+    return (await remoteSlots(db, { failures: true })).map((s) => ({
       name: s.name,
       current: slot(s.current),
       canary: s.canary ? { ...slot(s.canary), percent: s.canary.percent, since: s.canary.since } : null,
