@@ -102,7 +102,8 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   // which cannot be resent, is served. Liveness still answers: the process is up.
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.status.draining || request.method === 'POST' || request.method === 'PATCH' || livenessPath.test(request.url)) return;
-    ctx.status.passedOn++;
+    // Only a proxy's request (it says whom it forwards) tells the proxy: a probe's does not.
+    if (request.headers['x-forwarded-for'] !== undefined) ctx.status.passedOn++;
     return reply.code(503).header('retry-after', '1').send({ detail: 'This instance is shutting down.' });
   });
   // Shutting down (lib/drain.ts): each connection ends after its answer, so no client writes

@@ -16,7 +16,7 @@ export interface AppContext {
   /**
    * migrated: false until the database has been reached and migrated (the API may start before it
    * is up). draining: the instance is shutting down (not ready; every answer closes its connection).
-   * passedOn: requests answered 503 while draining, for a proxy to resend elsewhere (lib/drain.ts).
+   * passedOn: a proxy's requests answered 503 while draining, for it to resend elsewhere (lib/drain.ts).
    */
   status: { migrated: boolean; draining: boolean; passedOn: number };
   /** Streamed exports running now (at most config.exportConcurrency). */

@@ -12,9 +12,9 @@ import { startSeededApiProcess, type ApiProcess } from './support/api-process.ts
 const operator = { email: 'ops@bank.example', password: 'a long enough password' };
 
 /** GET over the given agent (its kept-alive connection); the response left unread. */
-const get = (api: ApiProcess, path: string, agent: Agent | false, token?: string) =>
+const get = (api: ApiProcess, path: string, agent: Agent | false, token?: string, headers: Record<string, string> = {}) =>
   new Promise<IncomingMessage>((resolve, reject) =>
-    request(`${api.base}${path}`, { agent, headers: token ? { authorization: `JWT ${token}` } : {} }, resolve)
+    request(`${api.base}${path}`, { agent, headers: { ...headers, ...(token ? { authorization: `JWT ${token}` } : {}) } }, resolve)
       .on('error', reject)
       .end(),
   );
@@ -63,9 +63,15 @@ describe.runIf(testDatabaseUrl)('SIGTERM drains the instance (PostgreSQL)', () =
     api.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
 
-    // Still listening, leaving the rotation: a GET on a new connection answers 503 (nginx resends
-    // it to another instance and leaves this one out); liveness still answers.
-    const leaving = await get(api, '/api/scrape/ejs/total/email/', false, token);
+    // Still listening, leaving the rotation. A probe's readiness check answers 503, and tells no
+    // proxy: the instance goes on listening.
+    const probe = await get(api, '/api/ready/', false);
+    expect(probe.statusCode).toBe(503);
+    await text(probe);
+    await new Promise((r) => setTimeout(r, 400));
+    // A GET a proxy forwards answers 503 (nginx resends it to another instance and leaves this
+    // one out); liveness still answers.
+    const leaving = await get(api, '/api/scrape/ejs/total/email/', false, token, { 'x-forwarded-for': '203.0.113.9' });
     expect(leaving.statusCode).toBe(503);
     expect(leaving.headers['retry-after']).toBe('1');
     expect(JSON.parse(await text(leaving))).toEqual({ detail: 'This instance is shutting down.' });

@@ -5,7 +5,7 @@
 // 1. Leave the proxy's rotation while still listening: a request the proxy may resend (any but POST
 //    and PATCH) answers 503 (the caller's hook), which nginx passes to another instance and counts
 //    as a failure, leaving this one out for its fail_timeout; a POST or PATCH is served. Once one
-//    such answer has gone (then 0.2 s for the proxy to note it), or after `leaveMs` without one.
+//    such answer has gone to the proxy (then 0.2 s for it to note it), or after `leaveMs` without.
 // 2. Close the listening socket: a new connection is refused, which a proxy passes on, the request
 //    never having left it. Every answer says `Connection: close` (the caller's hook).
 // 3. Leave an idle connection to its client, which closes it after its own keep-alive (nginx: 4 s
@@ -41,7 +41,7 @@ export function drainable(server: HttpServer) {
 
   /**
    * Resolves true once every connection has ended, false when `boundMs` passed first (those left
-   * are then closed). `passedOn()`: how many requests have been answered 503 for the proxy to resend.
+   * are then closed). `passedOn()`: how many of a proxy's requests have been answered 503 for it to resend.
    */
   async function drain({ idleMs, boundMs, leaveMs, passedOn }: { idleMs: number; boundMs: number; leaveMs: number; passedOn: () => number }): Promise<boolean> {
     const leaving = Date.now();
