@@ -149,25 +149,21 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/:name/rollback/',
-    { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
-    async (request, reply) => {
-      const { name } = request.params;
-      if (!mayTouch(request, reply, name)) return reply;
-      return switched(reply, name, await rollbackRemote(db, name, request.body.by, request.deployToken!.name));
-    },
-  );
-
-  app.post(
-    '/:name/promote/',
-    { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
-    async (request, reply) => {
-      const { name } = request.params;
-      if (!mayTouch(request, reply, name)) return reply;
-      return switched(reply, name, await promoteRemote(db, name, request.body.by, request.deployToken!.name));
-    },
-  );
+  // Rollback and promote: the same call on the remote's current release and its canary.
+  for (const [action, run] of [
+    ['rollback', rollbackRemote],
+    ['promote', promoteRemote],
+  ] as const) {
+    app.post(
+      `/:name/${action}/`,
+      { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
+      async (request, reply) => {
+        const { name } = request.params;
+        if (!mayTouch(request, reply, name)) return reply;
+        return switched(reply, name, await run(db, name, request.body.by, request.deployToken!.name));
+      },
+    );
+  }
 
   // The shell reports a release that failed to load for its operator (or threw at render): counted
   // once per operator; a canary past CANARY_ROLLBACK_FAILURES rolls back by itself.
