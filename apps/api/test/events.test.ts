@@ -3,7 +3,7 @@
 // flowing, a `release` event when a remote's releases change, a LISTEN connection killed by the
 // server is made again, and shutdown ends the streams.
 import { sql } from 'drizzle-orm';
-import { deployRemote, reportMailbox, rollbackRemote, storeMessage } from '@ejdesk/db';
+import { deployRemote, mailChannel, releaseChannel, reportMailbox, rollbackRemote, storeMessage } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -74,6 +74,20 @@ describe.each(backends)('live events on %s', (backend) => {
     authorization = `JWT ${(await login(t.app)).access}`;
   });
   afterAll(() => t.close());
+  /** The server's connections whose last statement was a LISTEN on the channel. */
+  const listeners = async (channel: string) =>
+    (
+      (await t.database.db.execute(
+        sql`select pid from pg_stat_activity where query ilike ${`listen %${channel}%`} and datname = current_database()`,
+      )) as unknown as { rows: { pid: number }[] }
+    ).rows.map((row) => row.pid);
+  /** Ends those connections from the server's side, as a restart or a failover does. */
+  const terminate = async (pids: number[]) =>
+    (
+      (await t.database.db.execute(sql`select pg_terminate_backend(pid) as ended from unnest(${`{${pids.join(',')}}`}::int[]) as pid`)) as unknown as {
+        rows: { ended: boolean }[];
+      }
+    ).rows.map((row) => row.ended);
 
   it('refuses a request without a valid token with a 401 detail', async () => {
     const response = await fetch(`${base}/api/events/`);
@@ -164,19 +178,14 @@ describe.each(backends)('live events on %s', (backend) => {
   it.runIf(backend === 'postgres')(
     'listens again after the server kills its LISTEN connection',
     async () => {
+      // A stream closed by an earlier test stops its hub's LISTEN asynchronously: wait until that
+      // connection is gone, so the one killed below is this stream's.
+      await expect.poll(async () => (await listeners(mailChannel)).length, { timeout: 10_000 }).toBe(0);
       const stream = await openStream(base, authorization);
       await stream.next('stall');
       // The hub's LISTEN connection, once it is made (it is made when the first stream opens).
-      let killed: unknown[] = [];
-      for (let i = 0; i < 50 && killed.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        killed = (
-          (await t.database.db.execute(
-            sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen %ejdesk_mail%' and datname = current_database()`,
-          )) as unknown as { rows: unknown[] }
-        ).rows;
-      }
-      expect(killed).toHaveLength(1);
+      await expect.poll(async () => (await listeners(mailChannel)).length, { timeout: 5000 }).toBe(1);
+      expect(await terminate(await listeners(mailChannel))).toEqual([true]);
       // Made again within a few seconds; the events missed meanwhile become one mail event.
       await stream.next('mail', 10_000);
       await reportMailbox(t.database.db, 'imap://ops@mail.example:993/INBOX', { state: 'disconnected', error: 'ECONNRESET' });
@@ -189,19 +198,14 @@ describe.each(backends)('live events on %s', (backend) => {
   it.runIf(backend === 'postgres')(
     'hears releases again after the server kills the release LISTEN connection',
     async () => {
+      await expect.poll(async () => (await listeners(releaseChannel)).length, { timeout: 10_000 }).toBe(0);
       const stream = await openStream(base, authorization);
       await stream.next('stall');
-      const listeners = async () =>
-        (
-          (await t.database.db.execute(
-            sql`select pid from pg_stat_activity where query ilike 'listen %ejdesk_release%' and datname = current_database()`,
-          )) as unknown as { rows: { pid: number }[] }
-        ).rows.map((row) => row.pid);
-      await expect.poll(async () => (await listeners()).length, { timeout: 5000 }).toBe(1);
-      const [killed] = await listeners();
-      await t.database.db.execute(sql`select pg_terminate_backend(${killed})`);
+      await expect.poll(async () => (await listeners(releaseChannel)).length, { timeout: 5000 }).toBe(1);
+      const [killed] = await listeners(releaseChannel);
+      expect(await terminate([killed!])).toEqual([true]);
       // Made again within a few seconds, on a new connection; the next deploy is heard on it.
-      await expect.poll(async () => (await listeners()).filter((pid) => pid !== killed).length, { timeout: 10_000 }).toBe(1);
+      await expect.poll(async () => (await listeners(releaseChannel)).filter((pid) => pid !== killed).length, { timeout: 10_000 }).toBe(1);
       const deployed = await deployRemote(
         t.database.db,
         {

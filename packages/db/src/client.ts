@@ -219,6 +219,11 @@ async function listenPg(
     try {
       await next.connect();
       await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      // Stopped while connecting: the stop found no client to end, so this one is ended here.
+      if (stopped) {
+        await next.end().catch(() => undefined);
+        return;
+      }
       client = next;
       if (again) onNotify(null);
     } catch (error) {
