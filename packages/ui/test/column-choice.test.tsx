@@ -122,6 +122,31 @@ describe('the Columns menu', () => {
     expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('');
   });
 
+  it('makes a column narrower or wider from the keyboard, says the width, and keeps it with the choice', async () => {
+    const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: ['amount'], widths: { bank: 300 } });
+    renderWith(store);
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('300px'));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Columns/ }));
+
+    // Keys only: Tab to Wider, Enter and Space press it.
+    const wider = screen.getByRole('button', { name: 'Make Bank Name wider' });
+    wider.focus();
+    await user.keyboard('{Enter}');
+    await user.keyboard(' ');
+    expect(screen.getByRole('columnheader', { name: 'Bank Name' }).style.width).toBe('340px');
+    expect(screen.getByRole('status').textContent).toBe('Bank Name: 340 px');
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 340 }));
+    await user.click(screen.getByRole('button', { name: 'Make Bank Name narrower' }));
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 320 }));
+
+    // A column without a width starts from the width it shows (none here: no layout), never below 40 px.
+    await user.click(screen.getByRole('button', { name: 'Make ATM ID narrower' }));
+    await waitFor(() => expect(kept.get('columns.disputes')?.widths).toEqual({ bank: 320, atm: 40 }));
+    // A hidden column shows no width to change.
+    expect((screen.getByRole('button', { name: 'Make Amount wider' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('keeps the last visible column', async () => {
     const { store } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: ['amount', 'bank'] });
     renderWith(store);

@@ -1,11 +1,33 @@
-// The "Columns" menu of a table: show or hide each column and move it up or down the order. The
-// choice is saved for the operator (useColumnChoice); Reset goes back to the table's own columns.
-import { useLayoutEffect, useRef } from 'react';
-import type { ColumnChoiceState } from '../column-choice.ts';
+// The "Columns" menu of a table: show or hide each column, move it up or down the order and, where
+// the table has resizable columns, make it narrower or wider (the keyboard's way to what the
+// headers' handles do with a pointer). The choice is saved for the operator (useColumnChoice);
+// Reset goes back to the table's own columns.
+import { useLayoutEffect, useRef, useState } from 'react';
+import { columnWidthLimits, type ColumnChoiceState } from '../column-choice.ts';
 import { useMenu } from './menu.ts';
 
-export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; table: string }) {
+/** How far one press of Narrower or Wider moves a column's edge (CSS px). */
+const widthStep = 20;
+
+export function ColumnChooser({
+  choice,
+  table,
+  measure,
+}: {
+  choice: ColumnChoiceState;
+  table: string;
+  /** A column's width as shown (px); given by tables whose columns can be resized. */
+  measure?: ((id: string) => number | undefined) | undefined;
+}) {
   const { open, root, buttonProps, panelProps } = useMenu();
+  // What the last Narrower or Wider did, read out by screen readers (the buttons' names stay put).
+  const [widthSaid, setWidthSaid] = useState('');
+  const resize = (id: string, label: string, by: number) => {
+    const from = choice.widths[id] ?? Math.round(measure?.(id) ?? 0);
+    const to = Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, from + by));
+    choice.resize(id, to);
+    setWidthSaid(`${label}: ${to} px`);
+  };
   // A moved row is re-ordered in the DOM, which can take focus away from its button: put it back.
   const refocus = useRef<string | null>(null);
   useLayoutEffect(() => {
@@ -62,9 +84,36 @@ export function ColumnChooser({ choice, table }: { choice: ColumnChoiceState; ta
                 >
                   <span aria-hidden="true">↓</span>
                 </button>
+                {measure && (
+                  <>
+                    <button
+                      type="button"
+                      className="ej-columns__move ej-columns__width"
+                      aria-label={`Make ${column.label} narrower`}
+                      title="Narrower"
+                      disabled={!column.visible}
+                      onClick={() => resize(column.id, column.label, -widthStep)}
+                    >
+                      <span aria-hidden="true">−</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="ej-columns__move"
+                      aria-label={`Make ${column.label} wider`}
+                      title="Wider"
+                      disabled={!column.visible}
+                      onClick={() => resize(column.id, column.label, widthStep)}
+                    >
+                      <span aria-hidden="true">+</span>
+                    </button>
+                  </>
+                )}
               </li>
             ))}
           </ol>
+          <span className="ej-visually-hidden" role="status">
+            {widthSaid}
+          </span>
           <div className="ej-columns__footer">
             <button type="button" className="ej-button ej-button--ghost ej-button--small" disabled={choice.isDefault} onClick={choice.reset}>
               Reset columns

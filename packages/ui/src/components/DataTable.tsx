@@ -170,6 +170,8 @@ export function DataTable<Row>({
     : undefined;
   const wrap = useRef<HTMLDivElement>(null);
   const tableElement = useCallback(() => wrap.current, []);
+  // A column's width as shown now: where the Columns menu's Narrower and Wider start from.
+  const measure = useCallback((id: string) => wrap.current?.querySelector(`th[data-column="${CSS.escape(id)}"]`)?.getBoundingClientRect().width, []);
 
   let body;
   if (error) {
@@ -228,7 +230,7 @@ export function DataTable<Row>({
         <div className="ej-table-tools">
           {paging && <ListKeys paging={paging} table={tableElement} />}
           {views && choice && <SavedViews list={views.list} title={caption ?? 'the table'} choice={choice} params={views.params} />}
-          {choice && <ColumnChooser choice={choice} table={caption ?? 'the table'} />}
+          {choice && <ColumnChooser choice={choice} table={caption ?? 'the table'} measure={measure} />}
         </div>
       )}
       {/* A wide table scrolls sideways; the box takes focus so the keyboard can scroll it too. */}

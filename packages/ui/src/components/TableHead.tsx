@@ -1,6 +1,7 @@
 // The header row both tables share: a sortable column's header is a button that shows and
 // announces the order (aria-sort); the others are plain headers. With `onResize` each header has
-// a handle at its right edge: dragged, it sets the column's width.
+// a handle at its right edge: dragged, it sets the column's width (the Columns menu sets it from
+// the keyboard).
 import { useState, type CSSProperties, type PointerEvent, type ReactNode } from 'react';
 import { flexRender, type Table } from '@tanstack/react-table';
 import type { TableSorting } from '../sorting.ts';
@@ -76,7 +77,7 @@ export function TableHead<Row>({
             const handle = onResize && <ResizeHandle width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
             if (!sortKey || !onSort) {
               return (
-                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])}>
+                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])} data-column={id}>
                   {label}
                   {handle}
                 </th>
@@ -84,7 +85,7 @@ export function TableHead<Row>({
             }
             const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
             return (
-              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])}>
+              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])} data-column={id}>
                 <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                   {label}
                   {/* Drawn by CSS, so the header's text stays its name. */}
