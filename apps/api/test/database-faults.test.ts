@@ -7,6 +7,7 @@ import { loginOver, startApiProcess, type ApiProcess } from './support/api-proce
 const operator = { email: 'ops@bank.example', password: 'a long enough password' };
 const unavailable = { detail: 'The database is unavailable; try again.' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const deployToken = 'configured-deploy-token-0123456789';
 
 describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () => {
   let cluster: PrivatePostgres;
@@ -20,7 +21,7 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
   });
 
   it('starts while the database is down (health 200, ready and requests 503) and serves once it is up', async () => {
-    api = await startApiProcess({ DATABASE_URL: cluster.url });
+    api = await startApiProcess({ DATABASE_URL: cluster.url, REMOTE_DEPLOY_TOKEN: deployToken });
     await api.waitFor('/api/health', 200);
     const ready = await fetch(`${api.base}/api/ready`);
     expect(ready.status).toBe(503);
@@ -56,7 +57,7 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     expect(api.output()).toMatch(/database connection lost/);
   }, 60_000);
 
-  it('answers 503 while the server is stopped for 10 s under load, recovers by itself, and loses or invents no row', async () => {
+  it('answers 503 while the server is stopped for 10 s under load, recovers by itself, loses or invents no row, and records the configured deploy token on the next try', async () => {
     const token = await loginOver(api.base, operator.email, operator.password);
     const answers = new Map<string, number>();
     const dropped: string[] = [];
@@ -88,6 +89,17 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     const load = Promise.all([client(), client(), client(), client()]);
     await sleep(1_500);
     cluster.stop();
+    // The configured deploy token is recorded on its first use: with the server stopped that fails
+    // (503), and is tried again by the next deploy once it is back (below).
+    const rollback = () =>
+      fetch(`${api.base}/api/registry/admin/rollback/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${deployToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ by: 'ops' }),
+      });
+    const refused = await rollback();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual(unavailable);
     await sleep(10_000);
     cluster.start();
     // Until the API has answered 201 again for a while, by itself (the same process throughout).
@@ -97,6 +109,10 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     await load;
     expect(api.child.exitCode, api.output()).toBeNull();
     expect(dropped.length, dropped.join('\n')).toBeLessThan(5);
+    // Let through now (no 401, no 503): there is just nothing to roll back to.
+    const recorded = await rollback();
+    expect(recorded.status).toBe(409);
+    expect(await recorded.json()).toEqual({ detail: expect.stringMatching(/admin/) });
 
     const statuses = [...answers.values()].filter((s) => s !== 0);
     expect(new Set(statuses), api.output()).toEqual(new Set([201, 503]));
