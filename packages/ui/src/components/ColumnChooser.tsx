@@ -8,6 +8,10 @@ import { useMenu } from './menu.ts';
 
 /** How far one press of Narrower or Wider moves a column's edge (CSS px). */
 const widthStep = 20;
+const widthButtons = [
+  { word: 'narrower', title: 'Narrower', glyph: '−', by: -widthStep },
+  { word: 'wider', title: 'Wider', glyph: '+', by: widthStep },
+] as const;
 
 export function ColumnChooser({
   choice,
@@ -84,30 +88,20 @@ export function ColumnChooser({
                 >
                   <span aria-hidden="true">↓</span>
                 </button>
-                {measure && (
-                  <>
+                {measure &&
+                  widthButtons.map(({ word, title, glyph, by }, i) => (
                     <button
+                      key={word}
                       type="button"
-                      className="ej-columns__move ej-columns__width"
-                      aria-label={`Make ${column.label} narrower`}
-                      title="Narrower"
+                      className={i === 0 ? 'ej-columns__move ej-columns__width' : 'ej-columns__move'}
+                      aria-label={`Make ${column.label} ${word}`}
+                      title={title}
                       disabled={!column.visible}
-                      onClick={() => resize(column.id, column.label, -widthStep)}
+                      onClick={() => resize(column.id, column.label, by)}
                     >
-                      <span aria-hidden="true">−</span>
+                      <span aria-hidden="true">{glyph}</span>
                     </button>
-                    <button
-                      type="button"
-                      className="ej-columns__move"
-                      aria-label={`Make ${column.label} wider`}
-                      title="Wider"
-                      disabled={!column.visible}
-                      onClick={() => resize(column.id, column.label, widthStep)}
-                    >
-                      <span aria-hidden="true">+</span>
-                    </button>
-                  </>
-                )}
+                  ))}
               </li>
             ))}
           </ol>
