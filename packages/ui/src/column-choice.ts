@@ -14,6 +14,8 @@ export interface ColumnChoice {
 
 /** The narrowest and widest a column can be dragged to (the API refuses others). */
 export const columnWidthLimits = { min: 40, max: 1200 } as const;
+/** A width as a column may have it: whole pixels within columnWidthLimits. */
+export const clampWidth = (width: number) => Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width)));
 
 /** Where choices are kept: the API for the signed-in operator (given by the shell). */
 export interface PreferenceStore {
@@ -139,8 +141,7 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
   );
   const resize = useCallback(
     (id: string, width: number) => {
-      const clamped = Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width)));
-      mutate({ ...choice, widths: { ...choice.widths, [id]: clamped } });
+      mutate({ ...choice, widths: { ...choice.widths, [id]: clampWidth(width) } });
     },
     [choice, mutate],
   );

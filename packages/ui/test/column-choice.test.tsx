@@ -129,7 +129,7 @@ describe('the Columns menu', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Columns/ }));
 
-    // Keys only: Tab to Wider, Enter and Space press it.
+    // Keys only: with Wider focused, Enter and Space press it.
     const wider = screen.getByRole('button', { name: 'Make Bank Name wider' });
     wider.focus();
     await user.keyboard('{Enter}');

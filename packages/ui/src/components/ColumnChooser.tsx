@@ -3,7 +3,7 @@
 // headers' handles do with a pointer). The choice is saved for the operator (useColumnChoice);
 // Reset goes back to the table's own columns.
 import { useLayoutEffect, useRef, useState } from 'react';
-import { columnWidthLimits, type ColumnChoiceState } from '../column-choice.ts';
+import { clampWidth, type ColumnChoiceState } from '../column-choice.ts';
 import { useMenu } from './menu.ts';
 
 /** How far one press of Narrower or Wider moves a column's edge (CSS px). */
@@ -27,8 +27,7 @@ export function ColumnChooser({
   // What the last Narrower or Wider did, read out by screen readers (the buttons' names stay put).
   const [widthSaid, setWidthSaid] = useState('');
   const resize = (id: string, label: string, by: number) => {
-    const from = choice.widths[id] ?? Math.round(measure?.(id) ?? 0);
-    const to = Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, from + by));
+    const to = clampWidth((choice.widths[id] ?? measure?.(id) ?? 0) + by);
     choice.resize(id, to);
     setWidthSaid(`${label}: ${to} px`);
   };

@@ -5,7 +5,7 @@
 // the list's keys work (ListKeys); the row opened has the focus again when Back returns to it.
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
-import { columnWidthLimits, type ColumnChoiceState } from '../column-choice.ts';
+import { clampWidth, type ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { ListKeys, type ListPaging } from './ListKeys.tsx';
@@ -165,7 +165,7 @@ export function DataTable<Row>({
         if (done) {
           setDragged(null);
           choice.resize(id, width);
-        } else setDragged({ id, width: Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width))) });
+        } else setDragged({ id, width: clampWidth(width) });
       }
     : undefined;
   const wrap = useRef<HTMLDivElement>(null);
