@@ -60,8 +60,13 @@ export const users = pgTable(
     lastLogin: timestamp('last_login', { withTimezone: true }),
     /** The identity provider's subject (`sub`) of a user who signs in through single sign-on. */
     oidcSubject: text('oidc_subject'),
-    /** Tokens issued up to this second are refused (the provider's back-channel logout). */
+    /**
+     * Tokens issued before this moment are refused: the provider's back-channel logout, an admin's
+     * password reset, the user's own password change.
+     */
     sessionsRevokedAt: timestamp('sessions_revoked_at', { withTimezone: true }),
+    /** The one session that outlived that moment: the one the user changed their own password in. */
+    sessionsKeptId: text('sessions_kept_id'),
     createAt: createdAt(),
   },
   (t) => [
