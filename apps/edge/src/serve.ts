@@ -29,6 +29,31 @@ interface ShellServerOptions {
 const detail = (text: string) => JSON.stringify({ detail: text });
 
 /**
+ * The path as the API will route it: percent-escapes decoded once. Every rule here is matched on
+ * it, so an escape (`/api/%72egistry/...`, `/%61pi/...`) cannot dress a refused path as another.
+ * A path that would still differ after one more decoding, or that a server could read two ways
+ * (NUL, backslash, dot segments, doubled slashes under /api/), is refused: no request needs them.
+ */
+function decodedPath(url: string): { path: string } | { refused: string } {
+  const raw = url.split('?')[0]!;
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return { refused: 'The path is not valid percent-encoding.' };
+  }
+  if (path.includes('%')) return { refused: 'The path holds a percent-escape that decodes to another (encoded twice).' };
+  if (path.includes('\0') || path.includes('\\')) return { refused: 'The path holds a NUL or a backslash.' };
+  if (path.split('/').some((segment) => segment === '.' || segment === '..')) return { refused: 'The path holds a . or .. segment.' };
+  if (/^\/api(\/|$)/.test(path) && path.includes('//')) return { refused: 'The path holds a doubled slash.' };
+  return { path };
+}
+const underApi = (url: string) => {
+  const decoded = decodedPath(url);
+  return 'path' in decoded && decoded.path.startsWith('/api/');
+};
+
+/**
  * remotes.json from the remote registry, read through the API on every call, so every shell server
  * behind a load balancer serves the same; while the API is away (a restart), the last one read.
  * Asked with the page's access token, the API answers that operator's releases (a canary's for
@@ -71,7 +96,16 @@ function cacheHeaders(path: string): string {
 }
 
 export async function serveShell(options: ShellServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, clientErrorHandler: answerClientError });
+  const app = Fastify({
+    logger: false,
+    clientErrorHandler: answerClientError,
+    // A path the router cannot decode: the same {"detail"} as every refusal here.
+    frameworkErrors: (error, _request, reply) =>
+      void reply
+        .code(error.statusCode ?? 400)
+        .type('application/json')
+        .send(detail(error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoding.' : error.message)),
+  });
   const cspFor = (remotes: RegistryEntry[]) => {
     const remoteOrigins = [...new Set(remotes.map((r) => new URL(r.manifest).origin))].join(' ');
     return [
@@ -94,14 +128,16 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
 
   const maxBodyBytes = options.maxBodyBytes ?? bodyLimit;
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    const decoded = decodedPath(request.url);
+    if ('refused' in decoded) return reply.code(400).type('application/json').send(detail(decoded.refused));
+    const { path } = decoded;
+    if (!path.startsWith('/api/')) return;
     // Metrics (the operators' monitoring) and backups (`pnpm backup`) are on the API's own port,
     // not the public origin.
-    if (/^\/api\/(metrics|backup)\/?(\?|$)/.test(request.url)) return reply.code(404).type('application/json').send(detail('Not found.'));
+    if (/^\/api\/(metrics|backup)(\/|$)/.test(path)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // The registry's writes and history are for the deployers, on the API's own port: the public
     // origin forwards its read (remotes.json's source) and the console's own calls only (the admins'
     // Releases and Deploy Tokens, and the shell's load-failure reports).
-    const path = request.url.split('?')[0]!;
     if (/^\/api\/registry\/./.test(path) && !/^\/api\/registry\/(tokens\/(\d+\/)?|status\/|[a-z][a-z0-9-]*\/failures\/)$/.test(path))
       return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
@@ -117,7 +153,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     // Its own 413, or the API's early answer passed on: the client's body is read to its end first.
     await discardUnreadBody(request.raw);
     reply.header('permissions-policy', permissionsPolicy);
-    if (request.url.startsWith('/api/')) return;
+    if (underApi(request.url)) return;
     // A policy governs documents: only a page needs the registry read that derives it, not each
     // script, style or remotes.json.
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
@@ -166,7 +202,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   const indexHtml = readFileSync(join(options.root, 'index.html'));
   // Every other path is a client-side route: the shell decides (unknown ones go to /login).
   app.setNotFoundHandler((request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/static/') || request.url.startsWith('/api/')) {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/static/') || underApi(request.url)) {
       return reply.code(404).type('application/json').send(detail('Not found.'));
     }
     return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);

@@ -23,6 +23,20 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<
   });
 }
 
+/** One request with its path sent as it is written: fetch would resolve dot segments first. */
+function rawRequest(base: string, method: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    request({ host: hostname, port, method, path, headers: { 'content-type': 'application/json', authorization: 'Bearer x' } }, (response) => {
+      let body = '';
+      response.on('data', (c: Buffer) => (body += c.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
+    })
+      .on('error', reject)
+      .end(method === 'POST' ? '{}' : undefined);
+  });
+}
+
 describe('the shell server', () => {
   const api = Fastify();
   let shell: Awaited<ReturnType<typeof serveShell>>;
@@ -119,6 +133,43 @@ describe('the shell server', () => {
       });
       expect(response.status, path).toBe(404);
     }
+  });
+
+  it('matches its rules on the decoded path: an escaped path never reaches what the plain one may not, and one read two ways is refused', async () => {
+    // Each decodes to a path the public origin does not forward.
+    for (const path of [
+      '/api/%72egistry/email/releases/',
+      '/%61pi/registry/admin/releases/',
+      '/api/registry/admin%2Freleases/',
+      '/api/registry/admin/%72ollback/',
+      '/api/%6detrics',
+      '/api/%62ackup/',
+      '/api/backup/runs/',
+    ]) {
+      const answer = await rawRequest(base, 'POST', path);
+      expect([answer.status, answer.body], path).toEqual([404, JSON.stringify({ detail: 'Not found.' })]);
+    }
+    for (const [path, reason] of [
+      ['/api/%2572egistry/email/releases/', /encoded twice/],
+      ['/api/registry/status/%2e%2e/admin/releases/', /\. or \.\. segment/],
+      ['/api/registry/status/../admin/releases/', /\. or \.\. segment/],
+      ['/api/./registry/admin/releases/', /\. or \.\. segment/],
+      ['/api//registry/admin/releases/', /doubled slash/],
+      ['/api/registry/admin%5creleases/', /backslash/],
+      ['/api/registry\\admin/releases/', /backslash/],
+      ['/api/registry/%00/releases/', /NUL/],
+      ['/api/%zz/', /not valid percent-encoding/],
+      ['/store-password-list/%2e%2e/x', /\. or \.\. segment/],
+    ] as const) {
+      const answer = await rawRequest(base, 'POST', path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body).detail, path).toMatch(reason);
+    }
+    // What the console asks for, escaped or not, goes through as it was sent.
+    expect(JSON.parse((await rawRequest(base, 'GET', '/api/registry/%73tatus/')).body).url).toBe('/api/registry/%73tatus/');
+    expect(JSON.parse((await rawRequest(base, 'GET', '/api/scrape/bank/msp/list/?search=50%25%20off')).body).url).toBe(
+      '/api/scrape/bank/msp/list/?search=50%25%20off',
+    );
   });
 
   it('serves remotes.json and the app for client-side routes, with a CSP naming the remote origins', async () => {
