@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsTable } from '@ejdesk/settings';
 import { apiReference, apiReferenceDoc } from './api-reference.ts';
-import { apiSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
+import { apiSettings, backupSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
 import { edgeSettings } from '../../apps/edge/src/config.ts';
 import { ingestSettings } from '../../apps/ingest/src/config.ts';
 
@@ -24,9 +24,9 @@ export function settingsSection(): string {
     '',
     settingsTable(apiSettings),
     '',
-    'Its CLIs (`migrate`, `seed`, `user:create`, `prepare:demo`) read the same, and:',
+    'Its CLIs (`migrate`, `seed`, `user:create`, `prepare:demo`, `pnpm backup`, `pnpm restore`) read the same, and:',
     '',
-    settingsTable({ ...only(demoSettings, apiSettings), ...only(userCreateSettings, apiSettings) }),
+    settingsTable({ ...only(demoSettings, apiSettings), ...only(userCreateSettings, apiSettings), ...only(backupSettings, apiSettings) }),
     '',
     '### The mail ingester (`pnpm ingest`, and hosted in the API process under `pnpm start`)',
     '',

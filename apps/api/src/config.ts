@@ -115,6 +115,18 @@ export const userCreateSettings = {
   EJDESK_PASSWORD: text({ secret: true, description: 'The password of the user `user:create` makes; unset, it is asked for (never in shell history).' }),
 };
 
+/** `pnpm backup` and `pnpm restore`: the API's settings, and the backup's passphrase (asked for when unset). */
+export const backupSettings = {
+  ...apiSettings,
+  BACKUP_PASSPHRASE: text({
+    secret: true,
+    pattern: '^.{12,}$',
+    accepts: 'at least 12 characters',
+    description:
+      'The passphrase `pnpm backup` encrypts a backup with and `pnpm restore` opens it with; unset, it is asked for on the terminal. Keep it apart from the backups: the file and the passphrase together give the database and its keys.',
+  }),
+};
+
 export interface ApiConfig {
   /** The time zone of the turnaround clock's days. */
   clockTimeZone: string;
