@@ -3,7 +3,7 @@
 // folder of static files on its own origin (as a CDN would serve it).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
 import { answerClientError, bodyLimit, discardUnreadBody, permissionsPolicy } from '@ejdesk/http';
@@ -101,8 +101,8 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     clientErrorHandler: answerClientError,
     // A path the router cannot decode: the same {"detail"} as every refusal here.
     frameworkErrors: (error, _request, reply) =>
-      void reply
-        .code(error.statusCode ?? 400)
+      void (reply as FastifyReply)
+        .code(400)
         .type('application/json')
         .send(detail(error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoding.' : error.message)),
   });
