@@ -2,8 +2,11 @@
 // two API processes on one PostgreSQL, requests balanced over both; one killed outright while 16
 // connections read: not one read fails (nginx passes a GET the dead one did not answer to the
 // other), and logins (POSTs, never resent once sent) keep working after it; the event stream
-// comes through unbuffered; metrics and backups are not on the public port; no header is doubled.
+// comes through unbuffered; metrics and backups are not on the public port; no header is doubled;
+// the registry's writes are not on it either, however the path is escaped.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, openDatabase } from '@ejdesk/db';
@@ -124,4 +127,87 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('two API instances behind ngin
     // A login to the dead instance is refused at connect, before anything was sent: passed on.
     for (let i = 0; i < 6; i++) expect((await login()).status).toBe(200);
   }, 120_000);
+});
+
+/** One request with its path sent as it is written (fetch would resolve dot segments first). */
+function rawRequest(base: string, method: string, path: string): Promise<{ status: number; body: string; type: string | undefined }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: 'Bearer x', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+    request({ host: hostname, port, method, path, headers }, (response) => {
+      let body = '';
+      response.on('data', (c: Buffer) => (body += c.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body, type: response.headers['content-type'] }));
+    })
+      .on('error', reject)
+      .end(method === 'POST' ? '{}' : undefined);
+  });
+}
+
+describe.runIf(nginxInstalled)('the public port of deploy/nginx/ejdesk.conf, by the path the API will route', () => {
+  let proxy: Nginx;
+  const echoes: FastifyInstance[] = [];
+  /** What reached the API, and the edge, through nginx: the path as the upstream received it. */
+  const echo = async (who: string) => {
+    const app = Fastify();
+    app.all('/*', async (r) => ({ who, url: r.url }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    echoes.push(app);
+    return (app.server.address() as { port: number }).port;
+  };
+  beforeAll(async () => {
+    proxy = await startNginx({ api: [await echo('api')], edge: [await echo('edge')] });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await Promise.all(echoes.map((e) => e.close()));
+  });
+
+  test("forwards the registry's read and the console's calls, never the deployers' writes, plain or escaped", async () => {
+    for (const [method, path] of [
+      ['GET', '/api/registry/'],
+      ['GET', '/api/registry/status/'],
+      ['DELETE', '/api/registry/tokens/12/'],
+      ['POST', '/api/registry/admin/failures/'],
+    ]) {
+      const answer = await rawRequest(proxy.base, method, path);
+      expect([answer.status, JSON.parse(answer.body)], path).toEqual([200, { who: 'api', url: path }]);
+    }
+    for (const path of [
+      '/api/registry/email/releases/',
+      '/api/registry/email/rollback/',
+      '/api/registry/releases/',
+      '/api/%72egistry/email/releases/',
+      '/%61pi/registry/admin/releases/',
+      '/api/registry/admin%2Freleases/',
+      '/api/%6detrics',
+    ]) {
+      const answer = await rawRequest(proxy.base, 'POST', path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).not.toContain('"who"');
+    }
+  });
+
+  test('refuses with 400 a path that reads one way to nginx and another to the API', async () => {
+    for (const path of [
+      '/api/%2572egistry/email/releases/',
+      '/api/registry/status/%2e%2e/admin/releases/',
+      '/api/registry/status/../admin/releases/',
+      '/api/registry/status/.%2E/admin/releases/',
+      '/api/./registry/admin/releases/',
+      '/api/registry/status%2F..%2Fadmin/releases/',
+      '/api//registry/admin/releases/',
+      '/api/registry%2F/admin/releases/',
+      '/api/registry/admin%5creleases/',
+      '/api/registry\\admin/releases/',
+    ]) {
+      const answer = await rawRequest(proxy.base, 'POST', path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.type, path).toBe('application/json');
+      expect(JSON.parse(answer.body).detail, path).toMatch(/read two ways|doubled slash/);
+    }
+    // A dot inside a name, an escape in the query, the console's pages: passed on as written.
+    expect(JSON.parse((await rawRequest(proxy.base, 'GET', '/api/scrape/x.y/?q=50%25')).body)).toEqual({ who: 'api', url: '/api/scrape/x.y/?q=50%25' });
+    expect(JSON.parse((await rawRequest(proxy.base, 'GET', '/static/js/index.1a.js')).body)).toEqual({ who: 'edge', url: '/static/js/index.1a.js' });
+  });
 });
