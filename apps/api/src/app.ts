@@ -1,4 +1,5 @@
 // Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -122,6 +123,8 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metricsToken);
   await registerSecurity(app, config.corsOrigins);
+  // The console's refresh token arrives in a cookie (routes/auth/sessions.ts); nothing else reads one.
+  await app.register(cookie);
 
   // Liveness: the process answers. Readiness: the database answers and its migrations are current.
   const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };

@@ -20,7 +20,12 @@ export const apiSettings = {
     accepts: 'at least 32 characters',
     description: 'Signs the access and refresh tokens. Required with DATABASE_URL (every API process needs the same); the embedded demo generates one.',
   }),
-  ACCESS_TOKEN_MINUTES: integer({ minimum: 1, maximum: 1440, default: 30, description: 'Lifetime of an access token.' }),
+  ACCESS_TOKEN_MINUTES: integer({
+    minimum: 1,
+    maximum: 1440,
+    default: 5,
+    description: 'Lifetime of an access token: short, since the console keeps it where scripts can read it (its refresh token is in an HttpOnly cookie).',
+  }),
   REFRESH_TOKEN_HOURS: integer({ minimum: 1, maximum: 8760, default: 24, description: 'Lifetime of a refresh token: how long a session lasts unused.' }),
   LOGIN_MAX_FAILURES: integer({ minimum: 1, maximum: 1000, default: 10, description: 'Failed logins allowed per account from one address within the window.' }),
   LOGIN_MAX_FAILURES_PER_IP: integer({

@@ -40,6 +40,8 @@ interface AuthenticatedUser {
   email: string;
   role: UserRole;
   mustChangePassword: boolean;
+  /** The session the access token belongs to (its refresh token's id), when the token names one. */
+  sessionId?: string | undefined;
 }
 
 declare module 'fastify' {

@@ -16,10 +16,12 @@ export interface TokenClaims {
   role?: UserRole;
   /** On access tokens after an admin's reset: the console asks for a new password first. */
   password_change_required?: true;
-  /** On refresh tokens of a single sign-on: the console's logout ends the provider's session too. */
+  /** On the tokens of a single sign-on session: the console's logout ends the provider's session too. */
   sso?: true;
   /** On access tokens: the session (its refresh token's jti), so that ending it refuses them at once. */
   sid?: string;
+  /** When the token was made, to the millisecond: iat's whole seconds cannot order it against a revocation. */
+  iat_ms?: number;
 }
 
 interface IssueOptions {
@@ -40,23 +42,38 @@ export interface TokenService {
   newId(): string;
 }
 
+/** The session a token belongs to: a refresh token's own id, an access token's sid. */
+export const sessionOf = (claims: Pick<TokenClaims, 'token_type' | 'jti' | 'sid'>): string | undefined =>
+  claims.token_type === 'refresh' ? claims.jti : claims.sid;
+
 /**
- * Whether the user's sessions were all ended (the provider's back-channel logout) after the token was
- * issued: its whole issue second (iat has no finer grain) lies before that moment.
+ * Whether the user's sessions were ended (a password change or reset, the provider's back-channel
+ * logout) after the token was made, unless it belongs to the one session kept (the one the user
+ * changed their password in). A token without iat_ms (made before it existed) counts as made at
+ * the end of its issue second.
  */
-export const revokedForUser = (claims: Pick<TokenClaims, 'iat'>, user: { sessionsRevokedAt: Date | null }) =>
-  user.sessionsRevokedAt !== null && (claims.iat + 1) * 1000 <= user.sessionsRevokedAt.getTime();
+export function revokedForUser(
+  claims: Pick<TokenClaims, 'iat' | 'iat_ms' | 'token_type' | 'jti' | 'sid'>,
+  user: { sessionsRevokedAt: Date | null; sessionsKeptId: string | null },
+): boolean {
+  if (user.sessionsRevokedAt === null) return false;
+  if (user.sessionsKeptId !== null && sessionOf(claims) === user.sessionsKeptId) return false;
+  const madeAt = typeof claims.iat_ms === 'number' ? claims.iat_ms : (claims.iat + 1) * 1000 - 1;
+  return madeAt < user.sessionsRevokedAt.getTime();
+}
 
 export function createTokenService(secret: string, lifetimes: Record<TokenType, number>): TokenService {
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
   return {
     issue(userId, type, { role, passwordChangeRequired, jti, sso, sessionId } = {}) {
-      const iat = Math.floor(Date.now() / 1000);
+      const now = Date.now();
+      const iat = Math.floor(now / 1000);
       const claims: TokenClaims = {
         token_type: type,
         exp: iat + lifetimes[type],
         iat,
+        iat_ms: now,
         jti: jti ?? this.newId(),
         user_id: userId,
         ...(role ? { role } : {}),

@@ -18,7 +18,7 @@ async function signIn(request: FastifyRequest, reply: FastifyReply): Promise<Fas
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
   // A session ended by logout or by the identity provider: at once, not when the token lapses.
   if (user.sessionEnded || revokedForUser(claims, user)) return reply.code(401).send(notValid);
-  request.user = user;
+  request.user = { ...user, sessionId: claims.sid };
   return undefined;
 }
 

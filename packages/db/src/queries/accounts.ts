@@ -58,12 +58,19 @@ export async function changeAccount(
   });
 }
 
-/** A password an admin set for the user, who must choose their own at the next login (audited). */
+/**
+ * A password an admin set for the user, who must choose their own at the next login; every
+ * session of the user ends (audited).
+ */
 export async function resetAccountPassword(db: Db, by: number, id: number, passwordHash: string): Promise<Account | undefined> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.update(users).set({ passwordHash, mustChangePassword: true }).where(eq(users.id, id)).returning(accountColumns);
+    const [row] = await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: true, sessionsRevokedAt: new Date(), sessionsKeptId: null })
+      .where(eq(users.id, id))
+      .returning(accountColumns);
     if (!row) return undefined;
-    await tx.insert(auditLog).values({ userId: by, action: 'reset_password', entity: 'user', entityId: row.email });
+    await tx.insert(auditLog).values({ userId: by, action: 'reset_password', entity: 'user', entityId: row.email, detail: 'every session ended' });
     return row;
   });
 }

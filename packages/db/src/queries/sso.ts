@@ -131,7 +131,7 @@ export async function revokeSessionsOfSubject(
     if (first.length === 0) return 'seen before';
     const [user] = await tx
       .update(users)
-      .set({ sessionsRevokedAt: sql`greatest(${users.sessionsRevokedAt}, now())` })
+      .set({ sessionsRevokedAt: sql`greatest(${users.sessionsRevokedAt}, now())`, sessionsKeptId: null })
       .where(eq(users.oidcSubject, logout.subject))
       .returning({ id: users.id, email: users.email });
     if (!user) return 'no such user';

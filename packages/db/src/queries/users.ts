@@ -21,6 +21,7 @@ export async function findActiveUser(db: Db, id: number, sessionId?: string) {
       role: users.role,
       mustChangePassword: users.mustChangePassword,
       sessionsRevokedAt: users.sessionsRevokedAt,
+      sessionsKeptId: users.sessionsKeptId,
       sessionEnded: sessionId ? sql<boolean>`exists (select 1 from revoked_tokens where jti = ${sessionId})` : sql<boolean>`false`,
     })
     .from(users)
@@ -125,10 +126,14 @@ export async function passwordHashOf(db: Db, id: number): Promise<string | undef
   return row?.hash;
 }
 
-/** The user's own new password: the reset's obligation ends with it (audited). */
-export async function setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+/**
+ * The user's own new password: the reset's obligation ends with it, and so does every other
+ * session of the user (whoever knew the old password may have signed in with it); the session the
+ * change was made in goes on. Audited.
+ */
+export async function setOwnPassword(db: Db, id: number, passwordHash: string, keptSession: string | null): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, mustChangePassword: false }).where(eq(users.id, id));
-    await tx.insert(auditLog).values({ userId: id, action: 'change_password', entity: 'user', entityId: String(id) });
+    await tx.update(users).set({ passwordHash, mustChangePassword: false, sessionsRevokedAt: new Date(), sessionsKeptId: keptSession }).where(eq(users.id, id));
+    await tx.insert(auditLog).values({ userId: id, action: 'change_password', entity: 'user', entityId: String(id), detail: 'other sessions ended' });
   });
 }

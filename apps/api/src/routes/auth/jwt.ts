@@ -1,25 +1,15 @@
 // Djoser / SimpleJWT-compatible token endpoints: create (login), verify and refresh; and logout,
 // which revokes the refresh token. Every login, failed or not, is in the audit log with its IP.
+// The refresh token travels in the body (API clients) or in the console's HttpOnly cookie.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
-import {
-  audit,
-  beginLoginAttempt,
-  findActiveUser,
-  findUserByEmail,
-  finishLoginAttempt,
-  isTokenRevoked,
-  passwordHashOf,
-  recordLogin,
-  setOwnPassword,
-} from '@ejdesk/db';
+import { audit, beginLoginAttempt, findUserByEmail, finishLoginAttempt, passwordHashOf, recordLogin, setOwnPassword } from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
-import { revokedForUser } from '../../lib/tokens.ts';
 import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
-import { endSession, refreshClaims, tokenNotValid } from './sessions.ts';
+import { beginSession, endSession, noRefreshToken, liveUserOf, presentedRefresh, refreshClaims, tokenNotValid } from './sessions.ts';
 
 export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
@@ -65,35 +55,44 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await recordLogin(db, user.id);
     await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
     // The refresh token's jti names the session; its access tokens carry it, so logout ends them too.
-    const session = tokens.newId();
-    return {
-      refresh: tokens.issue(user.id, 'refresh', { jti: session }),
-      access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword, sessionId: session }),
-    };
+    return beginSession(app.ctx, reply, user);
   });
 
+  // A token is valid as every route finds it: signed, unexpired, its user active and its session
+  // not ended (logout, a password change or reset, the provider's logout).
   app.post('/verify/', { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } }, async (request, reply) => {
-    if (!tokens.verify(request.body.token)) return reply.code(401).send(tokenNotValid);
+    const claims = tokens.verify(request.body.token);
+    if (!claims || !(await liveUserOf(app.ctx, claims))) return reply.code(401).send(tokenNotValid);
     return {};
   });
 
   app.post('/refresh/', { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } }, async (request, reply) => {
-    const claims = refreshClaims(app.ctx, request.body.refresh);
+    const presented = presentedRefresh(request);
+    if (!presented) return reply.code(401).send(noRefreshToken);
+    const claims = refreshClaims(app.ctx, presented);
     if (!claims) return reply.code(401).send(tokenNotValid);
-    if (await isTokenRevoked(db, claims.jti)) return reply.code(401).send(tokenNotValid);
     // A deactivated account loses its session at the next refresh; a changed role shows from it.
-    // The provider's back-channel logout ended every session of the user issued until then.
-    const user = await findActiveUser(db, claims.user_id);
-    if (!user || revokedForUser(claims, user)) return reply.code(401).send(tokenNotValid);
-    return { access: tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword, sessionId: claims.jti }) };
+    const user = await liveUserOf(app.ctx, claims);
+    if (!user) return reply.code(401).send(tokenNotValid);
+    void reply.header('cache-control', 'no-store');
+    return {
+      access: tokens.issue(user.id, 'access', {
+        role: user.role,
+        passwordChangeRequired: user.mustChangePassword,
+        sessionId: claims.jti,
+        sso: claims.sso === true,
+      }),
+    };
   });
 
   // Logout: the refresh token is refused from now on, and with it the session's access tokens.
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
   app.post('/logout/', { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const claims = refreshClaims(app.ctx, request.body.refresh);
+    const presented = presentedRefresh(request);
+    if (!presented) return reply.code(401).send(noRefreshToken);
+    const claims = refreshClaims(app.ctx, presented);
     if (!claims) return reply.code(401).send(tokenNotValid);
-    await endSession(app.ctx, claims, request.clientIp);
+    await endSession(app.ctx, reply, claims, request.clientIp);
     return reply.code(204).send(null);
   });
 
@@ -108,7 +107,8 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(400).send({ detail: 'The current password is not right.' });
       }
       if (new_password === old_password) return reply.code(400).send({ detail: 'The new password must differ from the current one.' });
-      await setOwnPassword(db, user.id, await hashPassword(new_password));
+      // Every other session of the user ends: whoever knew the old password may have one.
+      await setOwnPassword(db, user.id, await hashPassword(new_password), user.sessionId ?? null);
       return reply.code(204).send(null);
     },
   );

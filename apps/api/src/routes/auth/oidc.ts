@@ -31,7 +31,7 @@ import {
 } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { createRelyingParty, randomToken, roleOf, sha256, SsoRefusal, type RelyingParty } from '../../lib/sso.ts';
-import { endSession, refreshClaims, tokenNotValid } from './sessions.ts';
+import { beginSession, endSession, noRefreshToken, presentedRefresh, refreshClaims, tokenNotValid } from './sessions.ts';
 
 const cookieName = 'ejdesk_sso';
 const cookiePath = '/api/auth/oidc/';
@@ -144,16 +144,18 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
     const taken = await takeSsoHandoff(db, sha256(request.body.code), jti, new Date(Date.now() + config.refreshTokenHours * 3600_000));
     const user = taken && (await findActiveUser(db, taken.userId));
     if (!user) return reply.code(400).send({ detail: 'The sign-in code is not valid (used already, or expired). Sign in again.' });
-    return { refresh: tokens.issue(user.id, 'refresh', { jti, sso: true }), access: tokens.issue(user.id, 'access', { role: user.role, sessionId: jti }) };
+    return beginSession(app.ctx, reply, user, { session: jti, sso: true });
   });
 
   // Logout of a session begun at the provider: the refresh token ends here, and the answer says
   // where the browser goes to end the provider's session too.
   app.post('/logout/', { schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } }, async (request, reply) => {
-    const claims = refreshClaims(app.ctx, request.body.refresh);
+    const presented = presentedRefresh(request);
+    if (!presented) return reply.code(401).send(noRefreshToken);
+    const claims = refreshClaims(app.ctx, presented);
     if (!claims) return reply.code(401).send(tokenNotValid);
     const session = await ssoSessionOf(db, claims.jti);
-    await endSession(app.ctx, claims, request.clientIp);
+    await endSession(app.ctx, reply, claims, request.clientIp);
     await endSsoSession(db, claims.jti);
     return { redirect: session && rp ? await rp.endSessionUrl(session.idToken) : null };
   });
