@@ -169,7 +169,7 @@ describe.runIf(nginxInstalled)('the public port of deploy/nginx/ejdesk.conf, by 
       ['GET', '/api/registry/status/'],
       ['DELETE', '/api/registry/tokens/12/'],
       ['POST', '/api/registry/admin/failures/'],
-    ]) {
+    ] as const) {
       const answer = await rawRequest(proxy.base, method, path);
       expect([answer.status, JSON.parse(answer.body)], path).toEqual([200, { who: 'api', url: path }]);
     }
