@@ -73,14 +73,14 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="audit_log.csv"');
     const lines = response.body.trim().split('\r\n');
-    expect(lines[0]).toBe('When (UTC),Who,What,Entity,Entity ID,Detail,IP');
-    // Newest first: both logins and the failed one.
+    expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP"');
+    // Newest first: both logins and the failed one; every field quoted.
     expect(lines.slice(1).map((l) => l.split(',').slice(1, 3))).toEqual([
-      [admin.email, 'login'],
-      [operator.email, 'login'],
-      [operator.email, 'login_failed'],
+      [`"${admin.email}"`, '"login"'],
+      [`"${operator.email}"`, '"login"'],
+      [`"${operator.email}"`, '"login_failed"'],
     ]);
-    expect(lines[2]).toContain('10.1.2.3');
+    expect(lines[2]).toContain('"10.1.2.3"');
   });
 
   it('has no route that changes or deletes a row, for anyone', async () => {

@@ -304,14 +304,15 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         .replace(/^\uFEFF/, '')
         .trim()
         .split('\r\n');
+      // Every field quoted, so no reader takes a field's text for anything but a value.
       expect(lines[0]).toBe(
-        'ATM ID,Card No.,TXT No.,Transaction Date,Transaction Amt.,Dispute Amt.,Overage,MSP Remarks,MSP RefNo.,Short Desc. EJ_Error,Complaint Date,Short Description,Mail Received From,Mail Subject',
+        '"ATM ID","Card No.","TXT No.","Transaction Date","Transaction Amt.","Dispute Amt.","Overage","MSP Remarks","MSP RefNo.","Short Desc. EJ_Error","Complaint Date","Short Description","Mail Received From","Mail Subject"',
       );
       const expected = (await get(`${table}?page_size=100&mail_received_from=harbor`)).json().results;
-      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((r: { atm_id: string }) => r.atm_id));
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((r: { atm_id: string }) => `"${r.atm_id}"`));
       expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
       expect(lines[2]).toBe(
-        'APX00024,412345XXXXXX1024,500024,2025-03-25,2400,1200,0,Under review,REF24,CASH NOT DISPENSED - Cash retracted,2025-04-01,cash not dispensed at ATM,ops@harborbank.example,ATM dispute APX00024',
+        '"APX00024","412345XXXXXX1024","500024","2025-03-25","2400","1200","0","Under review","REF24","CASH NOT DISPENSED - Cash retracted","2025-04-01","cash not dispensed at ATM","ops@harborbank.example","ATM dispute APX00024"',
       );
     });
 
@@ -343,10 +344,10 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
 
       const overage = await get(`${exportUrl}?format=csv&kind=overage`);
       const lines = overage.body.trim().split('\r\n');
-      expect(lines[0]!.endsWith(',Name of File')).toBe(true);
+      expect(lines[0]!.endsWith(',"Name of File"')).toBe(true);
       expect(lines).toHaveLength(5);
       const succeeding = await get(`${exportUrl}?format=csv&kind=succeeding`);
-      expect(succeeding.body.split('\r\n')[0]!.endsWith(',Name Of File')).toBe(true);
+      expect(succeeding.body.split('\r\n')[0]!.endsWith(',"Name Of File"')).toBe(true);
     });
 
     it('refuses a bad format, kind or filter, and anyone without a token', async () => {

@@ -1,8 +1,12 @@
 // Turning table rows into export cells: the 'N/A' fill for missing values and the guard against
-// formula injection: a cell whose first character, after any leading whitespace or control
-// characters (LF, CR, tab, NUL, ...), is = + - @ or their full-width forms (＝ ＋ － ＠, which
-// Excel's East Asian input turns into formulas) could run as a formula in a spreadsheet, so it is
-// prefixed with an apostrophe and stays text.
+// formula injection: a cell whose first visible character is = + - @ or their full-width forms
+// (＝ ＋ － ＠, which Excel's East Asian input turns into formulas) could run as a formula in a
+// spreadsheet, so it is prefixed with an apostrophe and stays text. What stands before that
+// character may be whitespace, control characters or invisible ones (zero-width space and joiners,
+// BOM, bidi controls, soft hyphen, ...), which a reader does not see. Excel in semicolon-separated
+// locales splits a CSV cell at each ';', so the text after one is guarded the same way, by an
+// apostrophe right after the ';'. A cell that starts with a tab or a line break is prefixed too;
+// a plain number (-12.50) is left as it is.
 
 export const missingValue = 'N/A';
 
@@ -46,11 +50,19 @@ export function amountOf(value: unknown): number | null {
   return Number(value);
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-const formulaStart = /^[\s\u0000-\u001f\u007f-\u009f\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/;
+/** Whitespace, separators, control and format characters, and the rest Unicode says to show as nothing. */
+const unseen = String.raw`[\s\p{Z}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*`;
+const formulaChar = String.raw`[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]`;
+const formulaStart = new RegExp(String.raw`^(?:${unseen}${formulaChar}|[\t\r\n])`, 'u');
+const formulaAfterSemicolon = new RegExp(`;(?=${unseen}${formulaChar})`, 'gu');
+
+// A negative number is a value, not a formula: '-12.50' stays a number in a spreadsheet.
+const plainNumber = /^-?\d+(\.\d+)?$/;
 
 export function neutralise(text: string): string {
-  return formulaStart.test(text) ? `'${text}` : text;
+  if (plainNumber.test(text)) return text;
+  const guarded = text.includes(';') ? text.replace(formulaAfterSemicolon, ";'") : text;
+  return formulaStart.test(text) ? `'${guarded}` : guarded;
 }
 
 /** One cell as it goes into a file: text, guarded; numbers stay numbers; missing -> 'N/A'. */

@@ -1,17 +1,19 @@
-import { cellValue, exportCell, exportRows, neutralise, type ExportColumn } from './cells.ts';
+import { cellValue, exportCell, neutralise, type ExportColumn } from './cells.ts';
 
-const quote = (cell: string | number) => {
-  const text = String(cell);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
+/**
+ * Every field in quotes, numbers too: a reader never takes a field's text for anything but a
+ * value, and a spreadsheet still reads a quoted number or date as one.
+ */
+const quote = (cell: string | number) => `"${String(cell).replaceAll('"', '""')}"`;
 
-/** One CSV line (CRLF-terminated) of already-guarded cells: for writers that stream row by row. */
+/** One CSV line (CRLF-terminated) of already-guarded cells. */
 const csvLine = (cells: readonly (string | number)[]) => cells.map(quote).join(',') + '\r\n';
+
+const rowCells = <Row>(row: Row, columns: readonly ExportColumn<Row>[]) => columns.map((column) => exportCell(cellValue(row, column)));
 
 /** RFC 4180 CSV with CRLF line ends and a BOM, so that Excel opens UTF-8 text correctly. */
 export function toCsv<Row>(rows: readonly Row[], columns: readonly ExportColumn<Row>[]): string {
-  const lines = [columns.map((c) => quote(neutralise(c.header))), ...exportRows(rows, columns).map((r) => r.map(quote))];
-  return '\uFEFF' + lines.map((line) => line.join(',')).join('\r\n') + '\r\n';
+  return '\uFEFF' + csvLine(columns.map((c) => neutralise(c.header))) + rows.map((row) => csvLine(rowCells(row, columns))).join('');
 }
 
 /**

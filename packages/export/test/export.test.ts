@@ -46,15 +46,21 @@ describe('export cells', () => {
 });
 
 describe('CSV', () => {
-  it('quotes separators, quotes and line breaks, and guards formulas', () => {
+  it('quotes every field, doubles quotes, keeps line breaks, and guards formulas', () => {
     const csv = toCsv<Row>([{ atm: 'A,1', amount: 100, note: 'say "hi"' }, { atm: '=cmd|calc', note: 'two\nlines' }, { atm: null }], columns);
     expect(csv.startsWith('\uFEFF')).toBe(true);
-    expect(csv.slice(1).split('\r\n')).toEqual(['ATM ID,Amount,Note', '"A,1",100,"say ""hi"""', `'=cmd|calc,N/A,"two\nlines"`, 'N/A,N/A,N/A', '']);
+    expect(csv.slice(1).split('\r\n')).toEqual([
+      '"ATM ID","Amount","Note"',
+      '"A,1","100","say ""hi"""',
+      `"'=cmd|calc","N/A","two\nlines"`,
+      '"N/A","N/A","N/A"',
+      '',
+    ]);
   });
 
   it('takes the columns of JSON data from the first record', () => {
     const rows = [{ a: 1, b: 'x' }, { a: 2 }];
-    expect(toCsv(rows, columnsFromFirstRecord(rows)).slice(1)).toBe('a,b\r\n1,x\r\n2,N/A\r\n');
+    expect(toCsv(rows, columnsFromFirstRecord(rows)).slice(1)).toBe('"a","b"\r\n"1","x"\r\n"2","N/A"\r\n');
   });
 });
 

@@ -116,9 +116,9 @@ describe('streamed CSV', () => {
     const { batches } = source(3, 300);
     const text = (await bytesOf(Readable.from(csvChunks(batches, columns)))).toString('utf8');
     const lines = text.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('ATM ID,Transaction Date,Amount,Note');
+    expect(lines[0]).toBe('"ATM ID","Transaction Date","Amount","Note"');
     expect(lines).toHaveLength(1 + 900 + 1);
-    expect(lines[900]).toBe('ATM899,2025-03-25,12.5," padded & <odd> ""text""\u0001"');
+    expect(lines[900]).toBe('"ATM899","2025-03-25","12.5"," padded & <odd> ""text""\u0001"');
   });
 
   it('reads rows only while the client reads', async () => {
