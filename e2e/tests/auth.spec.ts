@@ -45,6 +45,27 @@ test('logging in shows the loading state, then the dashboard inside the layout',
   ]);
 });
 
+test("the refresh token is out of scripts' reach: an HttpOnly cookie renews a lapsed access token", async ({ page }) => {
+  await page.goto('/login');
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill(demo.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'ejdesk_refresh');
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/api/auth/' });
+  // Nothing a script on the page can read holds it.
+  const readable = await page.evaluate(() => [document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join('\n'));
+  expect(readable).not.toContain(cookie!.value);
+  // An access token that no longer works: the console renews it through the cookie and goes on.
+  await page.evaluate(() => localStorage.setItem('token', 'not.a.token'));
+  const renewed = page.waitForResponse((r) => r.url().endsWith('/api/auth/jwt/refresh/'));
+  await page.goto('/missing-data');
+  expect((await renewed).status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Missing Data' })).toBeVisible();
+  await expect(page.getByRole('table').locator('tbody tr').first()).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBe('not.a.token');
+});
+
 test('a wrong password shows the server message and stays on login', async ({ page }) => {
   await page.goto('/login');
   await page.getByPlaceholder('Enter your username').fill(demo.email);
@@ -58,7 +79,8 @@ test('a wrong password shows the server message and stays on login', async ({ pa
 test('logout clears the session; the guard then sends every page to login and back after login', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard');
-  const refresh = await page.evaluate(() => localStorage.getItem('refresh'));
+  const refresh = (await page.context().cookies()).find((c) => c.name === 'ejdesk_refresh')?.value;
+  expect(refresh).toBeTruthy();
   const revoked = page.waitForResponse((r) => r.url().endsWith('/api/auth/jwt/logout/'));
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);

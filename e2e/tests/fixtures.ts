@@ -21,7 +21,8 @@ export const demoAdmin = { email: 'admin@example.com', password: 'ejdesk-admin' 
 export async function signIn(page: Page, account = demo): Promise<void> {
   const response = await page.request.post('/api/auth/jwt/create/', { data: account });
   expect(response.ok()).toBe(true);
-  const { access, refresh } = (await response.json()) as { access: string; refresh: string };
+  // The refresh token stays in the session cookie this answer set in the page's context.
+  const { access } = (await response.json()) as { access: string };
   const userId = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString()).user_id as number;
   await page.addInitScript(
     (session) => {
@@ -29,11 +30,10 @@ export async function signIn(page: Page, account = demo): Promise<void> {
       if (sessionStorage.getItem('e2e-signed-in')) return;
       sessionStorage.setItem('e2e-signed-in', '1');
       localStorage.setItem('token', session.access);
-      localStorage.setItem('refresh', session.refresh);
       localStorage.setItem('isAuthenticated', 'true');
       localStorage.setItem('currentUser_id', session.userId);
     },
-    { access, refresh, userId: String(userId) },
+    { access, userId: String(userId) },
   );
 }
 

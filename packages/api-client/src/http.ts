@@ -39,12 +39,11 @@ http.interceptors.request.use((config) => {
 
 let refreshing: Promise<string | null> | null = null;
 
-/** One refresh at a time, however many requests failed together. */
+/** One refresh at a time, however many requests failed together; the session cookie carries the refresh token. */
 export function refreshAccessToken(): Promise<string | null> {
-  const { refresh } = sessionStore.getState();
-  if (!refresh) return Promise.resolve(null);
+  if (!sessionStore.getState().isAuthenticated) return Promise.resolve(null);
   refreshing ??= http
-    .post<{ access: string }>('/auth/jwt/refresh/', { refresh }, { skipSessionHandling: true })
+    .post<{ access: string }>('/auth/jwt/refresh/', {}, { skipSessionHandling: true })
     .then((response) => {
       replaceAccessToken(response.data.access);
       return response.data.access;

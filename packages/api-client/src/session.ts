@@ -1,9 +1,10 @@
 // The operator's session, kept in the local storage keys the original used (docs/screens.md) (token,
-// isAuthenticated, currentUser_id) plus the refresh token, and mirrored in a zustand store so that
-// the shell and every remote see one session: this package is a shared singleton.
+// isAuthenticated, currentUser_id), and mirrored in a zustand store so that the shell and every
+// remote see one session: this package is a shared singleton. The refresh token is in an HttpOnly
+// cookie the API sets at login and reads at refresh and logout: no script on the page sees it.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { signIn, storageKeys, storeSession, tokenClaims } from './sign-in.ts';
+import { formerRefreshKey, signIn, storageKeys, storeSession, tokenClaims } from './sign-in.ts';
 
 export { storageKeys, tokenClaims } from './sign-in.ts';
 
@@ -12,7 +13,6 @@ export type Role = 'operator' | 'admin';
 
 export interface Session {
   token: string | null;
-  refresh: string | null;
   isAuthenticated: boolean;
   userId: number | null;
   /** From the access token (renewed at each refresh, so a role change shows by the next one). */
@@ -26,10 +26,10 @@ const roleOf = (token: string | null | undefined): Role | null => {
 
 function read(): Session {
   const storage = globalThis.localStorage;
+  storage?.removeItem(formerRefreshKey);
   const userId = Number(storage?.getItem(storageKeys.userId));
   return {
     token: storage?.getItem(storageKeys.token) ?? null,
-    refresh: storage?.getItem(storageKeys.refresh) ?? null,
     isAuthenticated: storage?.getItem(storageKeys.isAuthenticated) === 'true',
     userId: Number.isInteger(userId) && userId > 0 ? userId : null,
     role: roleOf(storage?.getItem(storageKeys.token)),
@@ -38,9 +38,9 @@ function read(): Session {
 
 export const sessionStore = createStore<Session>(() => read());
 
-export function startSession(access: string, refresh: string): void {
-  const userId = storeSession(access, refresh);
-  sessionStore.setState({ token: access, refresh, isAuthenticated: true, userId, role: roleOf(access) });
+export function startSession(access: string): void {
+  const userId = storeSession(access);
+  sessionStore.setState({ token: access, isAuthenticated: true, userId, role: roleOf(access) });
 }
 
 export function replaceAccessToken(access: string): void {
@@ -51,24 +51,26 @@ export function replaceAccessToken(access: string): void {
 /** Logout: the flag goes (as in the original client) and so do the tokens. */
 export function endSession(): void {
   for (const key of Object.values(storageKeys)) localStorage.removeItem(key);
-  sessionStore.setState({ token: null, refresh: null, isAuthenticated: false, userId: null, role: null });
+  sessionStore.setState({ token: null, isAuthenticated: false, userId: null, role: null });
 }
 
 /**
  * Logout as the operator means it: the session ends here at once, and the server revokes the
- * refresh token (sent with keepalive, so leaving the page does not cancel it; if the server cannot
- * be reached the token still lapses at its expiry). A session begun at the identity provider ends
- * there too: the answer is the provider's logout page to send the browser to (null otherwise).
+ * refresh token its cookie holds (sent with keepalive, so leaving the page does not cancel it; if
+ * the server cannot be reached the token still lapses at its expiry). A session begun at the
+ * identity provider ends there too: the answer is the provider's logout page to send the browser
+ * to (null otherwise).
  */
 export async function logOut(): Promise<string | null> {
-  const { refresh } = sessionStore.getState();
+  const { token, isAuthenticated } = sessionStore.getState();
   endSession();
-  if (!refresh) return null;
-  const sso = tokenClaims(refresh)?.sso === true;
+  if (!isAuthenticated) return null;
+  const sso = token !== null && tokenClaims(token)?.sso === true;
   const answer = fetch(`/api/auth/${sso ? 'oidc' : 'jwt'}/logout/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ refresh }),
+    body: '{}',
+    credentials: 'same-origin',
     keepalive: true,
   });
   if (!sso) {
@@ -85,7 +87,6 @@ export const useSession = <T>(select: (session: Session) => T): T => useStore(se
 export const standaloneSession = {
   isSignedIn: () => sessionStore.getState().isAuthenticated,
   signIn: async (username: string, password: string) => {
-    const { access, refresh } = await signIn(username, password);
-    startSession(access, refresh);
+    startSession((await signIn(username, password)).access);
   },
 };

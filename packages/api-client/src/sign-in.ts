@@ -5,10 +5,15 @@
 
 export const storageKeys = {
   token: 'token',
-  refresh: 'refresh',
   isAuthenticated: 'isAuthenticated',
   userId: 'currentUser_id',
 } as const;
+
+/**
+ * Where an earlier console kept the refresh token. It now lives in an HttpOnly cookie that no
+ * script reads (a remote's included): a copy left here is removed.
+ */
+export const formerRefreshKey = 'refresh';
 
 /** The payload of a JWT, without verifying it (the server does that). */
 export function tokenClaims(token: string): Record<string, unknown> | null {
@@ -22,11 +27,14 @@ export function tokenClaims(token: string): Record<string, unknown> | null {
   }
 }
 
-/** Writes the session to local storage; returns the user id the access token names. */
-export function storeSession(access: string, refresh: string): number | null {
+/**
+ * Writes the session to local storage; returns the user id the access token names. The refresh
+ * token is not kept: the API set it in the session cookie with the same answer.
+ */
+export function storeSession(access: string): number | null {
   const userId = Number(tokenClaims(access)?.user_id) || null;
+  localStorage.removeItem(formerRefreshKey);
   localStorage.setItem(storageKeys.token, access);
-  localStorage.setItem(storageKeys.refresh, refresh);
   localStorage.setItem(storageKeys.isAuthenticated, 'true');
   if (userId) localStorage.setItem(storageKeys.userId, String(userId));
   return userId;

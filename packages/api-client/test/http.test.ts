@@ -8,6 +8,8 @@ const token = (claims: object) => `h.${btoa(JSON.stringify(claims))}.s`;
 const expiredAccess = token({ user_id: 7, token_type: 'access', n: 1 });
 const freshAccess = token({ user_id: 7, token_type: 'access', n: 2 });
 const goodRefresh = token({ user_id: 7, token_type: 'refresh' });
+/** The session cookie the browser would send with the refresh (HttpOnly: the client never sees it). */
+let sessionCookie: 'live' | 'ended' = 'live';
 
 let server: Server;
 let refreshCalls = 0;
@@ -23,7 +25,8 @@ beforeAll(async () => {
       response.setHeader('content-type', 'application/json');
       if (request.url === '/api/auth/jwt/refresh/') {
         refreshCalls++;
-        const ok = JSON.parse(body).refresh === goodRefresh;
+        // The client sends no token of its own: the cookie is the session.
+        const ok = sessionCookie === 'live' && (JSON.parse(body) as { refresh?: string }).refresh === undefined;
         response.statusCode = ok ? 200 : 401;
         return response.end(JSON.stringify(ok ? { access: freshAccess } : { detail: 'Token is invalid or expired' }));
       }
@@ -44,6 +47,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 beforeEach(() => {
   refreshCalls = 0;
+  sessionCookie = 'live';
   failWith = null;
   failBody = JSON.stringify({ detail: 'boom' });
   seenAuth.length = 0;
@@ -51,8 +55,12 @@ beforeEach(() => {
 });
 
 describe('shared API client', () => {
-  it('stores the session under the spec keys and reads the user id from the token', () => {
-    startSession(freshAccess, goodRefresh);
+  it('stores the session under the spec keys and reads the user id from the token; no refresh token where scripts read', () => {
+    // An earlier console kept the refresh token in local storage: it goes.
+    localStorage.setItem('refresh', goodRefresh);
+    startSession(freshAccess);
+    expect(localStorage.getItem('refresh')).toBeNull();
+    expect(Object.values({ ...localStorage })).not.toContain(goodRefresh);
     expect(localStorage.getItem(storageKeys.token)).toBe(freshAccess);
     expect(localStorage.getItem('isAuthenticated')).toBe('true');
     expect(localStorage.getItem('currentUser_id')).toBe('7');
@@ -60,7 +68,7 @@ describe('shared API client', () => {
   });
 
   it('refreshes an expired access token once and retries the request', async () => {
-    startSession(expiredAccess, goodRefresh);
+    startSession(expiredAccess);
     const onUnauthorized = vi.fn();
     configureApiClient({ onUnauthorized });
     await expect(Promise.all([listBankMsps(), listBankMsps()])).resolves.toHaveLength(2);
@@ -72,7 +80,8 @@ describe('shared API client', () => {
   });
 
   it('ends the session and sends the operator to login when the refresh fails', async () => {
-    startSession(expiredAccess, 'bad-refresh');
+    startSession(expiredAccess);
+    sessionCookie = 'ended';
     const onUnauthorized = vi.fn();
     configureApiClient({ onUnauthorized });
     await expect(listBankMsps()).rejects.toThrow();
@@ -82,7 +91,7 @@ describe('shared API client', () => {
   });
 
   it('says in words why a load failed: the server detail, else what kind of failure', async () => {
-    startSession(freshAccess, goodRefresh);
+    startSession(freshAccess);
     const failure = () =>
       listBankMsps().then(
         () => 'loaded',

@@ -27,7 +27,8 @@ const redirectDelayMs = 1500;
 
 interface LoginFormProps {
   /** Keeps the session (the tokens) once the login sequence has succeeded. */
-  onSignedIn: (access: string, refresh: string) => void;
+  /** The access token; the refresh token is in the session cookie the API set. */
+  onSignedIn: (access: string) => void;
   /** Shows the console, after the redirect delay. */
   onDone: () => void;
 }
@@ -54,7 +55,7 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
   const [emergency, setEmergency] = useState(false);
 
   const finish = (tokens: { access: string; refresh: string }) => {
-    onSignedIn(tokens.access, tokens.refresh);
+    onSignedIn(tokens.access);
     setState({ busy: true, done: true });
     timer.current = setTimeout(onDone, redirectDelayMs);
   };

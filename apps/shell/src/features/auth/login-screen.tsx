@@ -17,8 +17,8 @@ export function showLoginScreen(): void {
   let consoleApp: Promise<{ startApp: () => void }> | undefined;
   root.render(
     <LoginForm
-      onSignedIn={(access, refresh) => {
-        storeSession(access, refresh);
+      onSignedIn={(access) => {
+        storeSession(access);
         // Fetched during the redirect delay, so the console follows the message without a wait.
         consoleApp = import('../../bootstrap.tsx');
       }}
