@@ -3,7 +3,7 @@
 // deploys leaving one current release, and the writes closed to anyone without a deploy token: a
 // team's token deploys its own remote only, and admins create, list and revoke tokens.
 import { apiContractVersion } from '@ejdesk/contract';
-import { auditLog, deployTokens, recordConfiguredDeployToken } from '@ejdesk/db';
+import { auditLog, createUser, deployTokens, inCanaryShare, recordConfiguredDeployToken } from '@ejdesk/db';
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,11 +207,11 @@ describe.each(backends)('the remote registry on %s', (backend) => {
       const adminAuth = `JWT ${(await login(t.app, admin)).access}`;
       const once = await report(operatorAuth, { version: '1.3.0' });
       expect(once.statusCode).toBe(202);
-      expect(once.json()).toEqual({ load_failures: 1, rolled_back: false });
+      expect(once.json()).toEqual({ load_failures: 1, rolled_back: false, counted: true });
       // The same operator again (a reload): still one.
-      expect((await report(operatorAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 1, rolled_back: false });
+      expect((await report(operatorAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 1, rolled_back: false, counted: true });
       expect((await status()).find((s) => s.name === 'files')!.canary).toMatchObject({ version: '1.3.0', load_failures: 1 });
-      expect((await report(adminAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 2, rolled_back: true });
+      expect((await report(adminAuth, { version: '1.3.0' })).json()).toEqual({ load_failures: 2, rolled_back: true, counted: true });
       expect((await status()).find((s) => s.name === 'files')!.canary).toBeNull();
       expect(new Set(await Promise.all(Array.from({ length: 20 }, (_, i) => versionFor(3000 + i))))).toEqual(new Set(['1.1.0']));
       const last = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote' && r.entityId === 'files').at(-1)!;
@@ -221,8 +221,8 @@ describe.each(backends)('the remote registry on %s', (backend) => {
         'canary 1.3.0 rolled back by itself: 2 operators could not load it (threshold 2); 1.1.0 for every operator',
       ]);
       // A failure of the current release is counted, and rolls nothing back.
-      expect((await report(operatorAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 1, rolled_back: false });
-      expect((await report(adminAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 2, rolled_back: false });
+      expect((await report(operatorAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 1, rolled_back: false, counted: true });
+      expect((await report(adminAuth, { version: '1.1.0' })).json()).toEqual({ load_failures: 2, rolled_back: false, counted: true });
       // Bad reports.
       expect((await report(operatorAuth, { version: '9.9.9' })).statusCode).toBe(404);
       expect((await report(operatorAuth, { version: '../x' })).statusCode).toBe(400);
@@ -232,6 +232,35 @@ describe.each(backends)('the remote registry on %s', (backend) => {
       const badPercent = await write('/api/registry/files/releases/', canaryRelease('1.4.0', 100));
       expect(badPercent.statusCode).toBe(400);
       expect(badPercent.json().detail).toMatch(/canary/);
+    });
+
+    it('reports from operators outside the canary\u2019s share are answered and not counted: they never roll it back', async () => {
+      expect((await write('/api/registry/files/releases/', canaryRelease('1.5.0', 10))).statusCode).toBe(201);
+      const report = (userId: number, version: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/registry/files/failures/',
+          headers: { authorization: `JWT ${t.app.ctx.tokens.issue(userId, 'access')}` },
+          payload: { version },
+        });
+      const outside: number[] = [];
+      const inside: number[] = [];
+      for (let i = 0; outside.length < 3 || inside.length < 1; i++) {
+        const id = (await createUser(t.database.db, `share-${i}@example.com`, 'not-a-hash'))!.id;
+        (inCanaryShare('files', id, 10) ? inside : outside).push(id);
+      }
+      // Three operators who are served 1.1.0 say the canary fails (the threshold is 2): not counted.
+      for (const id of outside.slice(0, 3)) {
+        const answer = await report(id, '1.5.0');
+        expect(answer.statusCode).toBe(202);
+        expect(answer.json()).toEqual({ load_failures: 0, rolled_back: false, counted: false });
+      }
+      expect((await status()).find((s) => s.name === 'files')!.canary).toMatchObject({ version: '1.5.0', load_failures: 0 });
+      // Nor is one in the share about the current release, which it does not load.
+      expect((await report(inside[0]!, '1.1.0')).json()).toMatchObject({ counted: false });
+      // One in the share is counted.
+      expect((await report(inside[0]!, '1.5.0')).json()).toEqual({ load_failures: 1, rolled_back: false, counted: true });
+      expect((await write('/api/registry/files/rollback/', { by: 'ana' })).statusCode).toBe(200);
     });
   });
 

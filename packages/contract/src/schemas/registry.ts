@@ -100,4 +100,8 @@ export const RemoteSlot = Type.Object({
 });
 /** An operator's shell could not load a release of a remote (or it threw at render). */
 export const LoadFailureBody = Type.Object({ version: Version }, { additionalProperties: false });
-export const LoadFailureCounted = Type.Object({ load_failures: Type.Integer(), rolled_back: Type.Boolean() });
+/**
+ * The release's count of operators who could not load it; counted: false when the report was not
+ * about the release the registry serves that operator (a canary outside its share): not counted.
+ */
+export const LoadFailureCounted = Type.Object({ load_failures: Type.Integer(), rolled_back: Type.Boolean(), counted: Type.Boolean() });

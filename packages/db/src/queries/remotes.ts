@@ -215,14 +215,17 @@ export async function remoteSlots(db: Db, { failures: counted = false } = {}): P
 
 /**
  * An operator's report that a release failed to load (or threw at render), counted once per
- * operator. A canary that as many operators as the threshold could not load rolls back by itself
- * (audited): the next page load of everyone in its share gets the current release again.
+ * operator, and only for the release the registry serves that operator now: a canary's from the
+ * operators in its share, the current one's from the rest. Any other report is answered and not
+ * counted (an operator outside a canary's share never loads it, so cannot say it fails). A canary
+ * that as many operators as the threshold could not load rolls back by itself (audited): the next
+ * page load of everyone in its share gets the current release again.
  */
 export async function reportLoadFailure(
   db: Db,
   report: { name: string; version: string; userId: number },
   threshold: number,
-): Promise<{ failures: number; rolledBack: boolean } | undefined> {
+): Promise<{ failures: number; rolledBack: boolean; counted: boolean } | undefined> {
   return db.transaction(async (tx) => {
     // The remote's row first, as every switch takes it: a report and a deploy never deadlock.
     const now = await lockedCurrent(tx, report.name);
@@ -231,14 +234,16 @@ export async function reportLoadFailure(
       .from(remoteReleases)
       .where(and(eq(remoteReleases.name, report.name), eq(remoteReleases.version, report.version)));
     if (!release) return undefined;
-    await tx.insert(remoteLoadFailures).values({ releaseId: release.id, userId: report.userId }).onConflictDoNothing();
+    const served = now && (now.canary && inCanaryShare(report.name, report.userId, now.canary.percent) ? now.canary.releaseId : now.releaseId);
+    const counted = served === release.id;
+    if (counted) await tx.insert(remoteLoadFailures).values({ releaseId: release.id, userId: report.userId }).onConflictDoNothing();
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(remoteLoadFailures).where(eq(remoteLoadFailures.releaseId, release.id));
-    if (now?.canary?.releaseId !== release.id || n < threshold) return { failures: n, rolledBack: false };
+    if (!counted || now?.canary?.releaseId !== release.id || n < threshold) return { failures: n, rolledBack: false, counted };
     await endCanary(
       tx,
       report.name,
       `canary ${report.version} rolled back by itself: ${n} operators could not load it (threshold ${threshold}); ${now.version} for every operator`,
     );
-    return { failures: n, rolledBack: true };
+    return { failures: n, rolledBack: true, counted };
   });
 }

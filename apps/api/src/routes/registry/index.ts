@@ -166,7 +166,8 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   // The shell reports a release that failed to load for its operator (or threw at render): counted
-  // once per operator; a canary past CANARY_ROLLBACK_FAILURES rolls back by itself.
+  // once per operator, and only for the release served to that operator (202 either way, with
+  // counted saying which); a canary past CANARY_ROLLBACK_FAILURES rolls back by itself.
   app.post(
     '/:name/failures/',
     { onRequest: authenticate, schema: { params: NameParams, body: LoadFailureBody, response: { 202: LoadFailureCounted, ...errorResponses } } },
@@ -177,7 +178,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config.canaryRollbackFailures,
       );
       if (!counted) return reply.code(404).send({ detail: `${request.params.name} has no release ${request.body.version}.` });
-      return reply.code(202).send({ load_failures: counted.failures, rolled_back: counted.rolledBack });
+      return reply.code(202).send({ load_failures: counted.failures, rolled_back: counted.rolledBack, counted: counted.counted });
     },
   );
 
@@ -202,7 +203,11 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/tokens/',
-    { ...admins, schema: { body: NewDeployToken, response: { 201: CreatedDeployToken, 409: errorResponses[400], ...errorResponses } } },
+    {
+      ...admins,
+      config: { secret: true },
+      schema: { body: NewDeployToken, response: { 201: CreatedDeployToken, 409: errorResponses[400], ...errorResponses } },
+    },
     async (request, reply) => {
       await configuredRecorded();
       const created = await createDeployToken(db, { name: request.body.name.trim(), remote: request.body.remote }, request.user!.id);
