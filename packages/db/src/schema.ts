@@ -744,8 +744,38 @@ export const remoteReleases = pgTable(
     descriptor: jsonb('descriptor').notNull(),
     deployedBy: text('deployed_by').notNull(),
     deployedAt: timestamp('deployed_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The entry script the manifest names, and the SHA-384 of it and of the manifest as the API
+     * fetched them at deploy (SRI form, sha384-BASE64): the shell loads the entry with this
+     * integrity. Null for releases recorded before the API checked them itself.
+     */
+    entry: text('entry'),
+    entryIntegrity: text('entry_integrity'),
+    manifestIntegrity: text('manifest_integrity'),
+    /** Withdrawn: never served or returned to again. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /** Rolled back from (as current, or as a canary ended): a later rollback never returns to it. */
+    rolledBackAt: timestamp('rolled_back_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('remote_releases_version_key').on(t.name, t.version)],
+);
+
+/**
+ * The origins a remote's manifests and files may come from, beyond the one EJ Desk serves it from
+ * (REMOTE_ORIGINS): added and removed by admins. A release elsewhere is refused at deploy and never
+ * served.
+ */
+export const remoteOrigins = pgTable(
+  'remote_origins',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    remote: text('remote').notNull(),
+    /** scheme://host[:port], as URL.origin writes it. */
+    origin: text('origin').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createAt: createdAt(),
+  },
+  (t) => [uniqueIndex('remote_origins_key').on(t.remote, t.origin)],
 );
 
 export const remoteCurrent = pgTable(
