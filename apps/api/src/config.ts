@@ -1,6 +1,7 @@
 // Everything the API process reads from its environment: one schema (the docs' settings table is
 // written from it), read once at start. A bad value stops the process, naming the variable.
 import { clockSettings, clockTimeZoneOf, dataDirOf, storageSettings } from '@ejdesk/db';
+import { networkRanges } from '@ejdesk/mailbox';
 import { integer, list, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -71,6 +72,12 @@ export const apiSettings = {
     maximum: 10000,
     default: 3,
     description: 'A canary release rolls back by itself once this many operators could not load it (the shell reports each, once per operator).',
+  }),
+  MAILBOX_ALLOWED_NETWORKS: text({
+    pattern: '^[0-9a-fA-F.:/, ]+$',
+    accepts: 'address ranges (CIDR) separated by commas, e.g. 127.0.0.0/8,10.20.0.0/16',
+    description:
+      'Private, loopback or link-local networks whose IMAP servers and OAuth2 token endpoints admins may add and test on the Mailboxes screen; unset, only public addresses (a host name counts by every address it resolves to).',
   }),
   EJDESK_HOSTED_WORKER: text({ description: 'A module run beside the API on its database (`pnpm start` names the mail ingester here).' }),
   PUBLIC_URL: text({
@@ -161,6 +168,8 @@ export interface ApiConfig {
   /** CANARY_ROLLBACK_FAILURES. */
   canaryRollbackFailures: number;
   hostedWorker: string | undefined;
+  /** MAILBOX_ALLOWED_NETWORKS: the non-public ranges a mailbox's server may be in (CIDR). */
+  mailboxAllowedNetworks: string[];
   /** Single sign-on through the bank's identity provider; undefined when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
   /** The password form: on, or off except for the break-glass addresses (lower case). */
@@ -211,6 +220,14 @@ function oidcOf(s: Settings<typeof apiSettings>): OidcConfig | undefined {
   };
 }
 
+function networksOf(value: string | undefined): string[] {
+  try {
+    return networkRanges(value ?? '');
+  } catch (err) {
+    throw new SettingError(`MAILBOX_ALLOWED_NETWORKS is not accepted: ${(err as Error).message}.`);
+  }
+}
+
 /** The API's configuration from `env` (the process's own by default); a SettingError names what is wrong. */
 export function loadConfig(env?: Record<string, string | undefined>): ApiConfig {
   const s = readSettings(apiSettings, env);
@@ -239,6 +256,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     canaryRollbackFailures: s.CANARY_ROLLBACK_FAILURES,
     hostedWorker: s.EJDESK_HOSTED_WORKER,
+    mailboxAllowedNetworks: networksOf(s.MAILBOX_ALLOWED_NETWORKS),
     oidc: oidcOf(s),
     localLogin: { enabled: s.LOCAL_LOGIN === 'on', breakGlass: s.LOCAL_LOGIN_BREAK_GLASS.map((email) => email.toLowerCase()) },
   };

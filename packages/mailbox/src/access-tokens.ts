@@ -3,8 +3,10 @@
 // A token is reused until shortly before it expires, the margin a tenth of its lifetime (so a
 // provider's five-minute tokens and its hour-long ones both work), and renewed early on demand
 // when the IMAP server refuses it.
+import { request as httpsRequest } from 'node:https';
 import * as oauth from 'openid-client';
 import type { MailboxAuth } from './settings.ts';
+import { lookupOf, type Pinned } from './targets.ts';
 
 type OAuthMailbox = Exclude<MailboxAuth, { method: 'password' }>;
 
@@ -20,6 +22,66 @@ interface AccessToken {
 /** A provider's refusal or an unreachable provider, in the words Mail Flow shows. */
 export class SignInError extends Error {
   override name = 'SignInError';
+}
+
+/**
+ * A network-level failure of Test connection, in the same words however it failed (refused, timed
+ * out, not the expected protocol), so an answer never tells an open port from a closed one. The
+ * cause keeps the real reason for the API's log.
+ */
+export class Unreachable extends SignInError {
+  override name = 'Unreachable';
+}
+
+/** Where a Test connection may go: the checked addresses, and the time a network-level failure takes. */
+export interface Reach {
+  imap: Pinned;
+  /** The OAuth2 token endpoint's host, checked (OAuth2 only). */
+  tokenEndpoint?: Pinned | undefined;
+  /** Every network-level failure is answered this long after its attempt began, never sooner. */
+  failureMs: number;
+}
+
+/** Waits until `ms` after `since`, then throws `err`. */
+export async function failAfter(since: number, ms: number, err: Error): Promise<never> {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, since + ms - Date.now())));
+  throw err;
+}
+
+const largestAnswer = 1024 * 1024;
+
+/**
+ * fetch for openid-client that connects to the token endpoint's checked addresses only (the name
+ * stays for SNI and the certificate check), gives up after `timeoutMs`, and reads at most 1 MiB.
+ */
+function pinnedFetch(pinned: Pinned, timeoutMs: number) {
+  return (url: string, options: oauth.CustomFetchOptions) =>
+    new Promise<Response>((resolve, reject) => {
+      const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+      const request = httpsRequest(url, { method: options.method, headers: options.headers, lookup: lookupOf(pinned), signal }, (answer) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > largestAnswer) return request.destroy(new Error('the token endpoint answered more than 1 MiB'));
+          chunks.push(chunk);
+        });
+        answer.on('error', reject);
+        answer.on('end', () => {
+          const status = answer.statusCode ?? 0;
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+          const empty = [204, 205, 304].includes(status);
+          try {
+            resolve(new Response(empty ? null : Buffer.concat(chunks), { status, statusText: answer.statusMessage ?? '', headers }));
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+      request.on('error', (err) => reject(new TypeError('fetch failed', { cause: err })));
+      request.end(options.body instanceof URLSearchParams ? options.body.toString() : (options.body as string | undefined));
+    });
 }
 
 const DEFAULT_LIFETIME_SECONDS = 3600;
@@ -54,11 +116,16 @@ export class AccessTokens {
   private readonly config: oauth.Configuration;
   private refreshToken: string | undefined;
 
-  /** `onRotated` keeps a refresh token the provider replaced (the old one may stop working). */
+  /**
+   * `onRotated` keeps a refresh token the provider replaced (the old one may stop working). With
+   * `reach` (Test connection) only the checked token endpoint is reached, and any failure short of
+   * the provider's OAuth2 answer is an Unreachable.
+   */
   constructor(
     private readonly auth: OAuthMailbox,
     private readonly onRotated: (refreshToken: string) => Promise<void> = async () => undefined,
     private readonly now: () => number = Date.now,
+    private readonly reach?: Reach,
   ) {
     const secret = auth.clientSecret;
     // The token endpoint is all EJ Desk needs of the provider: no discovery, so Microsoft's
@@ -69,6 +136,7 @@ export class AccessTokens {
       undefined,
       secret ? oauth.ClientSecretPost(secret) : oauth.None(),
     );
+    if (reach?.tokenEndpoint) this.config[oauth.customFetch] = pinnedFetch(reach.tokenEndpoint, reach.failureMs);
     if (auth.method === 'oauth2-refresh-token') this.refreshToken = auth.refreshToken;
   }
 
@@ -88,6 +156,7 @@ export class AccessTokens {
   private async request(): Promise<AccessToken> {
     const auth = this.auth;
     let answer: oauth.TokenEndpointResponse & oauth.TokenEndpointResponseHelpers;
+    const began = Date.now();
     try {
       answer =
         auth.method === 'oauth2-client-credentials'
@@ -95,6 +164,16 @@ export class AccessTokens {
           : await oauth.refreshTokenGrant(this.config, this.refreshToken!, auth.scope ? { scope: auth.scope } : undefined);
     } catch (err) {
       this.current = null;
+      // Only a provider's OAuth2 refusal keeps its words in a Test connection: anything short of it
+      // (no answer, not HTTPS, not OAuth2) reads and takes the same.
+      if (this.reach && !(err instanceof oauth.ResponseBodyError)) {
+        const url = new URL(auth.tokenUrl);
+        return failAfter(
+          began,
+          this.reach.failureMs,
+          new Unreachable(`Could not get an access token from the token endpoint at ${url.hostname}:${url.port || 443}.`, { cause: err }),
+        );
+      }
       throw new SignInError(`authentication failed: ${describe(err, auth.tokenUrl)}`, { cause: err });
     }
     if (answer.refresh_token && answer.refresh_token !== this.refreshToken) {

@@ -3,8 +3,9 @@
 // expired meanwhile) is renewed and tried once more: the provider may have revoked it early, or
 // the clocks differ.
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';
-import { AccessTokens, SignInError } from './access-tokens.ts';
+import { AccessTokens, failAfter, SignInError, Unreachable, type Reach } from './access-tokens.ts';
 import type { ImapSettings } from './settings.ts';
+import { HostNotFound, lookupOf, type MailboxTargets } from './targets.ts';
 
 /** An error's message without anything that could carry a credential (imapflow puts none there). */
 export const reasonOf = (err: unknown): string => {
@@ -29,17 +30,21 @@ interface SignInOptions {
   onError?: (err: unknown) => void;
   /** Keep a refresh token the provider rotated. */
   onRefreshTokenRotated?: ((refreshToken: string) => Promise<void>) | undefined;
+  /** Test connection: only the checked addresses, and every network-level failure alike (see Unreachable). */
+  reach?: Reach | undefined;
 }
 
-function client(settings: ImapSettings, auth: ImapFlowOptions['auth'], onError: (err: unknown) => void): ImapFlow {
+function client(settings: ImapSettings, auth: ImapFlowOptions['auth'], onError: (err: unknown) => void, reach?: Reach): ImapFlow {
   const imap = new ImapFlow({
     host: settings.host,
     port: settings.port,
     secure: settings.tls,
     auth,
     logger: false, // its debug output would include the protocol exchange
-    connectionTimeout: 30_000,
-    greetingTimeout: 15_000,
+    // The host name stays for SNI and the certificate; the connection goes to the checked address.
+    ...(reach && { tls: { lookup: lookupOf(reach.imap) } }),
+    connectionTimeout: reach?.failureMs ?? 30_000,
+    greetingTimeout: reach?.failureMs ?? 15_000,
     socketTimeout: 5 * 60_000,
     // Enter IDLE one second after the last command, so new mail is reported within about a second.
     autoIdleDelay: 1000,
@@ -57,7 +62,27 @@ export class MailboxSignIn {
     private readonly options: SignInOptions = {},
   ) {
     const auth = settings.auth;
-    this.tokens = auth.method === 'password' ? null : new AccessTokens(auth, options.onRefreshTokenRotated);
+    this.tokens = auth.method === 'password' ? null : new AccessTokens(auth, options.onRefreshTokenRotated, Date.now, options.reach);
+  }
+
+  /**
+   * imapflow's connect; in a Test connection anything but a refusal by the IMAP server itself (which
+   * needs a real IMAP greeting) is an Unreachable, answered no sooner than the others.
+   */
+  private async open(imap: ImapFlow): Promise<void> {
+    const began = Date.now();
+    try {
+      await imap.connect();
+    } catch (err) {
+      imap.close();
+      const { reach, settings } = this;
+      if (!reach || refused(err)) throw err;
+      return failAfter(began, reach.failureMs, new Unreachable(`Could not sign in to the mailbox at ${settings.host}:${settings.port}.`, { cause: err }));
+    }
+  }
+
+  private get reach() {
+    return this.options.reach;
   }
 
   /** A signed-in connection; a SignInError says in words why the server or the provider refused. */
@@ -65,11 +90,10 @@ export class MailboxSignIn {
     const onError = this.options.onError ?? (() => undefined);
     const { settings, tokens } = this;
     if (!tokens) {
-      const imap = client(settings, { user: settings.user, pass: settings.auth.method === 'password' ? settings.auth.password : '' }, onError);
+      const imap = client(settings, { user: settings.user, pass: settings.auth.method === 'password' ? settings.auth.password : '' }, onError, this.reach);
       try {
-        await imap.connect();
+        await this.open(imap);
       } catch (err) {
-        imap.close();
         if (refused(err)) throw new SignInError(`authentication failed: the IMAP server refused the user name or password (${reasonOf(err)})`, { cause: err });
         throw err;
       }
@@ -78,12 +102,11 @@ export class MailboxSignIn {
     let token = await tokens.get();
     let retried = false;
     for (;;) {
-      const imap = client(settings, { user: settings.user, accessToken: token.value }, onError);
+      const imap = client(settings, { user: settings.user, accessToken: token.value }, onError, this.reach);
       try {
-        await imap.connect();
+        await this.open(imap);
         return { client: imap, renewAt: token.expiresAt - (token.expiresAt - token.issuedAt) / 10 };
       } catch (err) {
-        imap.close();
         if (!refused(err)) throw err;
         // One more try with a new token when this one had been used before, or expired while the
         // server made up its mind (a server that slows sign-ins after failures, as Dovecot does).
@@ -96,9 +119,37 @@ export class MailboxSignIn {
   }
 }
 
-/** Sign in and open the folder: how many messages it holds, or why it could not be reached, in words. */
-export async function testConnection(settings: ImapSettings, options: SignInOptions = {}): Promise<{ messages: number }> {
-  const { client: imap } = await new MailboxSignIn(settings, options).connect();
+/** How long every network-level failure of a Test connection takes (the budget of a real server too). */
+const testFailureMs = 5_000;
+
+/**
+ * Where a Test connection goes, every address checked before anything is sent: a TargetRefused
+ * names a refused host; a host that cannot be looked up fails like any unreachable one.
+ */
+async function reachOf(settings: ImapSettings, targets: MailboxTargets): Promise<Reach> {
+  const auth = settings.auth;
+  const tokenUrl = auth.method === 'password' ? undefined : new URL(auth.tokenUrl);
+  const pin = (host: string, field: string, words: string) =>
+    targets.pin(host, field).catch((err: unknown) => {
+      throw err instanceof HostNotFound ? new Unreachable(words, { cause: err }) : err;
+    });
+  const imap = await pin(settings.host, 'host', `Could not sign in to the mailbox at ${settings.host}:${settings.port}.`);
+  const tokenEndpoint =
+    tokenUrl &&
+    (await pin(tokenUrl.hostname, 'token_url', `Could not get an access token from the token endpoint at ${tokenUrl.hostname}:${tokenUrl.port || 443}.`));
+  return { imap, tokenEndpoint, failureMs: testFailureMs };
+}
+
+/**
+ * Sign in and open the folder: how many messages it holds, or why it could not be reached, in
+ * words. With `targets` (the API's Test connection) only a checked address is reached.
+ */
+export async function testConnection(
+  settings: ImapSettings,
+  { targets, ...options }: SignInOptions & { targets?: MailboxTargets | undefined } = {},
+): Promise<{ messages: number }> {
+  const reach = targets ? await reachOf(settings, targets) : options.reach;
+  const { client: imap } = await new MailboxSignIn(settings, { ...options, reach }).connect();
   try {
     const folder = await imap.mailboxOpen(settings.mailbox, { readOnly: true }).catch((err: unknown) => {
       throw new Error(`the folder "${settings.mailbox}" could not be opened (${reasonOf(err)})`, { cause: err });
