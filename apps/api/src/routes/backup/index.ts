@@ -12,13 +12,14 @@ export const backupToken = (jwtSecret: string) => createHash('sha256').update(`e
 
 export const backupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database, secrets } = app.ctx;
-  app.post('/', { schema: { response: { 200: FileAnswer('application/gzip'), 401: Detail, 404: Detail } } }, async (request, reply) => {
-    if (!database.dump || request.headers['x-ejdesk-proxy']) return reply.code(404).send({ detail: 'Not found.' });
-    const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!bearer || !sameSecret(bearer, backupToken(secrets.jwtSecret))) return reply.code(401).send({ detail: 'A valid backup token is required.' });
-    return reply
-      .type('application/gzip')
-      .header('cache-control', 'no-store')
-      .send(await database.dump());
-  });
+  app.post(
+    '/',
+    { config: { secret: true }, schema: { response: { 200: FileAnswer('application/gzip'), 401: Detail, 404: Detail } } },
+    async (request, reply) => {
+      if (!database.dump || request.headers['x-ejdesk-proxy']) return reply.code(404).send({ detail: 'Not found.' });
+      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!bearer || !sameSecret(bearer, backupToken(secrets.jwtSecret))) return reply.code(401).send({ detail: 'A valid backup token is required.' });
+      return reply.type('application/gzip').send(await database.dump());
+    },
+  );
 };

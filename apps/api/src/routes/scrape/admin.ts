@@ -34,7 +34,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/store/password/:id/reveal/',
-    { schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } } },
+    { config: { secret: true }, schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } } },
     async (request, reply) => {
       const row = await revealBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id, request.body.reason.trim(), request.clientIp);
       if (!row) return reply.code(404).send({ detail: 'Not found.' });
