@@ -55,6 +55,13 @@ export const apiSettings = {
     default: 900,
     description: 'Mail has stalled (the banner shows) when no mailbox synced, or a queued message waited, longer than this.',
   }),
+  EVENT_STREAMS_PER_USER: integer({
+    minimum: 1,
+    maximum: 100,
+    default: 5,
+    description:
+      'Live-event streams (GET /api/events/, one per open console tab) a user may hold open on one API instance; opening one more ends their oldest.',
+  }),
   SHUTDOWN_SECONDS: integer({
     minimum: 1,
     maximum: 3600,
@@ -163,6 +170,8 @@ export interface ApiConfig {
   trustProxy: boolean | string;
   metricsToken: string | undefined;
   stallAfterSeconds: number;
+  /** EVENT_STREAMS_PER_USER. */
+  eventStreamsPerUser: number;
   shutdownSeconds: number;
   deployToken: string | undefined;
   /** CANARY_ROLLBACK_FAILURES. */
@@ -252,6 +261,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     metricsToken: s.METRICS_TOKEN,
     stallAfterSeconds: s.INGEST_STALLED_AFTER_SECONDS,
+    eventStreamsPerUser: s.EVENT_STREAMS_PER_USER,
     shutdownSeconds: s.SHUTDOWN_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     canaryRollbackFailures: s.CANARY_ROLLBACK_FAILURES,
