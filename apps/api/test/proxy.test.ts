@@ -176,6 +176,7 @@ describe.runIf(nginxInstalled)('the public port of deploy/nginx/ejdesk.conf, by 
     for (const path of [
       '/api/registry/email/releases/',
       '/api/registry/email/rollback/',
+      '/api/registry/email/withdraw/',
       '/api/registry/releases/',
       '/api/%72egistry/email/releases/',
       '/%61pi/registry/admin/releases/',

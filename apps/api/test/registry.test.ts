@@ -38,6 +38,12 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     t.app.inject({ method: 'POST', url, headers: { authorization: auth }, payload: payload as object });
   const registry = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/registry/' })).json().remotes as { name: string; version: string; nav: unknown[]; manifest: string }[];
+  const status = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/registry/status/', headers: { authorization: `JWT ${(await login(t.app, admin)).access}` } })).json() as {
+      name: string;
+      current: { version: string; load_failures: number };
+      canary: { version: string; percent: number; load_failures: number } | null;
+    }[];
 
   it('starts empty, and a deploy makes the release current with what its build declared', async () => {
     expect(await registry()).toEqual([]);
@@ -128,6 +134,92 @@ describe.each(backends)('the remote registry on %s', (backend) => {
     expect(await registry()).toEqual(before);
   });
 
+  describe('rollback and withdraw', () => {
+    const ejRelease = (version: string, canary?: number) => ({
+      ...release(version),
+      descriptor: descriptor({ name: 'ej', role: undefined, section: 'EJ data', paths: ['ej-trust'], nav: [], screens: {} }),
+      ...(canary ? { canary } : {}),
+    });
+    const deploy = (version: string, canary?: number) => write('/api/registry/ej/releases/', ejRelease(version, canary));
+    const rollback = () => write('/api/registry/ej/rollback/', { by: 'ana' });
+    const withdraw = (version: string, auth?: string) => write('/api/registry/ej/withdraw/', { version, by: 'ana' }, auth);
+    const ejVersion = async () => (await registry()).find((r) => r.name === 'ej')?.version;
+
+    it('a release rolled back from is never returned to: v1, v2 rolled back to v1, v3 rolled back goes to v1', async () => {
+      expect((await deploy('1.0.0')).statusCode).toBe(201);
+      expect((await deploy('2.0.0')).statusCode).toBe(201);
+      expect((await rollback()).json()).toEqual({ name: 'ej', from: '2.0.0', to: '1.0.0' });
+      expect((await deploy('3.0.0')).statusCode).toBe(201);
+      const back = await rollback();
+      expect(back.statusCode).toBe(200);
+      expect(back.json()).toEqual({ name: 'ej', from: '3.0.0', to: '1.0.0' });
+      expect(await ejVersion()).toBe('1.0.0');
+      // A canary ended by a rollback is rolled back from too.
+      expect((await deploy('4.0.0', 50)).statusCode).toBe(201);
+      expect((await rollback()).json()).toEqual({ name: 'ej', from: '4.0.0', to: '1.0.0' });
+      expect((await deploy('5.0.0')).statusCode).toBe(201);
+      expect((await rollback()).json()).toEqual({ name: 'ej', from: '5.0.0', to: '1.0.0' });
+      const history = await t.app.inject({ method: 'GET', url: '/api/registry/releases/?name=ej', headers: { authorization: `Bearer ${token}` } });
+      expect(history.json().map((r: { version: string; current: boolean; rolled_back: boolean }) => [r.version, r.current, r.rolled_back])).toEqual([
+        ['5.0.0', false, true],
+        ['4.0.0', false, true],
+        ['3.0.0', false, true],
+        ['2.0.0', false, true],
+        ['1.0.0', true, false],
+      ]);
+    });
+
+    it('a withdrawn release is never served nor rolled back to; withdrawing the current one serves the last good one before it', async () => {
+      expect((await deploy('6.0.0')).statusCode).toBe(201);
+      // Withdrawn while not current: a later rollback passes over it.
+      expect((await withdraw('1.0.0')).json()).toEqual({ name: 'ej', version: '1.0.0', current: '6.0.0' });
+      const none = await rollback();
+      expect(none.statusCode).toBe(409);
+      expect(none.json().detail).toMatch(/no earlier release to roll back to: each was withdrawn, rolled back from/);
+      expect(await ejVersion()).toBe('6.0.0');
+
+      // The current one, with a good one before it: that one is current again.
+      expect((await deploy('7.0.0')).statusCode).toBe(201);
+      expect((await withdraw('7.0.0')).json()).toEqual({ name: 'ej', version: '7.0.0', current: '6.0.0' });
+      expect(await ejVersion()).toBe('6.0.0');
+
+      // A canary: it ends, and everyone has the current release.
+      expect((await deploy('8.0.0', 99)).statusCode).toBe(201);
+      expect((await withdraw('8.0.0')).json()).toEqual({ name: 'ej', version: '8.0.0', current: '6.0.0' });
+      expect((await status()).find((s) => s.name === 'ej')!.canary).toBeNull();
+
+      // The current one with nothing good before it: the remote is served no release until its next deploy.
+      expect((await withdraw('6.0.0')).json()).toEqual({ name: 'ej', version: '6.0.0', current: null });
+      expect(await ejVersion()).toBeUndefined();
+      expect((await deploy('9.0.0')).json()).toEqual({ name: 'ej', from: null, to: '9.0.0' });
+      expect((await rollback()).statusCode).toBe(409);
+      expect(await ejVersion()).toBe('9.0.0');
+
+      const again = await withdraw('6.0.0');
+      expect([again.statusCode, again.json().detail]).toEqual([409, 'ej 6.0.0 is withdrawn already']);
+      const unknown = await withdraw('0.0.9');
+      expect([unknown.statusCode, unknown.json().detail]).toEqual([404, 'ej has no release 0.0.9']);
+      for (const [payload, detail] of [
+        [{ by: 'ana' }, /version/],
+        [{ version: '../1', by: 'ana' }, /version/],
+        [{ version: '9.0.0' }, /by/],
+      ] as const) {
+        const bad = await write('/api/registry/ej/withdraw/', payload);
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json().detail).toMatch(detail);
+      }
+      expect((await withdraw('9.0.0', '')).statusCode).toBe(401);
+
+      const audits = (await t.database.db.select().from(auditLog)).filter((r) => r.entity === 'remote' && r.entityId === 'ej' && r.action === 'withdraw');
+      expect(audits.map((r) => r.detail)).toEqual([
+        '1.0.0 withdrawn by ana with the token REMOTE_DEPLOY_TOKEN',
+        '7.0.0 withdrawn: 7.0.0 -> 6.0.0 by ana with the token REMOTE_DEPLOY_TOKEN',
+        '8.0.0 withdrawn: the canary ended, 6.0.0 for every operator, by ana with the token REMOTE_DEPLOY_TOKEN',
+        '6.0.0 withdrawn: no release of ej is served now by ana with the token REMOTE_DEPLOY_TOKEN',
+      ]);
+    });
+  });
+
   describe('canary releases', () => {
     const canaryRelease = (version: string, canary: number) => ({
       ...release(version),
@@ -144,12 +236,6 @@ describe.each(backends)('the remote registry on %s', (backend) => {
       });
       return (answer.json().remotes as { name: string; version: string }[]).find((r) => r.name === 'files')!.version;
     };
-    const status = async () =>
-      (await t.app.inject({ method: 'GET', url: '/api/registry/status/', headers: { authorization: `JWT ${(await login(t.app, admin)).access}` } })).json() as {
-        name: string;
-        current: { version: string; load_failures: number };
-        canary: { version: string; percent: number; load_failures: number } | null;
-      }[];
 
     it('a first release cannot be a canary; a canary reaches its share of 1,000 operators, each always the same', async () => {
       const first = await write('/api/registry/files/releases/', canaryRelease('1.0.0', 10));

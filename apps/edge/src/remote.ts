@@ -1,7 +1,8 @@
 // `pnpm remote`: a remote's team ships its build without the shell.
 //   deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO] [--canary PERCENT]
 //   promote <name> [--by WHO]           the canary for every operator
-//   rollback <name> [--by WHO]          ends a canary, else back one release
+//   rollback <name> [--by WHO]          ends a canary, else back to the last good release
+//   withdraw <name> <version> [--by WHO] never served or returned to again
 //   list [name]                         prune <name> --keep N
 //   serve <name>                        serves the remote's published releases alone
 //   stop | start | restart <name>       the remote's process under a running `pnpm start`
@@ -14,7 +15,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Answer } from '@ejdesk/contract';
-import type { Release as ReleaseSchema, Switched as SwitchedSchema } from '@ejdesk/contract/schemas/registry.ts';
+import type { Release as ReleaseSchema, Switched as SwitchedSchema, Withdrawn as WithdrawnSchema } from '@ejdesk/contract/schemas/registry.ts';
 import { descriptorFile, isRemoteName, remoteNames, type RegistryEntry, type RemoteName } from '@ejdesk/contract';
 import { apiUrl, deployToken, host, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './config.ts';
 import { releaseProblems, type FederationManifest } from './remote-release.ts';
@@ -25,6 +26,7 @@ class Refused extends Error {}
 /** The registry's answers, as the API's schemas say. */
 type Release = Answer<typeof ReleaseSchema>;
 type Switched = Answer<typeof SwitchedSchema>;
+type Withdrawn = Answer<typeof WithdrawnSchema>;
 
 const versionShape = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
 
@@ -137,17 +139,21 @@ export async function promote(name: RemoteName, by = userInfo().username) {
   return registryCall<Switched>('POST', `/${name}/promote/`, { by });
 }
 
+export async function withdraw(name: RemoteName, version: string, by = userInfo().username) {
+  return registryCall<Withdrawn>('POST', `/${name}/withdraw/`, { version, by });
+}
+
 /**
  * Deletes the published releases of a remote beyond the newest `keep` (in the registry's deploy
  * order), never one the registry points at (current or canary) nor the one a rollback would go
- * back to; the registry keeps their history. Returns the versions deleted.
+ * back to (the newest before the current neither withdrawn nor rolled back from); the registry
+ * keeps their history. Returns the versions deleted.
  */
 export async function prune(name: RemoteName, keep: number): Promise<string[]> {
   const history = await releaseHistory(name);
   const current = history.findIndex((r) => r.current);
-  const pinned = new Set(
-    [...history.filter((r) => r.current || r.canary), ...(current >= 0 ? history.slice(current + 1, current + 2) : [])].map((r) => r.version),
-  );
+  const rollbackTo = current >= 0 ? history.slice(current + 1).find((r) => !r.withdrawn && !r.rolled_back) : undefined;
+  const pinned = new Set([...history.filter((r) => r.current || r.canary), ...(rollbackTo ? [rollbackTo] : [])].map((r) => r.version));
   const rank = (version: string) => {
     const at = history.findIndex((r) => r.version === version);
     return at < 0 ? history.length : at;
@@ -175,11 +181,12 @@ async function list(name?: RemoteName) {
   const releases = await releaseHistory(name);
   if (!releases.length) return console.log('No release deployed yet.');
   for (const r of releases) {
+    const mark = r.current ? '*' : r.canary ? '~' : r.withdrawn ? 'x' : r.rolled_back ? '-' : ' ';
     console.log(
-      `${r.current ? '*' : r.canary ? '~' : ' '} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`,
+      `${mark} ${r.name.padEnd(6)} ${r.version.padEnd(24)} ${r.deployed_at.slice(0, 19).replace('T', ' ')}  ${r.deployed_by.padEnd(12)} ${r.manifest}`,
     );
   }
-  console.log('(* current, ~ canary)');
+  console.log('(* current, ~ canary, x withdrawn, - rolled back from: never returned to)');
 }
 
 /** Stops, starts or restarts a remote's process under `pnpm start` (its supervisor does the rest). */
@@ -203,6 +210,7 @@ async function control(action: 'stop' | 'start' | 'restart', name: RemoteName) {
 const usage = `pnpm remote deploy <name> [--dist DIR] [--version V] [--manifest URL] [--by WHO] [--canary PERCENT]
 pnpm remote promote <name> [--by WHO]
 pnpm remote rollback <name> [--by WHO]
+pnpm remote withdraw <name> <version> [--by WHO]
 pnpm remote list [name]
 pnpm remote prune <name> --keep N
 pnpm remote serve <name>
@@ -231,7 +239,7 @@ function commandLine() {
 
 async function main() {
   const { positionals, values } = commandLine();
-  const [command, name] = positionals;
+  const [command, name, version] = positionals;
   if (command === 'list' && (name === undefined || isRemoteName(name))) return list(name);
   if (!isRemoteName(name)) throw new Refused(`${name ? `'${name}' is not a remote` : 'which remote?'}\n${usage}`);
   switch (command) {
@@ -257,6 +265,13 @@ async function main() {
     case 'rollback': {
       const { from, to } = await rollback(name, values.by);
       return console.log(`${name}: rolled back ${from} -> ${to}.`);
+    }
+    case 'withdraw': {
+      if (!version || !versionShape.test(version)) throw new Refused(`which version of ${name}? pnpm remote withdraw ${name} <version>`);
+      const { current } = await withdraw(name, version, values.by);
+      return console.log(
+        `${name}: ${version} withdrawn; ${current ? `${current} is current` : `no release of ${name} is served until its next deploy`}. Its files stay published for pages that have it open.`,
+      );
     }
     case 'serve': {
       await serveRemote(releasesDir(name), remotePort(name), host());

@@ -47,6 +47,9 @@ describe('pnpm remote', () => {
     [['deploy', 'admin', '--dist', fakeBuild('1.0.0'), '--version', '../../etc'], /the version '..\/..\/etc' is not usable/],
     [['deploy', 'admin', '--manifest', 'http://127.0.0.1:9/mf-manifest.json'], /admin's manifest could not be read at http:\/\/127.0.0.1:9\/mf-manifest.json/],
     [['rollback', 'admin'], /the API at http:\/\/127.0.0.1:9 does not answer: is EJ Desk running\?/],
+    [['withdraw', 'admin'], /which version of admin\? pnpm remote withdraw admin <version>/],
+    [['withdraw', 'admin', '../1'], /which version of admin\?/],
+    [['withdraw', 'admin', '1.0.0'], /the API at http:\/\/127.0.0.1:9 does not answer/],
   ])('%j is refused, saying why', async (args, reason) => {
     const { code, out } = await remote(...args);
     expect(code).toBe(1);

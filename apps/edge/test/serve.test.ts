@@ -122,6 +122,7 @@ describe('the shell server', () => {
       ['POST', '/api/registry/admin/releases/'],
       ['POST', '/api/registry/admin/rollback/'],
       ['POST', '/api/registry/admin/promote/'],
+      ['POST', '/api/registry/admin/withdraw/'],
       ['GET', '/api/registry/releases/?name=admin'],
       ['POST', '/api/registry/tokens/12/../../admin/releases/'],
       ['GET', '/api/registry/tokens/x/'],

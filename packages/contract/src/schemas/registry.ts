@@ -49,6 +49,10 @@ export const Release = Type.Object({
   deployed_at: Timestamp,
   current: Type.Boolean(),
   canary: Type.Boolean(),
+  /** Withdrawn: never served or returned to again. */
+  withdrawn: Type.Boolean(),
+  /** Rolled back from (as current, or as a canary ended): no rollback returns to it. */
+  rolled_back: Type.Boolean(),
 });
 
 export const DeployBody = Type.Object(
@@ -63,6 +67,10 @@ export const DeployBody = Type.Object(
   { additionalProperties: false },
 );
 export const RollbackBody = Type.Object({ by: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+/** A release to withdraw, and who asks. */
+export const WithdrawBody = Type.Object({ version: Version, by: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+/** The release withdrawn, and the remote's current release now (null: none is served until the next deploy). */
+export const Withdrawn = Type.Object({ name: Type.String(), version: Type.String(), current: Type.Union([Type.String(), Type.Null()]) });
 export const NameParams = Type.Object({ name: Name });
 export const Switched = Type.Object({ name: Type.String(), from: Type.Union([Type.String(), Type.Null()]), to: Type.String() });
 

@@ -2,7 +2,7 @@
 // deployed. Deploy and rollback each switch remote_current in one transaction with its audit row,
 // so every shell server reading the registry sees the old release or the new, never a mix.
 import { createHash } from 'node:crypto';
-import { and, count, desc, eq, inArray, lt, sql, type AnyColumn } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, sql, type AnyColumn } from 'drizzle-orm';
 import { notifySql, releaseChannel, type Db } from '../client.ts';
 import { auditLog, remoteCurrent, remoteLoadFailures, remoteReleases } from '../schema.ts';
 import { isUniqueViolation } from './rules.ts';
@@ -14,7 +14,14 @@ export interface RemoteRelease {
   descriptor: Record<string, unknown>;
   deployedBy: string;
   deployedAt: Date;
+  /** The entry script and the SHA-384 (SRI form) of it and of the manifest; null before the API pinned them. */
+  entry: string | null;
+  entryIntegrity: string | null;
+  manifestIntegrity: string | null;
 }
+/** A release as a deploy records it: what the API fetched and checked. */
+export type NewRelease = Omit<RemoteRelease, 'deployedAt' | 'entry' | 'entryIntegrity' | 'manifestIntegrity'> &
+  Partial<Pick<RemoteRelease, 'entry' | 'entryIntegrity' | 'manifestIntegrity'>>;
 
 const releaseColumns = {
   id: remoteReleases.id,
@@ -24,6 +31,9 @@ const releaseColumns = {
   descriptor: remoteReleases.descriptor,
   deployedBy: remoteReleases.deployedBy,
   deployedAt: remoteReleases.deployedAt,
+  entry: remoteReleases.entry,
+  entryIntegrity: remoteReleases.entryIntegrity,
+  manifestIntegrity: remoteReleases.manifestIntegrity,
 };
 
 const asRelease = ({ id: _id, descriptor, ...row }: { id: number; descriptor: unknown } & Omit<RemoteRelease, 'descriptor'>): RemoteRelease => ({
@@ -31,20 +41,32 @@ const asRelease = ({ id: _id, descriptor, ...row }: { id: number; descriptor: un
   descriptor: descriptor as Record<string, unknown>,
 });
 
-/** Every release, newest first (of one remote, or of all), marking the current ones and the canaries. */
-export async function remoteHistory(db: Db, name?: string): Promise<(RemoteRelease & { current: boolean; canary: boolean })[]> {
+/**
+ * Every release, newest first (of one remote, or of all), marking the current ones and the
+ * canaries, the withdrawn ones and those rolled back from.
+ */
+export async function remoteHistory(
+  db: Db,
+  name?: string,
+): Promise<(RemoteRelease & { current: boolean; canary: boolean; withdrawn: boolean; rolledBack: boolean })[]> {
   const rows = await db
     .select({
       ...releaseColumns,
       current: sql<boolean>`${remoteCurrent.releaseId} is not null`,
       canary: sql<boolean>`exists (select 1 from remote_current c where c.canary_release_id = ${remoteReleases.id})`,
+      withdrawn: sql<boolean>`${remoteReleases.withdrawnAt} is not null`,
+      rolledBack: sql<boolean>`${remoteReleases.rolledBackAt} is not null`,
     })
     .from(remoteReleases)
     .leftJoin(remoteCurrent, eq(remoteCurrent.releaseId, remoteReleases.id))
     .where(name ? eq(remoteReleases.name, name) : undefined)
     .orderBy(remoteReleases.name, desc(remoteReleases.id));
-  return rows.map(({ current, canary, ...row }) => ({ ...asRelease(row), current, canary }));
+  return rows.map(({ current, canary, withdrawn, rolledBack, ...row }) => ({ ...asRelease(row), current, canary, withdrawn, rolledBack }));
 }
+
+/** Whether the registry may serve a release at this manifest URL (its remote's allowed origins); every one by default. */
+export type Servable = (name: string, manifest: string, entry: string | null) => boolean;
+const anyRelease: Servable = () => true;
 
 export type Switched = { ok: true; from: string | null; to: string } | { ok: false; detail: string };
 
@@ -75,7 +97,7 @@ const noCanary = { canaryReleaseId: null, canaryPercent: null, canaryAt: null };
 const canaryRunning = (name: string, version: string) =>
   ({ ok: false, detail: `${name} ${version} is a canary now: promote it or roll it back first` }) as const;
 
-async function point(tx: Db, name: string, releaseId: number, action: 'deploy' | 'rollback' | 'promote', detail: string): Promise<void> {
+async function point(tx: Db, name: string, releaseId: number, action: 'deploy' | 'rollback' | 'promote' | 'withdraw', detail: string): Promise<void> {
   await tx
     .insert(remoteCurrent)
     .values({ name, releaseId })
@@ -89,7 +111,7 @@ async function point(tx: Db, name: string, releaseId: number, action: 'deploy' |
  * deploy token that asked. A version is deployed
  * once: the same name and version again is refused (a release never changes under open pages).
  */
-export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deployedAt'>, token: string, canaryPercent?: number): Promise<Switched> {
+export async function deployRemote(db: Db, release: NewRelease, token: string, canaryPercent?: number): Promise<Switched> {
   try {
     return await db.transaction(async (tx): Promise<Switched> => {
       const before = await lockedCurrent(tx, release.name);
@@ -119,32 +141,116 @@ export async function deployRemote(db: Db, release: Omit<RemoteRelease, 'deploye
   }
 }
 
-/** Makes the release deployed before the current one current again. */
-export async function rollbackRemote(db: Db, name: string, by: string, token: string): Promise<Switched> {
+/**
+ * The newest release of a remote deployed before `beforeId` that a rollback may return to: not
+ * withdrawn, never rolled back from, and servable (on its remote's allowed origins).
+ */
+async function previousGood(tx: Db, name: string, beforeId: number, servable: Servable) {
+  const earlier = await tx
+    .select({ id: remoteReleases.id, version: remoteReleases.version, manifest: remoteReleases.manifest, entry: remoteReleases.entry })
+    .from(remoteReleases)
+    .where(and(eq(remoteReleases.name, name), lt(remoteReleases.id, beforeId), isNull(remoteReleases.withdrawnAt), isNull(remoteReleases.rolledBackAt)))
+    .orderBy(desc(remoteReleases.id));
+  return { any: earlier.length > 0, good: earlier.find((r) => servable(name, r.manifest, r.entry)) };
+}
+
+const markRolledBack = (tx: Db, id: number) =>
+  tx
+    .update(remoteReleases)
+    .set({ rolledBackAt: sql`now()` })
+    .where(eq(remoteReleases.id, id));
+
+/**
+ * Makes the release deployed before the current one current again, passing over the withdrawn
+ * ones, the ones rolled back from and those off the remote's allowed origins; the current one is
+ * marked rolled back from, so a later rollback never returns to it (v1, v2 rolled back to v1, v3
+ * rolled back: v1 again, not v2). During a canary, it ends the canary instead.
+ */
+export async function rollbackRemote(db: Db, name: string, by: string, token: string, servable: Servable = anyRelease): Promise<Switched> {
   return db.transaction(async (tx) => {
     const now = await lockedCurrent(tx, name);
     if (!now) return { ok: false as const, detail: `${name} has no release deployed` };
     // During a canary, a rollback ends it: every operator is on the current release again.
     if (now.canary) {
+      await markRolledBack(tx, now.canary.releaseId);
       await endCanary(tx, name, `canary ${now.canary.version} ended, ${now.version} for every operator, by ${by} with the token ${token}`);
       return { ok: true as const, from: now.canary.version, to: now.version };
     }
-    const [previous] = await tx
-      .select({ id: remoteReleases.id, version: remoteReleases.version })
-      .from(remoteReleases)
-      .where(and(eq(remoteReleases.name, name), lt(remoteReleases.id, now.releaseId)))
-      .orderBy(desc(remoteReleases.id))
-      .limit(1);
-    if (!previous) return { ok: false as const, detail: `${name} ${now.version} is its first release: there is nothing to roll back to` };
-    await point(tx, name, previous.id, 'rollback', `${now.version} -> ${previous.version} by ${by} with the token ${token}`);
-    return { ok: true as const, from: now.version, to: previous.version };
+    const previous = await previousGood(tx, name, now.releaseId, servable);
+    if (!previous.good) {
+      const earlier = await tx
+        .select({ id: remoteReleases.id })
+        .from(remoteReleases)
+        .where(and(eq(remoteReleases.name, name), lt(remoteReleases.id, now.releaseId)))
+        .limit(1);
+      return {
+        ok: false as const,
+        detail: earlier.length
+          ? `${name} ${now.version} has no earlier release to roll back to: each was withdrawn, rolled back from, or is off the remote's allowed origins`
+          : `${name} ${now.version} is its first release: there is nothing to roll back to`,
+      };
+    }
+    await markRolledBack(tx, now.releaseId);
+    await point(tx, name, previous.good.id, 'rollback', `${now.version} -> ${previous.good.version} by ${by} with the token ${token}`);
+    return { ok: true as const, from: now.version, to: previous.good.version };
   });
 }
 
-async function endCanary(tx: Db, name: string, detail: string, userId: number | null = null): Promise<void> {
+async function endCanary(tx: Db, name: string, detail: string, userId: number | null = null, action = 'rollback'): Promise<void> {
   await tx.update(remoteCurrent).set(noCanary).where(eq(remoteCurrent.name, name));
-  await tx.insert(auditLog).values({ userId, action: 'rollback', entity: 'remote', entityId: name, detail });
+  await tx.insert(auditLog).values({ userId, action, entity: 'remote', entityId: name, detail });
   await tx.execute(notifySql(releaseChannel, name));
+}
+
+export type Withdrawn = { ok: true; version: string; current: string | null } | { ok: false; status: 404 | 409; detail: string };
+
+/**
+ * Withdraws a release: it is never served or returned to again. The current one is replaced by the
+ * newest good release before it (none: the remote is left out of remotes.json until its next
+ * deploy); a canary ends. Published files stay, for pages that have it open.
+ */
+export async function withdrawRelease(
+  db: Db,
+  release: { name: string; version: string },
+  by: string,
+  token: string,
+  servable: Servable = anyRelease,
+): Promise<Withdrawn> {
+  const { name, version } = release;
+  return db.transaction(async (tx): Promise<Withdrawn> => {
+    const now = await lockedCurrent(tx, name);
+    const [row] = await tx
+      .select({ id: remoteReleases.id, withdrawnAt: remoteReleases.withdrawnAt })
+      .from(remoteReleases)
+      .where(and(eq(remoteReleases.name, name), eq(remoteReleases.version, version)));
+    if (!row) return { ok: false, status: 404, detail: `${name} has no release ${version}` };
+    if (row.withdrawnAt) return { ok: false, status: 409, detail: `${name} ${version} is withdrawn already` };
+    await tx
+      .update(remoteReleases)
+      .set({ withdrawnAt: sql`now()` })
+      .where(eq(remoteReleases.id, row.id));
+    const who = `by ${by} with the token ${token}`;
+    if (now?.canary?.releaseId === row.id) {
+      await endCanary(tx, name, `${version} withdrawn: the canary ended, ${now.version} for every operator, ${who}`, null, 'withdraw');
+      return { ok: true, version, current: now.version };
+    }
+    if (now?.releaseId === row.id) {
+      const previous = await previousGood(tx, name, row.id, servable);
+      if (previous.good) {
+        await point(tx, name, previous.good.id, 'withdraw', `${version} withdrawn: ${version} -> ${previous.good.version} ${who}`);
+        return { ok: true, version, current: previous.good.version };
+      }
+      // Nothing earlier to serve: the remote leaves remotes.json (its canary too) until its next deploy.
+      await tx.delete(remoteCurrent).where(eq(remoteCurrent.name, name));
+      await tx
+        .insert(auditLog)
+        .values({ action: 'withdraw', entity: 'remote', entityId: name, detail: `${version} withdrawn: no release of ${name} is served now ${who}` });
+      await tx.execute(notifySql(releaseChannel, name));
+      return { ok: true, version, current: null };
+    }
+    await tx.insert(auditLog).values({ action: 'withdraw', entity: 'remote', entityId: name, detail: `${version} withdrawn ${who}` });
+    return { ok: true, version, current: now?.version ?? null };
+  });
 }
 
 /** Makes a remote's canary the current release for every operator. */
@@ -239,6 +345,7 @@ export async function reportLoadFailure(
     if (counted) await tx.insert(remoteLoadFailures).values({ releaseId: release.id, userId: report.userId }).onConflictDoNothing();
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(remoteLoadFailures).where(eq(remoteLoadFailures.releaseId, release.id));
     if (!counted || now?.canary?.releaseId !== release.id || n < threshold) return { failures: n, rolledBack: false, counted };
+    await markRolledBack(tx, release.id);
     await endCanary(
       tx,
       report.name,

@@ -1,6 +1,6 @@
 // /api/registry/: the remote registry. Reading it is public (it is what remotes.json says, and
-// every shell server reads it from here); deploying, rolling back and the history need a deploy
-// token, which `pnpm remote` sends: a team's token touches its own remote only, the configured
+// every shell server reads it from here); deploying, rolling back, withdrawing and the history
+// need a deploy token, which `pnpm remote` sends: a team's token touches its own remote only, the configured
 // REMOTE_DEPLOY_TOKEN every remote. Admins create, list and revoke tokens (/tokens/). The deployer
 // checks a build before it asks (scripts/remote.ts); this API records it and switches in one
 // transaction.
@@ -20,6 +20,7 @@ import {
   reportLoadFailure,
   revokeDeployToken,
   rollbackRemote,
+  withdrawRelease,
   type DeployTokenRow,
   type RemoteRelease,
   type Switched as SwitchResult,
@@ -42,6 +43,8 @@ import {
   RollbackBody,
   Switched,
   TokenIdParams,
+  WithdrawBody,
+  Withdrawn,
 } from '@ejdesk/contract/schemas/registry.ts';
 
 const entryOf = (release: RemoteRelease) => ({ ...release.descriptor, name: release.name, version: release.version, manifest: release.manifest });
@@ -131,6 +134,8 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         deployed_at: r.deployedAt,
         current: r.current,
         canary: r.canary,
+        withdrawn: r.withdrawn,
+        rolled_back: r.rolledBack,
       }));
     },
   );
@@ -164,6 +169,20 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     );
   }
+
+  // A release withdrawn is never served or returned to again: the current one gives way to the
+  // newest good release before it, a canary ends.
+  app.post(
+    '/:name/withdraw/',
+    { onRequest: deployer, schema: { params: NameParams, body: WithdrawBody, response: { 200: Withdrawn, 409: errorResponses[400], ...errorResponses } } },
+    async (request, reply) => {
+      const { name } = request.params;
+      if (!mayTouch(request, reply, name)) return reply;
+      const result = await withdrawRelease(db, { name, version: request.body.version }, request.body.by, request.deployToken!.name);
+      if (!result.ok) return reply.code(result.status).send({ detail: result.detail });
+      return { name, version: result.version, current: result.current };
+    },
+  );
 
   // The shell reports a release that failed to load for its operator (or threw at render): counted
   // once per operator, and only for the release served to that operator (202 either way, with
