@@ -68,6 +68,9 @@ export default defineConfig({
         IMAP_USER: mailbox.user,
         IMAP_PASSWORD: mailbox.password,
         IMAP_TLS: 'false',
+        // The run's mailbox and OAuth2 provider listen on loopback, which the Mailboxes screen may
+        // add and test only when allowed (the mailboxes spec).
+        MAILBOX_ALLOWED_NETWORKS: '127.0.0.0/8',
         // A sync every 2 s even without IDLE's word, and a stall after 10 s (the mail-flow spec).
         INGEST_POLL_SECONDS: '2',
         INGEST_STALLED_AFTER_SECONDS: '10',

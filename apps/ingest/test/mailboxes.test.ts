@@ -34,7 +34,8 @@ describe.each(backends)('mailboxes from the Mailboxes list on %s', (backend) => 
 
   beforeAll(async () => {
     dovecot = await startDovecot();
-    t = await createTestApp(backend, { stallAfterSeconds: 2 });
+    // Dovecot listens on loopback: allowed as an operations team would (MAILBOX_ALLOWED_NETWORKS).
+    t = await createTestApp(backend, { stallAfterSeconds: 2, mailboxAllowedNetworks: ['127.0.0.0/8'] });
     await prepareRules(t.database.db, t.secrets.bankPassKey);
     asAdmin = `JWT ${(await login(t.app, admin)).access}`;
     watching = watchMailboxes({

@@ -1,7 +1,7 @@
 // The Mailboxes admin list: where each mailbox is and how EJ Desk signs in. Secrets are
 // write-only: an answer says whether one is stored, never what it is.
 import { Type } from 'typebox';
-import { RequiredText, Timestamp } from './common.ts';
+import { Detail, RequiredText, Timestamp } from './common.ts';
 
 export const AuthMethod = Type.Union([Type.Literal('password'), Type.Literal('oauth2-client-credentials'), Type.Literal('oauth2-refresh-token')]);
 
@@ -53,5 +53,23 @@ export const ConnectionTest = Type.Object({
   detail: Type.Optional(Type.String()),
 });
 
-/** Test connection for the form before it is saved; with `id`, the stored secrets it leaves out are used. */
+/**
+ * Test connection for the form before it is saved; with `id`, the stored secrets it leaves out are
+ * used, and then only with the server, port, TLS setting, token endpoint and client id they were
+ * saved with.
+ */
 export const MailboxTestBody = Type.Object({ ...MailboxBody.properties, id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+
+const refusedTarget = 'a server or token endpoint that is not on the public internet and not in MAILBOX_ALLOWED_NETWORKS';
+const elsewhere = 'a stored secret that would go elsewhere than where it was saved (type it again)';
+
+/** A mailbox's add or change refused, as the OpenAPI document describes it. */
+export const MailboxRefusals = {
+  400: Type.Object(Detail.properties, { description: `A body that breaks a rule, ${refusedTarget}, or (a change) ${elsewhere}; the detail says which.` }),
+};
+
+/** Test connection refused, as the OpenAPI document describes it (a failure to connect is a 200). */
+export const ConnectionTestRefusals = {
+  400: Type.Object(Detail.properties, { description: `A body that breaks a rule, ${refusedTarget}, or ${elsewhere}; the detail says which.` }),
+  429: Type.Object(Detail.properties, { description: 'Past 10 tests a minute by this admin: Retry-After says when the next one may start.' }),
+};

@@ -1,12 +1,15 @@
 // The Mailboxes admin list: each mailbox an admin added, watched by the ingester while enabled.
 // Secrets are sealed with the bank passwords' key and written only: the list says whether one is
 // stored; only the ingester and Test connection open them, to sign in. Each create, change and
-// delete is audited with what changed (a secret only as "replaced", never its value).
+// delete is audited with what changed (a secret only as "replaced", never its value). A stored
+// secret goes only where it was saved: a change or a Test connection that sends it elsewhere must
+// have it typed again. Each Test connection is audited too, and counted per admin.
 import { asc, eq, sql } from 'drizzle-orm';
-import { mailChannel, notifySql, type Db } from '../client.ts';
+import { mailChannel, notifySql, queryRows, type Db } from '../client.ts';
 import { decryptBankPass, encryptBankPass } from '../bank-pass-cipher.ts';
 import { auditLog, mailboxes } from '../schema.ts';
 import { isUniqueViolation, RuleProblem, type Written } from './rules.ts';
+import { audit } from './users.ts';
 
 export const mailboxAuthMethods = ['password', 'oauth2-client-credentials', 'oauth2-refresh-token'] as const;
 type AuthMethod = (typeof mailboxAuthMethods)[number];
@@ -81,7 +84,8 @@ export function checkMailbox(
   const hasSecret = input.secret !== undefined || stored.secret;
   if (method === 'password' && !hasSecret) throw new RuleProblem('secret must be the mailbox’s password');
   if (method !== 'password') {
-    if (!input.token_url || !/^https:\/\/[^\s/]+/.test(input.token_url)) throw new RuleProblem('token_url must be the provider’s https:// token endpoint');
+    if (!input.token_url || !/^https:\/\/[^\s/]+/.test(input.token_url) || !URL.canParse(input.token_url))
+      throw new RuleProblem('token_url must be the provider’s https:// token endpoint');
     if (!input.client_id) throw new RuleProblem('client_id must be the application (client) id registered at the provider');
   }
   if (method === 'oauth2-client-credentials') {
@@ -123,6 +127,8 @@ function changes(before: MailboxRow, input: MailboxInput): string {
     if (before[key] !== input[key]) out.push(`${key} ${String(before[key] ?? '(none)')} -> ${String(input[key] ?? '(none)')}`);
   }
   if (input.secret !== undefined) out.push(input.auth_method === 'password' ? 'password replaced' : 'client secret replaced');
+  else if (before.has_secret && before.auth_method !== input.auth_method)
+    out.push(before.auth_method === 'password' ? 'password removed' : 'client secret removed');
   if (input.refresh_token !== undefined) out.push('refresh token replaced');
   return out.length ? out.join('; ') : 'nothing changed';
 }
@@ -177,10 +183,41 @@ export const createMailbox = (db: Db, key: Buffer, userId: number, input: Mailbo
     return row && { row, detail: describe(row) };
   });
 
-/** Which secrets a mailbox has stored (for checkMailbox on a change), or undefined for none such. */
-export async function storedSecrets(db: Db, id: number): Promise<{ secret: boolean; refreshToken: boolean } | undefined> {
-  const [row] = await db.select({ secret: columns.has_secret, refreshToken: columns.has_refresh_token }).from(mailboxes).where(eq(mailboxes.id, id));
+/** One mailbox as listed (no secrets), or undefined for none such. */
+export async function mailboxById(db: Db, id: number): Promise<MailboxRow | undefined> {
+  const [row] = await db.select(columns).from(mailboxes).where(eq(mailboxes.id, id));
   return row;
+}
+
+/**
+ * The stored secrets a change or a Test connection may leave out (for checkMailbox): none when it
+ * signs in another way, since a password must not become a client secret (a change drops them).
+ */
+export function reusableSecrets(stored: Pick<MailboxRow, 'auth_method' | 'has_secret' | 'has_refresh_token'> | undefined, authMethod: unknown) {
+  const same = stored !== undefined && stored.auth_method === authMethod;
+  return { secret: same && stored.has_secret, refreshToken: same && stored.has_refresh_token };
+}
+
+/** What decides where a mailbox's secrets are sent: its server, and for OAuth2 the provider and the client. */
+const whereSecretsGo = ['host', 'port', 'tls', 'token_url', 'client_id'] as const;
+
+/**
+ * Why `input` may not use the stored secrets it leaves out, in words, or undefined when it may:
+ * they are sent only where they were saved, so another server, port, TLS setting, token endpoint
+ * or client id needs them typed again (else an admin could send them to a server of their own).
+ */
+export function secretsElsewhere(
+  stored: Pick<MailboxRow, 'auth_method' | 'has_secret' | 'has_refresh_token' | (typeof whereSecretsGo)[number]>,
+  input: MailboxInput,
+): string | undefined {
+  const reusable = reusableSecrets(stored, input.auth_method);
+  const secret = reusable.secret && input.secret === undefined;
+  const refreshToken = reusable.refreshToken && input.auth_method === 'oauth2-refresh-token' && input.refresh_token === undefined;
+  const moved = whereSecretsGo.filter((key) => stored[key] !== input[key]);
+  if ((!secret && !refreshToken) || !moved.length) return undefined;
+  const what = [secret && (input.auth_method === 'password' ? 'password' : 'client secret'), refreshToken && 'refresh token'].filter(Boolean).join(' and ');
+  const changed = moved.map((key) => `${key} ${String(stored[key] ?? '(none)')} -> ${String(input[key] ?? '(none)')}`).join('; ');
+  return `The stored ${what} is sent only where it was saved, and this goes elsewhere (${changed}): type the ${what} again to use another target.`;
 }
 
 export const changeMailbox = (db: Db, key: Buffer, userId: number, id: number, input: MailboxInput) =>
@@ -191,8 +228,13 @@ export const changeMailbox = (db: Db, key: Buffer, userId: number, id: number, i
       .update(mailboxes)
       .set({
         ...placeOf(input),
-        // A secret left out is kept; one the new method has no use for is dropped.
-        ...(input.secret !== undefined ? { secretEncrypted: sealed(key, input.secret) } : {}),
+        // A secret left out is kept; one the new method has no use for is dropped (a password never
+        // becomes a client secret).
+        ...(input.secret !== undefined
+          ? { secretEncrypted: sealed(key, input.secret) }
+          : before.auth_method !== input.auth_method
+            ? { secretEncrypted: null }
+            : {}),
         ...(input.auth_method !== 'oauth2-refresh-token'
           ? { refreshTokenEncrypted: null }
           : input.refresh_token !== undefined
@@ -233,4 +275,40 @@ export async function keepRefreshToken(db: Db, key: Buffer, id: number, refreshT
     .update(mailboxes)
     .set({ refreshTokenEncrypted: encryptBankPass(key, refreshToken) })
     .where(eq(mailboxes.id, id));
+}
+
+/** Test connections an admin may start in a minute (counted from the audit log, so across API instances). */
+export const mailboxTestsPerMinute = 10;
+
+/**
+ * Begin an admin's Test connection: allowed while they started fewer than mailboxTestsPerMinute in
+ * the last minute, and then recorded in the audit log ('test': who, where, with which secret).
+ * Counted and recorded under the admin's lock, so parallel requests cannot pass the limit together.
+ * A refusal says when the next one is allowed (seconds).
+ */
+export async function beginMailboxTest(
+  db: Db,
+  userId: number,
+  test: { entityId: number | null; detail: string },
+): Promise<{ allowed: true } | { allowed: false; retryAfter: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`mailbox-test:${userId}`}, 0))`);
+    // The limit-th newest test in the last minute: when it exists the minute is full, and its
+    // leaving the minute lets the next one in.
+    const [full] = await queryRows<{ retry_after: number }>(
+      tx as unknown as Db,
+      sql`select ceil(extract(epoch from at + interval '1 minute' - now()))::int as retry_after from audit_log
+        where user_id = ${userId} and entity = 'mailbox' and action = 'test' and at > now() - interval '1 minute'
+        order by at desc offset ${mailboxTestsPerMinute - 1} limit 1`,
+    );
+    if (full) return { allowed: false, retryAfter: Math.max(1, full.retry_after) };
+    await audit(tx as unknown as Db, {
+      userId,
+      action: 'test',
+      entity: 'mailbox',
+      entityId: test.entityId === null ? null : String(test.entityId),
+      detail: test.detail,
+    });
+    return { allowed: true };
+  });
 }
