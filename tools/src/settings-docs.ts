@@ -24,7 +24,7 @@ export function settingsSection(): string {
     '',
     settingsTable(apiSettings),
     '',
-    'Its CLIs (`migrate`, `seed`, `user:create`, `prepare:demo`, `pnpm backup`, `pnpm restore`) read the same, and:',
+    'Its CLIs (`migrate`, `seed`, `user:create`, `prepare:demo`, `pnpm backup`, `pnpm restore`, `pnpm rekey`) read the same, and:',
     '',
     settingsTable({ ...only(demoSettings, apiSettings), ...only(userCreateSettings, apiSettings), ...only(backupSettings, apiSettings) }),
     '',

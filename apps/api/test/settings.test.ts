@@ -25,7 +25,7 @@ describe('a process started with a bad setting', () => {
     [
       'src/cli/user-create.ts',
       { CORS_ORIGINS: ' ', BANK_PASS_KEY: 'short' },
-      'BANK_PASS_KEY is set to a value that is not accepted; it accepts 32 bytes as 64 hex characters or base64.',
+      'BANK_PASS_KEY is set to a value that is not accepted; it accepts a key of 32 bytes as 64 hex characters or base64; while rotating, several, comma-separated: the first seals, each opens.',
     ],
   ])('%s with %j exits 1 naming it', async (script, env, line) => {
     const { code, stderr } = await startProcess(apiDir, script, env, script.includes('user-create') ? ['--email', 'x@bank.example'] : []);

@@ -73,7 +73,7 @@ if (args.imap && !settings) {
   console.error('--imap needs IMAP_HOST and IMAP_USER (and IMAP_PASSWORD or IMAP_OAUTH_*) in the environment');
   process.exit(2);
 }
-const bankPassKey = bankPassKeyFrom(config, config.dataDir);
+const bankPassKey = startingWith('EJ Desk ingester', () => bankPassKeyFrom(config, config.dataDir));
 const database = await openConfiguredDatabase(config.databaseUrl, config.dataDir, { asynchronousCommit: true });
 await database.migrate();
 

@@ -21,3 +21,4 @@ export * from './queries/remotes.ts';
 export * from './queries/sso.ts';
 export * from './backup.ts';
 export * from './queries/deploy-tokens.ts';
+export * from './queries/rekey.ts';

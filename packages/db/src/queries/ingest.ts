@@ -239,7 +239,7 @@ export async function loadIngestRules(db: Db, bankPassKey: Buffer, clockTimeZone
     try {
       passwords.set(row.bankName.toLowerCase(), decryptBankPass(bankPassKey, row.bankPassEncrypted));
     } catch {
-      // Sealed with another key: as if no password were stored (the failure names the file).
+      // Sealed with a key not in the ring: as if no password were stored (the failure names the file).
     }
   }
   return {
