@@ -1,11 +1,12 @@
 // Live events over real HTTP on both backends: the stall first, a `mail` event within
 // seconds of the ingester's notification (bursts coalesced), a stall event when the mail stops
 // flowing, a `release` event when a remote's releases change, a LISTEN connection killed by the
-// server is made again, and shutdown ends the streams.
+// server is made again, a user's streams past EVENT_STREAMS_PER_USER end their oldest, and
+// shutdown ends the streams.
 import { sql } from 'drizzle-orm';
 import { deployRemote, mailChannel, releaseChannel, reportMailbox, rollbackRemote, storeMessage } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 interface Received {
   type: string;
@@ -60,6 +61,8 @@ async function openStream(base: string, authorization: string) {
       }
     },
     ended: () => reading.then(() => ended),
+    /** Whether the server has ended the stream within `ms`. */
+    endsWithin: (ms: number) => Promise.race([reading.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]),
     close: () => controller.abort(),
   };
 }
@@ -223,6 +226,37 @@ describe.each(backends)('live events on %s', (backend) => {
     },
     30_000,
   );
+
+  it('keeps EVENT_STREAMS_PER_USER streams of a user: one more ends the oldest, the others and other users’ stay', async () => {
+    const limit = t.config.eventStreamsPerUser;
+    expect(limit).toBe(5);
+    await expect.poll(() => t.app.ctx.live.subscribers(), { timeout: 5000 }).toBe(0);
+    const opened = [];
+    for (let i = 0; i < limit; i++) {
+      const stream = await openStream(base, authorization);
+      await stream.next('stall');
+      opened.push(stream);
+    }
+    // Another user's stream is counted apart.
+    const adminStream = await openStream(base, `JWT ${(await login(t.app, admin)).access}`);
+    await adminStream.next('stall');
+    expect(t.app.ctx.live.subscribers()).toBe(limit + 1);
+
+    const newest = await openStream(base, authorization);
+    await newest.next('stall');
+    const [oldest, ...others] = opened;
+    expect(await oldest!.endsWithin(5000)).toBe(true);
+    // Its last frame says why, and to come back only after a while (no tab evicts another at once).
+    expect((await oldest!.next('reconnect')).data).toEqual({ reason: 'too many streams' });
+    expect(t.app.ctx.live.subscribers()).toBe(limit + 1);
+
+    // The others still hear the mail.
+    await reportMailbox(t.database.db, 'imap://limit@mail.example:993/INBOX', { state: 'connected', synced: true });
+    for (const stream of [...others, newest, adminStream]) await stream.next('mail');
+    for (const stream of [...others, newest, adminStream]) expect(await stream.endsWithin(0)).toBe(false);
+    for (const stream of [...others, newest, adminStream]) stream.close();
+    await expect.poll(() => t.app.ctx.live.subscribers(), { timeout: 5000 }).toBe(0);
+  }, 30_000);
 
   it('ends open streams when the API shuts down', async () => {
     const own = await createTestApp(backend);

@@ -4,7 +4,8 @@
 // Flow refresh within a few seconds of new mail, in every tab, with no polling per tab. Bursts
 // (a sync of a hundred messages) become one event per second at most. While anyone listens, the
 // stall is checked here every few seconds (one query per instance, not per tab) and sent when it
-// changes.
+// changes. A user holds at most a few streams on an instance (EVENT_STREAMS_PER_USER): a stolen
+// token or a runaway script cannot pile up connections, and opening one more ends the oldest.
 import { mailChannel, mailStall, releaseChannel, type Database, type Stall } from '@ejdesk/db';
 
 export interface LiveEvent {
@@ -12,10 +13,15 @@ export interface LiveEvent {
   data: unknown;
 }
 type Subscriber = (event: LiveEvent) => void;
+/** Why the hub ends a stream: the API shuts down, or its user opened more than they may hold. */
+export type EndReason = 'closing' | 'too many streams';
 
 export interface LiveHub {
-  /** `end` is called when the hub closes (the API shuts down): the stream must end then. */
-  subscribe(subscriber: Subscriber, end: () => void): () => void;
+  /**
+   * `end` is called when the hub ends the stream (the API shuts down, or `owner.user` opened more
+   * than `owner.limit` streams and this is their oldest): the stream must end then.
+   */
+  subscribe(subscriber: Subscriber, end: (reason: EndReason) => void, owner?: { user: number; limit: number }): () => void;
   /** The stall as last checked (checked now when nobody listened before). */
   currentStall(): Promise<Stall>;
   subscribers(): number;
@@ -23,7 +29,8 @@ export interface LiveHub {
 }
 
 export function createLiveHub(database: Database, options: { stallAfterSeconds: number; coalesceMs?: number; log?: (message: string) => void }): LiveHub {
-  const subscribers = new Map<Subscriber, () => void>();
+  // In the order the streams were opened, so a user's first is their oldest.
+  const subscribers = new Map<Subscriber, { end: (reason: EndReason) => void; user: number | undefined }>();
   const coalesceMs = options.coalesceMs ?? 1000;
   let pending: ReturnType<typeof setTimeout> | undefined;
   let lastStall: Stall | undefined;
@@ -78,16 +85,23 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
   };
 
   return {
-    subscribe(subscriber, end) {
+    subscribe(subscriber, end, owner) {
       if (closed) {
-        end();
+        end('closing');
         return () => undefined;
       }
       if (subscribers.size === 0) start();
-      subscribers.set(subscriber, end);
+      subscribers.set(subscriber, { end, user: owner?.user });
+      if (owner) {
+        const theirs = [...subscribers].filter(([, s]) => s.user === owner.user);
+        for (const [oldest, { end: endOldest }] of theirs.slice(0, Math.max(0, theirs.length - owner.limit))) {
+          subscribers.delete(oldest);
+          endOldest('too many streams');
+        }
+      }
       return () => {
-        subscribers.delete(subscriber);
-        if (subscribers.size === 0) void stop();
+        // A stream the hub ended already was taken out then; its leaving stops nothing again.
+        if (subscribers.delete(subscriber) && subscribers.size === 0) void stop();
       };
     },
     async currentStall() {
@@ -98,7 +112,7 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
       closed = true;
       const ends = [...subscribers.values()];
       subscribers.clear();
-      for (const end of ends) end();
+      for (const { end } of ends) end('closing');
       await stop();
     },
   };

@@ -1,10 +1,11 @@
 // GET /api/events/: server-sent events for the signed-in user. `stall` first (and whenever it
 // changes), then `mail` whenever the ingester stored or processed mail (at most one a second), and
-// `reconnect` as the last frame when the instance shuts down. A comment every 20 s keeps proxies
-// from closing a quiet stream. Authenticated by the header like every route (the client reads the
+// `reconnect` as the last frame when the instance shuts down or when the user opened more streams
+// than EVENT_STREAMS_PER_USER (this being their oldest). A comment every 20 s keeps proxies from
+// closing a quiet stream. Authenticated by the header like every route (the client reads the
 // stream with fetch, so no token ever travels in a URL).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { LiveEvent } from '../../lib/live.ts';
+import type { EndReason, LiveEvent } from '../../lib/live.ts';
 import { authenticate } from '../../plugins/authenticate.ts';
 import { errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
@@ -15,9 +16,16 @@ const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringif
  * restarted instance do not all arrive at once.
  */
 const reconnectFrame = 'retry: 2000\nevent: reconnect\ndata: {}\n\n';
+/**
+ * The last frame of a user's oldest stream when they opened one too many: come back only within
+ * 30 s (each client waits a random part of it), so tabs past the limit take turns rather than end
+ * each other's streams at once.
+ */
+const tooManyFrame = 'retry: 30000\nevent: reconnect\ndata: {"reason":"too many streams"}\n\n';
+const lastFrame = (reason: EndReason) => (reason === 'closing' ? reconnectFrame : tooManyFrame);
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { live } = app.ctx;
+  const { live, config } = app.ctx;
   app.decorateRequest('user', null);
   app.addHook('onRequest', authenticate);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
@@ -35,7 +43,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
     const unsubscribe = live.subscribe(
       (event) => res.write(frame(event)),
-      () => res.end(reconnectFrame),
+      (reason) => res.end(lastFrame(reason)),
+      { user: request.user!.id, limit: config.eventStreamsPerUser },
     );
     const heartbeat = setInterval(() => res.write(': still here\n\n'), 20_000);
     const end = () => {
@@ -43,6 +52,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       unsubscribe();
     };
     request.raw.on('close', end);
+    // Ended by the hub (res.end): no heartbeat is written after it.
+    res.on('close', end);
     res.on('error', end);
   });
 };
