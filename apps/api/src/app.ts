@@ -67,10 +67,14 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     database,
     config,
     secrets,
-    tokens: createTokenService(secrets.jwtSecret, {
-      access: config.accessTokenMinutes * 60,
-      refresh: config.refreshTokenHours * 3600,
-    }),
+    tokens: createTokenService(
+      secrets.jwtSecret,
+      {
+        access: config.accessTokenMinutes * 60,
+        refresh: config.refreshTokenHours * 3600,
+      },
+      secrets.jwtPreviousSecret,
+    ),
     metrics: createMetrics(database, () => ctx.exports.inFlight),
     status: { migrated, draining: false, passedOn: 0 },
     exports: { inFlight: 0 },

@@ -21,6 +21,13 @@ export const apiSettings = {
     accepts: 'at least 32 characters',
     description: 'Signs the access and refresh tokens. Required with DATABASE_URL (every API process needs the same); the embedded demo generates one.',
   }),
+  JWT_PREVIOUS_SECRET: text({
+    secret: true,
+    pattern: '^.{32,}$',
+    accepts: 'at least 32 characters',
+    description:
+      'A second secret whose tokens are accepted too (JWT_SECRET alone signs): while JWT_SECRET is rotated, the coming one before the switch, then the replaced one until its tokens expire, REFRESH_TOKEN_HOURS later (see "Rotating keys").',
+  }),
   ACCESS_TOKEN_MINUTES: integer({
     minimum: 1,
     maximum: 1440,
@@ -157,6 +164,8 @@ export interface ApiConfig {
   port: number;
   corsOrigins: string[];
   jwtSecret: string | undefined;
+  /** JWT_PREVIOUS_SECRET: verifies, never signs. */
+  jwtPreviousSecret: string | undefined;
   bankPassKey: string | undefined;
   accessTokenMinutes: number;
   refreshTokenHours: number;
@@ -248,6 +257,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     port: s.API_PORT,
     corsOrigins: s.CORS_ORIGINS,
     jwtSecret: s.JWT_SECRET,
+    jwtPreviousSecret: s.JWT_PREVIOUS_SECRET,
     bankPassKey: s.BANK_PASS_KEY,
     accessTokenMinutes: s.ACCESS_TOKEN_MINUTES,
     refreshTokenHours: s.REFRESH_TOKEN_HOURS,

@@ -1,7 +1,8 @@
 // Every key can be rotated without losing data or sessions. BANK_PASS_KEY is a ring (NEW,OLD: the
 // first key seals, any opens), and `pnpm rekey` seals every stored secret again with its first key
 // (or, on the embedded database, `--new-key` gives the data folder a new key), all or nothing, and
-// never while the API holds the embedded database.
+// never while the API holds the embedded database. JWT_PREVIOUS_SECRET still verifies the tokens
+// the replaced secret signed, until they expire, so a rolling restart keeps every session.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   auditLog,
@@ -34,7 +36,8 @@ import { startProcess } from '@ejdesk/settings/testing';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
-import { admin, backends, login, startApiProcess, throwawayDatabase } from './helpers.ts';
+import { backupToken } from '../src/routes/backup/index.ts';
+import { admin, backends, createTestApp, decodeClaims, login, startApiProcess, throwawayDatabase, type TestApp } from './helpers.ts';
 
 const run = promisify(execFile);
 const apiDir = new URL('..', import.meta.url).pathname;
@@ -310,4 +313,60 @@ describe.each(backends)('pnpm rekey on %s', (backend) => {
       await database.close();
     }
   }, 120_000);
+});
+
+describe.each(backends)('JWT_SECRET rotated on %s', (backend) => {
+  let t: TestApp;
+  const next = randomBytes(32).toString('hex');
+  /** Instances after the rolling restart (the new secret, the old one previous), and after the previous one is removed. */
+  let rotated: FastifyInstance;
+  let newOnly: FastifyInstance;
+  const asUser = (access: string) => ({ authorization: `JWT ${access}` });
+  const views = (app: FastifyInstance, access: string) => app.inject({ method: 'GET', url: '/api/views/?list=email', headers: asUser(access) });
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    const instance = (secrets: Partial<TestApp['secrets']>) => buildApp({ database: t.database, config: t.config, secrets: { ...t.secrets, ...secrets } });
+    rotated = await instance({ jwtSecret: next, jwtPreviousSecret: t.secrets.jwtSecret });
+    newOnly = await instance({ jwtSecret: next });
+  });
+  afterAll(async () => {
+    await rotated?.close();
+    await newOnly?.close();
+    await t?.close();
+  });
+
+  test('a session begun under the previous secret goes on: its tokens verify and refresh, and the new tokens are the new secret’s', async () => {
+    const before = await login(t.app);
+    expect((await views(rotated, before.access)).statusCode).toBe(200);
+    const verified = await rotated.inject({ method: 'POST', url: '/api/auth/jwt/verify/', payload: { token: before.refresh } });
+    expect(verified.statusCode).toBe(200);
+    const refreshed = await rotated.inject({ method: 'POST', url: '/api/auth/jwt/refresh/', payload: { refresh: before.refresh } });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const access = refreshed.json<{ access: string }>().access;
+    // Signed with the new secret: an instance that knows only that one accepts it, and the old instance does not.
+    expect((await views(newOnly, access)).statusCode).toBe(200);
+    expect((await views(t.app, access)).statusCode).toBe(401);
+    // Once the previous secret is removed, what it signed is refused.
+    expect((await views(newOnly, before.access)).statusCode).toBe(401);
+  });
+
+  test('a token signed with a third secret is refused, and so is an expired one signed with the previous secret', async () => {
+    const claims = decodeClaims((await login(t.app)).access);
+    const signedWith = (key: string, changed: object = {}) => createSigner({ key, algorithm: 'HS256' })({ ...claims, ...changed }) as string;
+    // The same claims under the previous secret pass: below, only the signature or the expiry differs.
+    expect((await views(rotated, signedWith(t.secrets.jwtSecret))).statusCode).toBe(200);
+    const third = await views(rotated, signedWith(randomBytes(32).toString('hex')));
+    expect(third.statusCode).toBe(401);
+    expect(third.json()).toMatchObject({ code: 'token_not_valid' });
+    const expired = await views(rotated, signedWith(t.secrets.jwtSecret, { exp: Math.floor(Date.now() / 1000) - 60 }));
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toMatchObject({ code: 'token_not_valid' });
+  });
+
+  test.runIf(backend === 'pglite')('the backup token is the current secret’s', async () => {
+    const ask = (secret: string) => rotated.inject({ method: 'POST', url: '/api/backup/', headers: { authorization: `Bearer ${backupToken(secret)}` } });
+    expect((await ask(next)).statusCode).toBe(200);
+    expect((await ask(t.secrets.jwtSecret)).statusCode).toBe(401);
+  });
 });

@@ -1,13 +1,18 @@
 // Signing and encryption keys: from the environment in production; for the embedded demo, generated
-// once into the data folder so that tokens and stored bank passwords survive restarts.
+// once into the data folder so that tokens and stored bank passwords survive restarts. Both can be
+// rotated: JWT_PREVIOUS_SECRET verifies beside JWT_SECRET, and BANK_PASS_KEY is a ring whose other
+// keys still open what they sealed.
 import { timingSafeEqual } from 'node:crypto';
 import { bankPassKeyFrom, generatedSecret } from '@ejdesk/db';
 import { SettingError } from '@ejdesk/settings';
 import type { ApiConfig } from '../config.ts';
 
 export interface Secrets {
+  /** Signs every token. */
   jwtSecret: string;
-  /** 32 bytes for AES-256-GCM. */
+  /** JWT_PREVIOUS_SECRET, while JWT_SECRET is rotated: what it signs verifies too; it signs nothing. */
+  jwtPreviousSecret?: string | undefined;
+  /** AES-256-GCM keys of 32 bytes, one after another (a ring: the first seals, any opens). */
   bankPassKey: Buffer;
 }
 
@@ -16,6 +21,7 @@ export function loadSecrets(config: ApiConfig): Secrets {
   if (config.databaseUrl && !config.jwtSecret) throw new SettingError('JWT_SECRET is not set; it is required when DATABASE_URL is set.');
   return {
     jwtSecret: config.jwtSecret ?? generatedSecret(config.dataDir, 'jwt-secret'),
+    jwtPreviousSecret: config.jwtPreviousSecret,
     bankPassKey: bankPassKeyFrom(config, config.dataDir),
   };
 }

@@ -1,7 +1,7 @@
 // SimpleJWT-compatible tokens: HS256 only (alg:none and other algorithms are refused), with the claims
 // token_type, exp, iat, jti and user_id that the operators' client reads.
 import { randomUUID } from 'node:crypto';
-import { createSigner, createVerifier } from 'fast-jwt';
+import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 import type { UserRole } from '@ejdesk/db';
 
 export type TokenType = 'access' | 'refresh';
@@ -62,9 +62,29 @@ export function revokedForUser(
   return madeAt < user.sessionsRevokedAt.getTime();
 }
 
-export function createTokenService(secret: string, lifetimes: Record<TokenType, number>): TokenService {
+/**
+ * Tokens signed with `secret`; those `previousSecret` signed verify too (JWT_PREVIOUS_SECRET, while
+ * JWT_SECRET is rotated), so a rolling restart onto a new secret keeps every session.
+ */
+export function createTokenService(secret: string, lifetimes: Record<TokenType, number>, previousSecret?: string): TokenService {
   const sign = createSigner({ key: secret, algorithm: 'HS256' });
-  const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] });
+  const checks = [secret, ...(previousSecret ? [previousSecret] : [])].map((key) =>
+    createVerifier({ key, algorithms: ['HS256'], requiredClaims: ['exp', 'token_type', 'user_id'] }),
+  );
+  /** The claims by the first secret whose signature matches (the current one first); throws when none does. */
+  const check = (token: string): unknown => {
+    let refusal: unknown;
+    for (const verify of checks) {
+      try {
+        return verify(token);
+      } catch (error) {
+        refusal = error;
+        // Only a signature by another secret is worth the next try: expired or malformed is final.
+        if ((error as { code?: unknown }).code !== TokenError.codes.invalidSignature) break;
+      }
+    }
+    throw refusal;
+  };
   return {
     issue(userId, type, { role, passwordChangeRequired, jti, sso, sessionId } = {}) {
       const now = Date.now();
