@@ -15,7 +15,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
   app.decorateRequest('user', null);
 
-  app.post('/create/', { schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
+  app.post('/create/', { config: { secret: true }, schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
     const { email, password } = request.body;
     // LOCAL_LOGIN=off: the identity provider is the way in; only the break-glass accounts keep a password.
     if (!config.localLogin.enabled && !config.localLogin.breakGlass.includes(email.trim().toLowerCase())) {
@@ -66,24 +66,27 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return {};
   });
 
-  app.post('/refresh/', { schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } }, async (request, reply) => {
-    const presented = presentedRefresh(request);
-    if (!presented) return reply.code(401).send(noRefreshToken);
-    const claims = refreshClaims(app.ctx, presented);
-    if (!claims) return reply.code(401).send(tokenNotValid);
-    // A deactivated account loses its session at the next refresh; a changed role shows from it.
-    const user = await liveUserOf(app.ctx, claims);
-    if (!user) return reply.code(401).send(tokenNotValid);
-    void reply.header('cache-control', 'no-store');
-    return {
-      access: tokens.issue(user.id, 'access', {
-        role: user.role,
-        passwordChangeRequired: user.mustChangePassword,
-        sessionId: claims.jti,
-        sso: claims.sso === true,
-      }),
-    };
-  });
+  app.post(
+    '/refresh/',
+    { config: { secret: true }, schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
+    async (request, reply) => {
+      const presented = presentedRefresh(request);
+      if (!presented) return reply.code(401).send(noRefreshToken);
+      const claims = refreshClaims(app.ctx, presented);
+      if (!claims) return reply.code(401).send(tokenNotValid);
+      // A deactivated account loses its session at the next refresh; a changed role shows from it.
+      const user = await liveUserOf(app.ctx, claims);
+      if (!user) return reply.code(401).send(tokenNotValid);
+      return {
+        access: tokens.issue(user.id, 'access', {
+          role: user.role,
+          passwordChangeRequired: user.mustChangePassword,
+          sessionId: claims.jti,
+          sso: claims.sso === true,
+        }),
+      };
+    },
+  );
 
   // Logout: the refresh token is refused from now on, and with it the session's access tokens.
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.

@@ -138,14 +138,18 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   );
 
   // The console's half: the one-time code for the tokens (the same pair as a password login).
-  app.post('/session/', { schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
-    // The refresh token's id is recorded with the session as the code is taken, then the token is made.
-    const jti = tokens.newId();
-    const taken = await takeSsoHandoff(db, sha256(request.body.code), jti, new Date(Date.now() + config.refreshTokenHours * 3600_000));
-    const user = taken && (await findActiveUser(db, taken.userId));
-    if (!user) return reply.code(400).send({ detail: 'The sign-in code is not valid (used already, or expired). Sign in again.' });
-    return beginSession(app.ctx, reply, user, { session: jti, sso: true });
-  });
+  app.post(
+    '/session/',
+    { config: { secret: true }, schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } },
+    async (request, reply) => {
+      // The refresh token's id is recorded with the session as the code is taken, then the token is made.
+      const jti = tokens.newId();
+      const taken = await takeSsoHandoff(db, sha256(request.body.code), jti, new Date(Date.now() + config.refreshTokenHours * 3600_000));
+      const user = taken && (await findActiveUser(db, taken.userId));
+      if (!user) return reply.code(400).send({ detail: 'The sign-in code is not valid (used already, or expired). Sign in again.' });
+      return beginSession(app.ctx, reply, user, { session: jti, sso: true });
+    },
+  );
 
   // Logout of a session begun at the provider: the refresh token ends here, and the answer says
   // where the browser goes to end the provider's session too.

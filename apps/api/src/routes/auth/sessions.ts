@@ -13,7 +13,7 @@ export const tokenNotValid = { detail: 'Token is invalid or expired', code: 'tok
  * The console's refresh token: HttpOnly (no script on the page reads it, a remote's included),
  * Secure, SameSite=Strict (no other site's request carries it) and sent to the auth routes only.
  */
-export const refreshCookie = 'ejdesk_refresh';
+const refreshCookie = 'ejdesk_refresh';
 const refreshCookiePath = '/api/auth/';
 
 /**
@@ -28,7 +28,7 @@ export function beginSession(
 ): { refresh: string; access: string } {
   const refresh = ctx.tokens.issue(user.id, 'refresh', { jti: session, sso });
   const access = ctx.tokens.issue(user.id, 'access', { role: user.role, passwordChangeRequired: user.mustChangePassword ?? false, sessionId: session, sso });
-  void reply.header('cache-control', 'no-store').setCookie(refreshCookie, refresh, {
+  void reply.setCookie(refreshCookie, refresh, {
     httpOnly: true,
     secure: true,
     sameSite: 'strict',
@@ -38,7 +38,7 @@ export function beginSession(
   return { refresh, access };
 }
 
-export function clearRefreshCookie(reply: FastifyReply): void {
+function clearRefreshCookie(reply: FastifyReply): void {
   void reply.clearCookie(refreshCookie, { httpOnly: true, secure: true, sameSite: 'strict', path: refreshCookiePath });
 }
 
