@@ -14,6 +14,7 @@ import { imapScope, startDovecot, startIdentityProvider, type Dovecot, type Iden
 import { serverCertificate } from '@ejdesk/mailbox/testing/tls';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -508,5 +509,20 @@ describe.each(backends)('Test connection and saving without MAILBOX_ALLOWED_NETW
       expect(response.json().detail).toMatch(/^token_url: localhost \((127\.0\.0\.1|::1)\) is not on the public internet/);
     }
     expect(recorder.connections).toBe(0);
+  });
+});
+
+describe('MAILBOX_ALLOWED_NETWORKS', () => {
+  it('is read at start: ranges in a normal spelling, and one it cannot read stops the API naming it', () => {
+    expect(loadConfig({}).mailboxAllowedNetworks).toEqual([]);
+    expect(loadConfig({ MAILBOX_ALLOWED_NETWORKS: '127.0.0.0/8, 10.20.0.0/16,fd00::/8' }).mailboxAllowedNetworks).toEqual([
+      '127.0.0.0/8',
+      '10.20.0.0/16',
+      'fd00::/8',
+    ]);
+    expect(() => loadConfig({ MAILBOX_ALLOWED_NETWORKS: '10.20.0.0/33' })).toThrow(
+      'MAILBOX_ALLOWED_NETWORKS is not accepted: "10.20.0.0/33" is not an address range such as 10.20.0.0/16 or fd00::/8.',
+    );
+    expect(() => loadConfig({ MAILBOX_ALLOWED_NETWORKS: 'intranet' })).toThrow(/^MAILBOX_ALLOWED_NETWORKS is "intranet", which is not accepted/);
   });
 });
