@@ -313,6 +313,27 @@ describe.each(backends)('pnpm rekey on %s', (backend) => {
       await database.close();
     }
   }, 120_000);
+  test.runIf(embedded)(
+    'after a --new-key interrupted before its last write, pnpm rekey leaves the data folder its first key alone',
+    async () => {
+      const sealedBy = Buffer.from(readFileSync(keyFile(), 'utf8').trim(), 'base64');
+      // As the file is while --new-key commits: the new key, then the one every value is sealed with.
+      const interrupted = randomBytes(32);
+      writeFileSync(keyFile(), `${interrupted.toString('base64')},${sealedBy.toString('base64')}\n`);
+
+      const done = await rekey(env);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain('(4 of them had been sealed with a previous key)');
+      expect(readFileSync(keyFile(), 'utf8')).toBe(`${interrupted.toString('base64')}\n`);
+      const database = await open();
+      try {
+        for (const value of await sealedValues(database)) expect(openBankPass(interrupted, value)?.keyIndex).toBe(0);
+      } finally {
+        await database.close();
+      }
+    },
+    120_000,
+  );
 });
 
 describe.each(backends)('JWT_SECRET rotated on %s', (backend) => {

@@ -85,10 +85,12 @@ try {
     // Written before the commit: should this process die between the two, every value still opens.
     fresh && (() => writeBankPassKeyFile(config.dataDir, [fresh.toString('base64'), ...(stored ? [stored] : [])])),
   );
-  if (fresh) writeBankPassKeyFile(config.dataDir, [fresh.toString('base64')]);
+  // The data folder's key file keeps the first key alone (a ring there is an interrupted --new-key's).
+  const first = fresh?.toString('base64') ?? (stored?.includes(',') ? stored.split(',')[0]!.trim() : undefined);
+  if (first) writeBankPassKeyFile(config.dataDir, [first]);
   console.log(`EJ Desk rekey: ${describeResealed(done)}.`);
-  if (fresh) {
-    console.log(`${keyFile} now holds the new key alone. Backups made before keep the previous key, and restore with it.`);
+  if (first) {
+    console.log(`${keyFile} now holds ${fresh ? 'the new key' : 'its first key'} alone. Backups made before keep the previous key, and restore with it.`);
   } else if (ring.length > 32) {
     console.log(
       'Every value now opens with the first key of BANK_PASS_KEY alone: once every API and ingester runs with it first, the previous keys can leave it.',
@@ -96,7 +98,7 @@ try {
   }
 } catch (error) {
   if (!(error instanceof UnopenedValues)) throw error;
-  console.error(`EJ Desk rekey: ${error.message} Nothing was changed: add the key that sealed them to BANK_PASS_KEY (after the first), or enter them again.`);
+  console.error(`EJ Desk rekey: ${error.message} Nothing was changed: add the key that sealed them to the ring (after the first), or enter them again.`);
   process.exitCode = 1;
 } finally {
   await database.close();
