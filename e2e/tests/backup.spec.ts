@@ -1,8 +1,8 @@
 // `pnpm backup` while `pnpm start` serves (the API dumps its embedded database between two
-// statements), then `pnpm restore` into a new data folder and an API started on it: the same
-// counts, and the demo logins work there.
+// statements), encrypted under the passphrase in BACKUP_PASSPHRASE, then `pnpm restore` with it into
+// a new data folder and an API started on it: the same counts, and the demo logins work there.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { demo, demoAdmin, expect, test } from './fixtures.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+const passphrase = { BACKUP_PASSPHRASE: 'an e2e backup passphrase' };
 
 /** What an operator and an admin see counted, through an API at `base`. */
 async function counts(request: APIRequestContext, base: string) {
@@ -40,9 +41,11 @@ test('a backup taken while pnpm start serves, restored into a new data folder: t
     const before = await counts(request, baseURL!);
     expect(before.emails).toBeGreaterThan(0);
 
-    const backup = await run('pnpm', ['-s', 'backup', file], { cwd: root, env: { ...process.env, ...appEnv, DATABASE_URL: '' } });
-    expect(backup.stdout).toContain('from the running API');
-    const restore = await run('pnpm', ['-s', 'restore', file], { cwd: root, env: { ...process.env, EJDESK_DATA_DIR: restored, DATABASE_URL: '' } });
+    const backup = await run('pnpm', ['-s', 'backup', file], { cwd: root, env: { ...process.env, ...appEnv, ...passphrase, DATABASE_URL: '' } });
+    expect(backup.stdout).toContain('encrypted with the passphrase), from the running API');
+    expect(readFileSync(file).subarray(0, 14).toString()).toBe('EJDESK-BACKUP\n');
+    const restoreEnv = { ...process.env, ...passphrase, EJDESK_DATA_DIR: restored, DATABASE_URL: '' };
+    const restore = await run('pnpm', ['-s', 'restore', file], { cwd: root, env: restoreEnv });
     expect(restore.stdout).toMatch(/^Restored the backup of \S+ into /);
 
     const api = spawn('pnpm', ['--filter', '@ejdesk/api', '--silent', 'start'], {
@@ -59,9 +62,7 @@ test('a backup taken while pnpm start serves, restored into a new data folder: t
       process.kill(-api.pid!, 'SIGTERM');
     }
     // A second restore into the same folder is refused: a restore never replaces a database.
-    const again = await run('pnpm', ['-s', 'restore', file], { cwd: root, env: { ...process.env, EJDESK_DATA_DIR: restored, DATABASE_URL: '' } }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
+    const again = await run('pnpm', ['-s', 'restore', file], { cwd: root, env: restoreEnv }).catch((e: { code: number; stderr: string }) => e);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('already holds a database') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
