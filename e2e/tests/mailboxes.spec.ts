@@ -1,7 +1,9 @@
 // The Mailboxes screen in Chromium against `pnpm start`: an admin adds an OAuth2 mailbox (app-only
-// access, as Microsoft 365's), Test connection signs in through a real provider and a real Dovecot,
-// and mail appended to that mailbox reaches the EJ table without a restart; operators are refused;
-// no secret is in any API answer or in what the API and its hosted ingester printed.
+// access, as Microsoft 365's), Test connection signs in through a real provider and a real Dovecot
+// (on loopback, which the run allows in MAILBOX_ALLOWED_NETWORKS), a stored secret is not tested
+// against another provider, and mail appended to that mailbox reaches the EJ table without a
+// restart; operators are refused; no secret is in any API answer or in what the API and its hosted
+// ingester printed.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -58,6 +60,17 @@ test('an admin adds an OAuth2 mailbox, Test connection signs in, and its mail re
   // The ingester in `pnpm start` picks it up without a restart, and says so on the screen.
   await expect(row).toContainText('Connected', { timeout: 30_000 });
   await page.screenshot({ path: resolve(import.meta.dirname, '../.artifacts/mailboxes-list.png') });
+  // The stored client secret goes only to the provider it was saved with: another token endpoint
+  // must have it typed again, and Test connection says so.
+  await page.getByRole('button', { name: `Edit: ${oauthMailbox.user}` }).click();
+  const editing = page.getByRole('dialog', { name: 'Edit Mailbox' });
+  await editing.getByLabel('Token endpoint').fill(provider.tokenUrl.replace('/token', '/elsewhere/token'));
+  await editing.getByRole('button', { name: 'Test connection' }).click();
+  await expect(editing.getByRole('status')).toHaveText(
+    /^Could not test: The stored client secret is sent only where it was saved, and this goes elsewhere \(token_url .+\): type the client secret again to use another target\.$/,
+  );
+  await editing.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editing).toBeHidden();
 
   const raw = [
     `From: Disputes <disputes@${bank.domain}>`,
