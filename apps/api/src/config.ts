@@ -3,6 +3,7 @@
 import { clockSettings, clockTimeZoneOf, dataDirOf, storageSettings } from '@ejdesk/db';
 import { networkRanges } from '@ejdesk/mailbox';
 import { integer, list, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
+import { bareOrigin, isRemoteName, remoteNames } from '@ejdesk/contract';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -86,6 +87,11 @@ export const apiSettings = {
     maximum: 10000,
     default: 3,
     description: 'A canary release rolls back by itself once this many operators could not load it (the shell reports each, once per operator).',
+  }),
+  REMOTE_ORIGINS: list({
+    default: [],
+    description:
+      'The origins EJ Desk serves each remote from, as NAME=ORIGIN pairs (email=https://cdn.bank.example,admin=https://cdn.bank.example): a release of a remote is accepted and served only when its manifest and entry are there or on an origin an admin added on Releases. `pnpm start` sets each remote’s own static server. Unset: only the admins’ origins.',
   }),
   MAILBOX_ALLOWED_NETWORKS: text({
     pattern: '^[0-9a-fA-F.:/, ]+$',
@@ -185,6 +191,8 @@ export interface ApiConfig {
   deployToken: string | undefined;
   /** CANARY_ROLLBACK_FAILURES. */
   canaryRollbackFailures: number;
+  /** REMOTE_ORIGINS: each remote's configured origins (scheme://host[:port]). */
+  remoteOrigins: Record<string, string[]>;
   hostedWorker: string | undefined;
   /** MAILBOX_ALLOWED_NETWORKS: the non-public ranges a mailbox's server may be in (CIDR). */
   mailboxAllowedNetworks: string[];
@@ -246,6 +254,20 @@ function networksOf(value: string | undefined): string[] {
   }
 }
 
+/** REMOTE_ORIGINS's pairs by remote; a pair naming no remote, or no bare http(s) origin, stops the process. */
+function remoteOriginsOf(pairs: string[]): Record<string, string[]> {
+  const origins: Record<string, string[]> = {};
+  for (const pair of pairs) {
+    const [name = '', origin = ''] = pair.split(/=(.*)/s).map((part) => part.trim());
+    if (!isRemoteName(name))
+      throw new SettingError(`REMOTE_ORIGINS names '${name}', which is not a remote (${remoteNames.join(', ')}): write NAME=ORIGIN pairs.`);
+    const bare = bareOrigin(origin);
+    if (!bare) throw new SettingError(`REMOTE_ORIGINS gives ${name} '${origin}', which is not an http(s) origin (scheme, host and port only).`);
+    (origins[name] ??= []).push(bare);
+  }
+  return origins;
+}
+
 /** The API's configuration from `env` (the process's own by default); a SettingError names what is wrong. */
 export function loadConfig(env?: Record<string, string | undefined>): ApiConfig {
   const s = readSettings(apiSettings, env);
@@ -275,6 +297,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     shutdownSeconds: s.SHUTDOWN_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     canaryRollbackFailures: s.CANARY_ROLLBACK_FAILURES,
+    remoteOrigins: remoteOriginsOf(s.REMOTE_ORIGINS),
     hostedWorker: s.EJDESK_HOSTED_WORKER,
     mailboxAllowedNetworks: networksOf(s.MAILBOX_ALLOWED_NETWORKS),
     oidc: oidcOf(s),

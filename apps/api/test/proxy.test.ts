@@ -168,6 +168,8 @@ describe.runIf(nginxInstalled)('the public port of deploy/nginx/ejdesk.conf, by 
       ['GET', '/api/registry/'],
       ['GET', '/api/registry/status/'],
       ['DELETE', '/api/registry/tokens/12/'],
+      ['GET', '/api/registry/origins/'],
+      ['DELETE', '/api/registry/origins/4/'],
       ['POST', '/api/registry/admin/failures/'],
     ] as const) {
       const answer = await rawRequest(proxy.base, method, path);

@@ -1,8 +1,9 @@
 // The checks a remote's build must pass before the registry points the shell at it: its manifest
 // names it and exposes ./routes, the singletons it shares are the majors the shell provides (two
 // copies of React, or of the router, on one page break every screen), it was built against the API
-// contract this API serves, and the paths it claims are not another remote's.
-import type { RegistryEntry, RemoteDescriptor } from '@ejdesk/contract';
+// contract this API serves, and the paths it claims are not another remote's nor the shell's. The
+// API checks all but the singletons again, itself: these give the earlier, friendlier refusal.
+import { shellPaths, type RegistryEntry, type RemoteDescriptor } from '@ejdesk/contract';
 
 /** The parts of a Module Federation 2 manifest (mf-manifest.json) the checks read. */
 export interface FederationManifest {
@@ -50,6 +51,8 @@ export function releaseProblems(candidate: ReleaseCandidate): string[] {
       );
     }
   }
+  const shells = (descriptor.paths ?? []).filter((p) => (shellPaths as readonly string[]).includes(p));
+  if (shells.length) problems.push(`${shells.map((p) => `/${p}`).join(', ')} ${shells.length > 1 ? 'are' : 'is'} the shell's own`);
   for (const other of candidate.others) {
     if (other.name === name) continue;
     const taken = (descriptor.paths ?? []).filter((p) => other.paths.includes(p));

@@ -7,8 +7,9 @@
 //   serve <name>                        serves the remote's published releases alone
 //   stop | start | restart <name>       the remote's process under a running `pnpm start`
 // A deploy publishes the build under its version (older versions stay, for pages already open),
-// checks it as the browser will load it (scripts/remote-release.ts), then asks the API to switch
-// the registry. A refused deploy says why and changes nothing.
+// checks it as the browser will load it (remote-release.ts: the earlier, friendlier refusals), then
+// asks the API, which checks it again itself (its origin, files and claims), pins the hashes of its
+// manifest and entry, and switches the registry. A refused deploy says why and changes nothing.
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';

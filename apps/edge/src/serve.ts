@@ -53,11 +53,22 @@ const underApi = (url: string) => {
   return 'path' in decoded && decoded.path.startsWith('/api/');
 };
 
+/** Whether each URL a registry entry loads from is on its remote's allowed origins. */
+const onAllowedOrigins = (entry: RegistryEntry, origins: Record<string, string[]>) =>
+  [entry.manifest, ...(entry.entry ? [entry.entry] : [])].every((url) => {
+    try {
+      return (origins[entry.name] ?? []).includes(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  });
+
 /**
  * remotes.json from the remote registry, read through the API on every call, so every shell server
  * behind a load balancer serves the same; while the API is away (a restart), the last one read.
  * Asked with the page's access token, the API answers that operator's releases (a canary's for
- * the operators in its share).
+ * the operators in its share). An entry off its remote's allowed origins (which the API never
+ * serves) is left out here too, so neither remotes.json nor the CSP can name such an origin.
  */
 export function registryFrom(apiUrl: string): (authorization?: string) => Promise<RegistryEntry[]> {
   let last: RegistryEntry[] = [];
@@ -68,7 +79,8 @@ export function registryFrom(apiUrl: string): (authorization?: string) => Promis
         ...(authorization ? { headers: { authorization } } : {}),
       });
       if (!response.ok) return last;
-      const remotes = ((await response.json()) as { remotes: RegistryEntry[] }).remotes;
+      const answer = (await response.json()) as { remotes: RegistryEntry[]; origins?: Record<string, string[]> };
+      const remotes = answer.remotes.filter((entry) => onAllowedOrigins(entry, answer.origins ?? {}));
       if (!authorization) last = remotes;
       return remotes;
     } catch {
@@ -106,8 +118,10 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
         .type('application/json')
         .send(detail(error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoding.' : error.message)),
   });
+  // The registry serves only releases on their remotes' allowed origins: the policy names those
+  // releases' origins (manifest and entry), and no other.
   const cspFor = (remotes: RegistryEntry[]) => {
-    const remoteOrigins = [...new Set(remotes.map((r) => new URL(r.manifest).origin))].join(' ');
+    const remoteOrigins = [...new Set(remotes.flatMap((r) => [r.manifest, ...(r.entry ? [r.entry] : [])]).map((url) => new URL(url).origin))].join(' ');
     return [
       "default-src 'self'",
       `script-src 'self' ${remoteOrigins}`,
@@ -137,8 +151,8 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     if (/^\/api\/(metrics|backup)(\/|$)/.test(path)) return reply.code(404).type('application/json').send(detail('Not found.'));
     // The registry's writes and history are for the deployers, on the API's own port: the public
     // origin forwards its read (remotes.json's source) and the console's own calls only (the admins'
-    // Releases and Deploy Tokens, and the shell's load-failure reports).
-    if (/^\/api\/registry\/./.test(path) && !/^\/api\/registry\/(tokens\/(\d+\/)?|status\/|[a-z][a-z0-9-]*\/failures\/)$/.test(path))
+    // Releases, allowed origins and Deploy Tokens, and the shell's load-failure reports).
+    if (/^\/api\/registry\/./.test(path) && !/^\/api\/registry\/((tokens|origins)\/(\d+\/)?|status\/|[a-z][a-z0-9-]*\/failures\/)$/.test(path))
       return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {

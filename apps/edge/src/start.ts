@@ -136,6 +136,8 @@ supervise({
     ...ingest,
     EJDESK_PROXY_SECRET: proxySecret,
     REMOTE_DEPLOY_TOKEN: deployToken,
+    // Each remote may come from where this run serves it (its static server, or its CDN's URL).
+    REMOTE_ORIGINS: remoteNames.map((n) => `${n}=${new URL(remoteOrigin(n)).origin}`).join(','),
     API_PORT: String(apiPort()),
     API_HOST: '127.0.0.1',
   },

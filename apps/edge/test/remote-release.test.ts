@@ -50,6 +50,7 @@ describe('releaseProblems', () => {
     ['another contract', (c: ReleaseCandidate) => (c.descriptor.contract = 1), /built against API contract 1, and this API serves contract 2/],
     ['no contract', (c: ReleaseCandidate) => delete c.descriptor.contract, /API contract \(none\)/],
     ['a path of another remote', (c: ReleaseCandidate) => (c.descriptor.paths = ['users', 'dashboard']), /the path \/dashboard belongs to the remote 'email'/],
+    ["the shell's own path", (c: ReleaseCandidate) => (c.descriptor.paths = ['users', 'login']), /\/login is the shell's own/],
   ])('refuses %s, saying why', (_what, spoil, reason) => {
     const candidate = structuredClone(fits());
     spoil(candidate);

@@ -113,6 +113,9 @@ describe('the shell server', () => {
       ['GET', '/api/registry/status/'],
       ['GET', '/api/registry/tokens/'],
       ['DELETE', '/api/registry/tokens/12/'],
+      ['GET', '/api/registry/origins/'],
+      ['POST', '/api/registry/origins/'],
+      ['DELETE', '/api/registry/origins/3/'],
       ['POST', '/api/registry/admin/failures/'],
     ]) {
       const response = await fetch(`${base}${path}`, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{}' } : { method });
@@ -192,14 +195,19 @@ describe('the shell server', () => {
 
   it('reads the remotes on every request: a moved remote or a new screen counts with no restart', async () => {
     registry = [
-      { ...admin, manifest: 'http://cdn.bank.example:8443/admin/2/mf-manifest.json', nav: [...admin.nav, { label: 'Reports', path: '/reports', order: 170 }] },
+      {
+        ...admin,
+        manifest: 'http://cdn.bank.example:8443/admin/2/mf-manifest.json',
+        entry: 'http://static.bank.example/admin/2/remoteEntry.js',
+        nav: [...admin.nav, { label: 'Reports', path: '/reports', order: 170 }],
+      },
     ];
     try {
       const answer = await fetch(`${base}/remotes.json`);
       expect(answer.headers.get('cache-control')).toBe('no-cache');
       expect((await answer.json()).remotes[0].nav.map((n: { label: string }) => n.label)).toEqual(['Password List', 'Reports']);
       const csp = (await fetch(`${base}/users`)).headers.get('content-security-policy')!;
-      expect(csp).toContain("script-src 'self' http://cdn.bank.example:8443");
+      expect(csp).toContain("script-src 'self' http://cdn.bank.example:8443 http://static.bank.example;");
       expect(csp).not.toContain('localhost:3004');
     } finally {
       registry = [admin];
@@ -296,7 +304,7 @@ describe('remotes.json from the registry', () => {
       manifest: `http://cdn.example/admin/${v}/mf-manifest.json`,
       version: v,
     });
-    api.get('/api/registry/', async () => ({ api_contract: 1, remotes: [entry(version)] }));
+    api.get('/api/registry/', async () => ({ api_contract: 1, remotes: [entry(version)], origins: { admin: ['http://cdn.example'] } }));
     await api.listen({ port: 0, host: '127.0.0.1' });
     const remotes = registryFrom(`http://127.0.0.1:${(api.server.address() as { port: number }).port}`);
     expect(await remotes()).toEqual([entry('1.0.0')]);
@@ -304,5 +312,28 @@ describe('remotes.json from the registry', () => {
     expect(await remotes()).toEqual([entry('1.1.0')]);
     await api.close();
     expect(await remotes()).toEqual([entry('1.1.0')]);
+  });
+
+  it("leaves out an entry whose manifest or entry script is off its remote's allowed origins", async () => {
+    const api = Fastify();
+    const entry = { name: 'email', section: 'email', paths: ['dashboard'], nav: [], version: '1.0.0' };
+    const answer = {
+      api_contract: 1,
+      remotes: [
+        { ...entry, manifest: 'http://cdn.example/email/mf-manifest.json', entry: 'http://cdn.example/email/remoteEntry.js' },
+        { ...entry, name: 'ej', manifest: 'http://evil.example/ej/mf-manifest.json' },
+        { ...entry, name: 'files', manifest: 'http://cdn.example/files/mf-manifest.json', entry: 'http://evil.example/files/remoteEntry.js' },
+        { ...entry, name: 'admin', manifest: 'http://cdn.example/admin/mf-manifest.json' },
+      ],
+      origins: { email: ['http://cdn.example'], ej: ['http://cdn.example'], files: ['http://cdn.example'], admin: ['http://other.example'] },
+    };
+    api.get('/api/registry/', async () => answer);
+    await api.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const remotes = registryFrom(`http://127.0.0.1:${(api.server.address() as { port: number }).port}`);
+      expect((await remotes()).map((r) => r.name)).toEqual(['email']);
+    } finally {
+      await api.close();
+    }
   });
 });

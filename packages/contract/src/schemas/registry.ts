@@ -7,7 +7,8 @@ const Version = Type.String({ pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$' });
 /**
  * What a remote owns, as its build declares it (ejdesk-remote.json, from the remote's
  * src/descriptor.ts): the shell draws its routes and side nav from every remote's, so a remote adds
- * or renames a screen with no shell release. Checked again by the deployer and by this API.
+ * or renames a screen with no shell release. Checked by the deployer, and again by the API (its
+ * paths no other remote's nor the shell's, its side nav inside them, its contract the API's).
  */
 const Descriptor = Type.Object(
   {
@@ -36,10 +37,29 @@ const Descriptor = Type.Object(
 /** The descriptor's type, for the build setup and the remotes' src/descriptor.ts. */
 export type DescriptorFields = Static<typeof Descriptor>;
 
-/** One remote as the shell loads it: remotes.json's entries. */
-const RegistryEntry = Type.Intersect([Descriptor, Type.Object({ manifest: Type.String(), version: Version })]);
-/** The API contract this API serves, and the remotes: what a remote build must match to deploy. */
-export const Registry = Type.Object({ api_contract: Type.Integer(), remotes: Type.Array(RegistryEntry) });
+/**
+ * One remote as the shell loads it: remotes.json's entries. A release the API pinned names its
+ * entry script and the SHA-384 of it and of the manifest (SRI form): the shell loads the entry
+ * with that integrity.
+ */
+const RegistryEntry = Type.Intersect([
+  Descriptor,
+  Type.Object({
+    manifest: Type.String(),
+    version: Version,
+    entry: Type.Optional(Type.String()),
+    integrity: Type.Optional(Type.Object({ entry: Type.String(), manifest: Type.String() })),
+  }),
+]);
+/**
+ * The API contract this API serves, and the remotes: what a remote build must match to deploy;
+ * and each remote's allowed origins, which the shell's servers hold its entries and CSP to.
+ */
+export const Registry = Type.Object({
+  api_contract: Type.Integer(),
+  remotes: Type.Array(RegistryEntry),
+  origins: Type.Record(Type.String(), Type.Array(Type.String())),
+});
 
 export const Release = Type.Object({
   name: Type.String(),
@@ -92,6 +112,22 @@ export const NewDeployToken = Type.Object(
 /** The new token, shown this once. */
 export const CreatedDeployToken = Type.Intersect([DeployToken, Type.Object({ token: Type.String() })]);
 export const TokenIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 9007199254740991 }) });
+
+/**
+ * An origin a remote's manifests and files may come from: configured (REMOTE_ORIGINS, id null,
+ * changed in the configuration) or added by an admin.
+ */
+export const RemoteOrigin = Type.Object({
+  id: Type.Union([Type.Integer(), Type.Null()]),
+  remote: Type.String(),
+  origin: Type.String(),
+  configured: Type.Boolean(),
+  created_by: Type.Union([Type.String(), Type.Null()]),
+  create_at: Type.Union([Timestamp, Type.Null()]),
+});
+/** An origin to allow a remote: scheme, host and port only (https://cdn.bank.example). */
+export const NewRemoteOrigin = Type.Object({ remote: Name, origin: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false });
+export const OriginIdParams = TokenIdParams;
 
 /** A release as the Releases screen shows it: who deployed it, when, and how many operators it failed to load for. */
 const SlotRelease = Type.Object({

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNull, lt, sql, type AnyColumn } from 'drizzle-orm';
 import { notifySql, releaseChannel, type Db } from '../client.ts';
-import { auditLog, remoteCurrent, remoteLoadFailures, remoteReleases } from '../schema.ts';
+import { auditLog, remoteCurrent, remoteLoadFailures, remoteOrigins, remoteReleases, users } from '../schema.ts';
 import { isUniqueViolation } from './rules.ts';
 
 export interface RemoteRelease {
@@ -107,9 +107,9 @@ async function point(tx: Db, name: string, releaseId: number, action: 'deploy' |
 }
 
 /**
- * Records a release already checked by the deployer and makes it current; the audit row names the
- * deploy token that asked. A version is deployed
- * once: the same name and version again is refused (a release never changes under open pages).
+ * Records a release the API checked and makes it current (or a canary); the audit row names the
+ * deploy token that asked, the manifest and the hashes pinned. A version is deployed once: the
+ * same name and version again is refused (a release never changes under open pages).
  */
 export async function deployRemote(db: Db, release: NewRelease, token: string, canaryPercent?: number): Promise<Switched> {
   try {
@@ -119,7 +119,11 @@ export async function deployRemote(db: Db, release: NewRelease, token: string, c
       if (canaryPercent !== undefined && !before)
         return { ok: false, detail: `${release.name} has no release yet: its first one goes to every operator (deploy it without --canary)` };
       const [row] = await tx.insert(remoteReleases).values(release).returning({ id: remoteReleases.id });
-      const by = `by ${release.deployedBy} with the token ${token}`;
+      // What was deployed, as the API fetched it: the audit line alone says which files were pinned.
+      const pinned = release.entry
+        ? `; manifest ${release.manifest} ${release.manifestIntegrity}, entry ${release.entry} ${release.entryIntegrity}`
+        : `; manifest ${release.manifest}`;
+      const by = `by ${release.deployedBy} with the token ${token}${pinned}`;
       if (canaryPercent !== undefined && before) {
         await tx
           .update(remoteCurrent)
@@ -254,10 +258,16 @@ export async function withdrawRelease(
 }
 
 /** Makes a remote's canary the current release for every operator. */
-export async function promoteRemote(db: Db, name: string, by: string, token: string): Promise<Switched> {
+export async function promoteRemote(db: Db, name: string, by: string, token: string, servable: Servable = anyRelease): Promise<Switched> {
   return db.transaction(async (tx) => {
     const now = await lockedCurrent(tx, name);
     if (!now?.canary) return { ok: false as const, detail: `${name} has no canary to promote` };
+    const [canary] = await tx
+      .select({ manifest: remoteReleases.manifest, entry: remoteReleases.entry })
+      .from(remoteReleases)
+      .where(eq(remoteReleases.id, now.canary.releaseId));
+    if (!servable(name, canary!.manifest, canary!.entry))
+      return { ok: false as const, detail: `${name} ${now.canary.version} is off the remote's allowed origins: it cannot be promoted` };
     await point(
       tx,
       name,
@@ -352,5 +362,66 @@ export async function reportLoadFailure(
       `canary ${report.version} rolled back by itself: ${n} operators could not load it (threshold ${threshold}); ${now.version} for every operator`,
     );
     return { failures: n, rolledBack: true, counted };
+  });
+}
+
+/** An origin an admin allowed a remote's manifests and files to come from. */
+export interface RemoteOriginRow {
+  id: number;
+  remote: string;
+  origin: string;
+  createdBy: string | null;
+  createAt: Date;
+}
+
+/** Origins an admin may add per remote (each widens the console's CSP). */
+export const maxRemoteOrigins = 20;
+
+/** The origins admins allowed, by remote then origin. */
+export async function listRemoteOrigins(db: Db): Promise<RemoteOriginRow[]> {
+  return db
+    .select({ id: remoteOrigins.id, remote: remoteOrigins.remote, origin: remoteOrigins.origin, createdBy: users.email, createAt: remoteOrigins.createAt })
+    .from(remoteOrigins)
+    .leftJoin(users, eq(users.id, remoteOrigins.createdBy))
+    .orderBy(remoteOrigins.remote, remoteOrigins.origin);
+}
+
+export type OriginAdded = { ok: true; row: RemoteOriginRow } | { ok: false; status: 400 | 409; detail: string };
+
+/** Allows a remote one more origin (audited); `origin` is a bare origin already (scheme://host[:port]). */
+export async function addRemoteOrigin(db: Db, fields: { remote: string; origin: string }, by: number): Promise<OriginAdded> {
+  try {
+    return await db.transaction(async (tx): Promise<OriginAdded> => {
+      // The limit under parallel adds: one at a time counts and inserts.
+      await tx.execute(sql`select pg_advisory_xact_lock(727003)`);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(remoteOrigins).where(eq(remoteOrigins.remote, fields.remote));
+      if (n >= maxRemoteOrigins)
+        return { ok: false, status: 400, detail: `${fields.remote} has ${maxRemoteOrigins} allowed origins, the most it may: remove one first.` };
+      const [row] = await tx
+        .insert(remoteOrigins)
+        .values({ ...fields, createdBy: by })
+        .returning({ id: remoteOrigins.id, createAt: remoteOrigins.createAt });
+      await tx.insert(auditLog).values({ userId: by, action: 'allow', entity: 'remote_origin', entityId: fields.remote, detail: fields.origin });
+      const [creator] = await tx.select({ email: users.email }).from(users).where(eq(users.id, by));
+      return { ok: true, row: { id: row!.id, ...fields, createdBy: creator?.email ?? null, createAt: row!.createAt } };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, status: 409, detail: `${fields.origin} is allowed for ${fields.remote} already.` };
+    throw err;
+  }
+}
+
+/**
+ * Takes an origin away from a remote (audited): its releases there are refused at deploy and no
+ * longer served. False when there is no such origin.
+ */
+export async function removeRemoteOrigin(db: Db, id: number, by: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(remoteOrigins).where(eq(remoteOrigins.id, id)).returning({ remote: remoteOrigins.remote, origin: remoteOrigins.origin });
+    if (!row) return false;
+    await tx.insert(auditLog).values({ userId: by, action: 'disallow', entity: 'remote_origin', entityId: row.remote, detail: row.origin });
+    // Shells reading the registry hear of it: a release there is no longer served.
+    await tx.execute(notifySql(releaseChannel, row.remote));
+    return true;
   });
 }

@@ -1,9 +1,10 @@
 // /api/registry/: the remote registry. Reading it is public (it is what remotes.json says, and
 // every shell server reads it from here); deploying, rolling back, withdrawing and the history
-// need a deploy token, which `pnpm remote` sends: a team's token touches its own remote only, the configured
-// REMOTE_DEPLOY_TOKEN every remote. Admins create, list and revoke tokens (/tokens/). The deployer
-// checks a build before it asks (scripts/remote.ts); this API records it and switches in one
-// transaction.
+// need a deploy token, which `pnpm remote` sends: a team's token touches its own remote only, the
+// configured REMOTE_DEPLOY_TOKEN every remote. Admins create, list and revoke tokens (/tokens/)
+// and the origins each remote may come from (/origins/). Whatever client deploys, this API checks
+// the release itself (checks.ts), pins its entry's and manifest's hashes, and records and switches
+// in one transaction; it never serves a release off its remote's allowed origins.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -21,11 +22,15 @@ import {
   revokeDeployToken,
   rollbackRemote,
   withdrawRelease,
+  addRemoteOrigin,
+  listRemoteOrigins,
+  removeRemoteOrigin,
   type DeployTokenRow,
   type RemoteRelease,
+  type Servable,
   type Switched as SwitchResult,
 } from '@ejdesk/db';
-import { apiContractVersion } from '@ejdesk/contract';
+import { apiContractVersion, bareOrigin, isRemoteName, remoteNames } from '@ejdesk/contract';
 import { Type } from 'typebox';
 import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
@@ -37,7 +42,10 @@ import {
   LoadFailureCounted,
   NameParams,
   NewDeployToken,
+  NewRemoteOrigin,
+  OriginIdParams,
   Registry,
+  RemoteOrigin,
   Release,
   RemoteSlot,
   RollbackBody,
@@ -46,8 +54,24 @@ import {
   WithdrawBody,
   Withdrawn,
 } from '@ejdesk/contract/schemas/registry.ts';
+import { claimRefusal, pinRelease, Refusal } from './checks.ts';
 
-const entryOf = (release: RemoteRelease) => ({ ...release.descriptor, name: release.name, version: release.version, manifest: release.manifest });
+const entryOf = (release: RemoteRelease) => ({
+  ...release.descriptor,
+  name: release.name,
+  version: release.version,
+  manifest: release.manifest,
+  ...(release.entry && release.entryIntegrity && release.manifestIntegrity
+    ? { entry: release.entry, integrity: { entry: release.entryIntegrity, manifest: release.manifestIntegrity } }
+    : {}),
+});
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
 const tokenOf = (row: DeployTokenRow) => ({
   id: row.id,
   name: row.name,
@@ -56,6 +80,9 @@ const tokenOf = (row: DeployTokenRow) => ({
   created_by: row.createdBy,
   create_at: row.createAt,
 });
+
+/** The paths a release's descriptor claims. */
+const pathsOf = (release: RemoteRelease) => (Array.isArray(release.descriptor.paths) ? (release.descriptor.paths as string[]) : []);
 
 export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
@@ -92,19 +119,43 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return false;
   };
   const admins = { onRequest: [authenticate, requireAdmin] };
+
+  /** Each remote's allowed origins: REMOTE_ORIGINS's, and those admins added. */
+  const allowedOrigins = async () => {
+    const allowed = new Map(remoteNames.map((n) => [n as string, new Set(config.remoteOrigins[n] ?? [])]));
+    for (const row of await listRemoteOrigins(db)) allowed.get(row.remote)?.add(row.origin);
+    return allowed;
+  };
+  /** Whether a release may be served: its manifest and entry both on its remote's allowed origins. */
+  const servableBy =
+    (allowed: Map<string, Set<string>>): Servable =>
+    (name, manifest, entry) => {
+      const origins = allowed.get(name);
+      const on = (url: string) => origins?.has(originOf(url) ?? '') ?? false;
+      return on(manifest) && (entry === null || on(entry));
+    };
   const switched = (reply: FastifyReply, name: string, result: SwitchResult) =>
     result.ok ? { name, from: result.from, to: result.to } : reply.code(409).send({ detail: result.detail });
 
   // Asked with an operator's access token (the shell forwards the page's), each remote's entry is
   // the release for that operator: a canary's for the operators in its share, the current one for
   // the rest and for anyone else.
+  // A release off its remote's allowed origins (recorded before they were checked, or an origin
+  // since removed) is never served: a canary gives way to the current release, and a remote whose
+  // current release is off them is left out.
   app.get('/', { schema: { response: { 200: Registry, ...errorResponses } } }, async (request, reply) => {
     void reply.header('cache-control', 'no-cache').header('vary', 'authorization');
     const operator = operatorOf(request);
-    const slots = await remoteSlots(db);
+    const [slots, allowed] = await Promise.all([remoteSlots(db), allowedOrigins()]);
+    const servable = servableBy(allowed);
+    const served = (r: RemoteRelease) => servable(r.name, r.manifest, r.entry);
     return {
       api_contract: apiContractVersion,
-      remotes: slots.map((s) => entryOf(s.canary && operator !== null && inCanaryShare(s.name, operator, s.canary.percent) ? s.canary : s.current)) as never,
+      remotes: slots
+        .map((s) => (s.canary && operator !== null && inCanaryShare(s.name, operator, s.canary.percent) && served(s.canary) ? s.canary : s.current))
+        .filter(served)
+        .map(entryOf) as never,
+      origins: Object.fromEntries([...allowed].map(([name, origins]) => [name, [...origins]])),
     };
   });
 
@@ -148,7 +199,23 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!mayTouch(request, reply, name)) return reply;
       const { version, manifest, descriptor, by, canary } = request.body;
       if (descriptor.name !== name) return reply.code(400).send({ detail: `body: descriptor.name is '${descriptor.name}', not '${name}'.` });
-      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by }, request.deployToken!.name, canary);
+      const refuse = (refusal: Refusal) => reply.code(refusal.status).send({ detail: `${name} ${version} is refused: ${refusal.message}` });
+      // What the descriptor claims first (no fetch), then the files, read from where browsers will.
+      const claimed = claimRefusal(
+        name,
+        descriptor,
+        (await remoteSlots(db)).flatMap((s) => [s.current, ...(s.canary ? [s.canary] : [])]).map((r) => ({ name: r.name, paths: pathsOf(r) })),
+      );
+      if (claimed) return refuse(claimed);
+      const origins = (await allowedOrigins()).get(name)!;
+      let pinned;
+      try {
+        pinned = await pinRelease(name, manifest, (origin) => origins.has(origin));
+      } catch (err) {
+        if (err instanceof Refusal) return refuse(err);
+        throw err;
+      }
+      const result = await deployRemote(db, { name, version, manifest, descriptor, deployedBy: by, ...pinned }, request.deployToken!.name, canary);
       if (result.ok) void reply.code(201);
       return switched(reply, name, result);
     },
@@ -165,7 +232,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const { name } = request.params;
         if (!mayTouch(request, reply, name)) return reply;
-        return switched(reply, name, await run(db, name, request.body.by, request.deployToken!.name));
+        return switched(reply, name, await run(db, name, request.body.by, request.deployToken!.name, servableBy(await allowedOrigins())));
       },
     );
   }
@@ -178,7 +245,13 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { name } = request.params;
       if (!mayTouch(request, reply, name)) return reply;
-      const result = await withdrawRelease(db, { name, version: request.body.version }, request.body.by, request.deployToken!.name);
+      const result = await withdrawRelease(
+        db,
+        { name, version: request.body.version },
+        request.body.by,
+        request.deployToken!.name,
+        servableBy(await allowedOrigins()),
+      );
       if (!result.ok) return reply.code(result.status).send({ detail: result.detail });
       return { name, version: result.version, current: result.current };
     },
@@ -213,6 +286,50 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       current: slot(s.current),
       canary: s.canary ? { ...slot(s.canary), percent: s.canary.percent, since: s.canary.since } : null,
     }));
+  });
+
+  // The origins each remote may come from: REMOTE_ORIGINS's (configured: changed there, not here)
+  // and those admins add and remove here (audited). Each widens the console's CSP.
+  app.get('/origins/', { ...admins, schema: { response: { 200: Type.Array(RemoteOrigin), ...errorResponses } } }, async () => [
+    ...remoteNames.flatMap((remote) =>
+      (config.remoteOrigins[remote] ?? []).map((origin) => ({ id: null, remote, origin, configured: true, created_by: null, create_at: null })),
+    ),
+    ...(await listRemoteOrigins(db)).map((r) => ({
+      id: r.id,
+      remote: r.remote,
+      origin: r.origin,
+      configured: false,
+      created_by: r.createdBy,
+      create_at: r.createAt,
+    })),
+  ]);
+
+  app.post(
+    '/origins/',
+    { ...admins, schema: { body: NewRemoteOrigin, response: { 201: RemoteOrigin, 409: errorResponses[400], ...errorResponses } } },
+    async (request, reply) => {
+      const { remote } = request.body;
+      if (!isRemoteName(remote)) return reply.code(400).send({ detail: `remote: '${remote}' is not a remote (${remoteNames.join(', ')}).` });
+      const origin = bareOrigin(request.body.origin.trim());
+      if (!origin)
+        return reply
+          .code(400)
+          .send({ detail: `origin: '${request.body.origin}' is not an http(s) origin: the scheme, host and port only (https://cdn.bank.example).` });
+      if (config.remoteOrigins[remote]?.includes(origin))
+        return reply.code(409).send({ detail: `${origin} is allowed for ${remote} already (REMOTE_ORIGINS).` });
+      const added = await addRemoteOrigin(db, { remote, origin }, request.user!.id);
+      if (!added.ok) return reply.code(added.status).send({ detail: added.detail });
+      const { row } = added;
+      return reply
+        .code(201)
+        .send({ id: row.id, remote: row.remote, origin: row.origin, configured: false, created_by: row.createdBy, create_at: row.createAt });
+    },
+  );
+
+  app.delete('/origins/:id/', { ...admins, schema: { params: OriginIdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
+    if (!(await removeRemoteOrigin(db, request.params.id, request.user!.id)))
+      return reply.code(404).send({ detail: 'No such allowed origin (removed already?). The configured ones change in REMOTE_ORIGINS.' });
+    return reply.code(204).send(null);
   });
 
   app.get('/tokens/', { ...admins, schema: { response: { 200: Type.Array(DeployToken), ...errorResponses } } }, async () => {
