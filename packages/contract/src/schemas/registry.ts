@@ -111,7 +111,8 @@ export const NewDeployToken = Type.Object(
 );
 /** The new token, shown this once. */
 export const CreatedDeployToken = Type.Intersect([DeployToken, Type.Object({ token: Type.String() })]);
-export const TokenIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 9007199254740991 }) });
+const RowId = Type.Integer({ minimum: 1, maximum: 9007199254740991 });
+export const TokenIdParams = Type.Object({ id: RowId });
 
 /**
  * An origin a remote's manifests and files may come from: configured (REMOTE_ORIGINS, id null,
@@ -127,7 +128,7 @@ export const RemoteOrigin = Type.Object({
 });
 /** An origin to allow a remote: scheme, host and port only (https://cdn.bank.example). */
 export const NewRemoteOrigin = Type.Object({ remote: Name, origin: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false });
-export const OriginIdParams = TokenIdParams;
+export const OriginIdParams = Type.Object({ id: RowId });
 
 /** A release as the Releases screen shows it: who deployed it, when, and how many operators it failed to load for. */
 const SlotRelease = Type.Object({

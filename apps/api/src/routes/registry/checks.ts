@@ -24,7 +24,7 @@ const entryLimit = 10 * 1024 * 1024;
 const maxRedirects = 3;
 
 /** The SHA-384 of a file in the form a script's integrity attribute takes. */
-export const integrityOf = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+const integrityOf = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 
@@ -104,7 +104,7 @@ function entryUrlOf(manifest: FederationManifest, manifestUrl: string): string {
   }
 }
 
-export interface Pinned {
+interface Pinned {
   entry: string;
   entryIntegrity: string;
   manifestIntegrity: string;
