@@ -108,6 +108,9 @@ export function defineRemote(descriptor: RemoteDescriptor) {
     server: { ...config.server, headers: { 'Access-Control-Allow-Origin': '*' } },
     // Chunks load relative to the remote's own entry, from the remote's own origin.
     output: { assetPrefix: 'auto' },
+    // The chunks' and stylesheets' SHA-384 go into the entry, which loads each with its integrity
+    // (CORS mode): the entry is pinned by the registry, so every file of a release is.
+    security: { sri: { enable: 'auto', algorithm: 'sha384' } },
     plugins: [
       ...(config.plugins ?? []),
       pluginDescriptor(descriptor),

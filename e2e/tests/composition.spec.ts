@@ -19,7 +19,9 @@ test('each remote loads from its own origin', async ({ signedInAdmin: page }) =>
 test('a remote whose manifest URL is dead shows a contained panel while the rest works', async ({ signedInAdmin: page }) => {
   await page.route('**/remotes.json', async (route) => {
     const { remotes } = (await (await route.fetch()).json()) as { remotes: { name: string; manifest: string }[] };
-    await route.fulfill({ json: { remotes: remotes.map((r) => (r.name === 'admin' ? { ...r, manifest: 'http://localhost:3999/mf-manifest.json' } : r)) } });
+    // The manifest, and the entry script a pinned release is loaded by.
+    const dead = { manifest: 'http://localhost:3999/mf-manifest.json', entry: 'http://localhost:3999/remoteEntry.js' };
+    await route.fulfill({ json: { remotes: remotes.map((r) => (r.name === 'admin' ? { ...r, ...dead } : r)) } });
   });
   await page.goto('/store-password-list');
   const panel = page.getByRole('alert').filter({ hasText: 'This section is unavailable' });

@@ -1,11 +1,12 @@
+// @vitest-environment happy-dom
 // The shell draws its side nav, routes and links from remotes.json alone: what each remote declares,
 // in order, for the role, and a screen named by a remote (the stalled banner's 'mail flow').
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-vi.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: vi.fn(), loadRemote: vi.fn() }));
+vi.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: vi.fn(), registerPlugins: vi.fn(), loadRemote: vi.fn() }));
 const { changedSection, navigationFor, ownerOf, registerRemotesFrom, registryFailure, screenPath } = await import('../src/features/remotes/remote-registry.ts');
 const { sessionStore } = await import('@ejdesk/api-client');
-const { registerRemotes } = await import('@module-federation/enhanced/runtime');
+const { registerPlugins, registerRemotes } = await import('@module-federation/enhanced/runtime');
 
 const remotes = [
   {
@@ -36,6 +37,9 @@ const remotes = [
     nav: [{ label: 'EJ Data', path: '/ej-data', order: 30 }],
     manifest: 'http://cdn.example/ej/1/mf-manifest.json',
     version: '1',
+    // Pinned by the registry at deploy.
+    entry: 'http://cdn.example/ej/1/remoteEntry.js',
+    integrity: { entry: 'sha384-entryhash', manifest: 'sha384-manifesthash' },
   },
 ];
 
@@ -49,9 +53,20 @@ beforeAll(async () => {
 afterAll(() => vi.unstubAllGlobals());
 
 describe('the remote registry in the shell', () => {
-  it('registers every remote at the manifest the registry names', () => {
+  it('registers a pinned remote by its entry script, one from before pinning by its manifest', () => {
     expect(registryFailure()).toBeNull();
-    expect(registerRemotes).toHaveBeenCalledWith(remotes.map((r) => ({ name: r.name, entry: r.manifest })));
+    expect(registerRemotes).toHaveBeenCalledWith([
+      { name: 'email', entry: 'http://cdn.example/email/2/mf-manifest.json' },
+      { name: 'admin', entry: 'http://cdn.example/admin/1/mf-manifest.json' },
+      { name: 'ej', entry: 'http://cdn.example/ej/1/remoteEntry.js', type: 'global', entryGlobalName: 'ej' },
+    ]);
+  });
+
+  it('loads a pinned entry script with its integrity, in CORS mode; any other script as the runtime would', () => {
+    const [[plugins]] = vi.mocked(registerPlugins).mock.calls as unknown as [[{ createScript: (args: { url: string }) => HTMLScriptElement | undefined }[]]];
+    const script = plugins[0]!.createScript({ url: 'http://cdn.example/ej/1/remoteEntry.js' })!;
+    expect([script.src, script.integrity, script.crossOrigin]).toEqual(['http://cdn.example/ej/1/remoteEntry.js', 'sha384-entryhash', 'anonymous']);
+    expect(plugins[0]!.createScript({ url: 'http://cdn.example/ej/2/remoteEntry.js' })).toBeUndefined();
   });
 
   it('draws the side nav from every remote, in declared order, leaving out what the role may not open', () => {

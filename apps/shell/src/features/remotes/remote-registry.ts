@@ -1,15 +1,44 @@
 // Runtime composition: remotes.json is fetched at startup. Each entry names a remote's manifest
 // URL and what its own build declared (RemoteDescriptor): the paths it owns, its side-nav entries
-// and the role its screens need. The shell registers the manifests with the Module Federation
+// and the role its screens need. The shell registers the remotes with the Module Federation
 // runtime and draws its routes and side nav from the entries, so it holds no remote's paths: a
 // remote adds a screen, or moves to a new address, with no shell release.
+// A release the registry pinned is registered by its entry script, which is loaded with the
+// integrity the API recorded at deploy: a file changed since is refused by the browser and the
+// section is unavailable, as when it fails to load (the entry in turn pins the remote's chunks).
 import type { ComponentType } from 'react';
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { RegistryEntry } from '@ejdesk/contract';
 import { http, sessionStore } from '@ejdesk/api-client';
 
 let entries: RegistryEntry[] = [];
 let failure: string | null = null;
+
+/** The integrity each pinned entry script must have, by its URL. */
+const pinned = new Map<string, string>();
+
+/** Loads a pinned entry script with its integrity, in CORS mode (which integrity needs). */
+const integrityPlugin: ModuleFederationRuntimePlugin = {
+  name: 'ejdesk-entry-integrity',
+  createScript({ url }) {
+    const integrity = pinned.get(url);
+    if (!integrity) return undefined;
+    const script = document.createElement('script');
+    script.src = url;
+    script.integrity = integrity;
+    script.crossOrigin = 'anonymous';
+    return script;
+  },
+};
+
+/** How the runtime finds a remote: its pinned entry script, or (a release from before pinning) its manifest. */
+function remoteOf(entry: RegistryEntry) {
+  if (entry.entry && entry.integrity) {
+    pinned.set(entry.entry, entry.integrity.entry);
+    return { name: entry.name, entry: entry.entry, type: 'global' as const, entryGlobalName: entry.name };
+  }
+  return { name: entry.name, entry: entry.manifest };
+}
 
 /** Why remotes.json could not be read at startup, or null. */
 export const registryFailure = () => failure;
@@ -39,7 +68,8 @@ export async function changedSection(name: string, url = '/remotes.json'): Promi
 export async function registerRemotesFrom(url: string): Promise<void> {
   try {
     entries = await readRegistry(url);
-    registerRemotes(entries.map((entry) => ({ name: entry.name, entry: entry.manifest })));
+    registerPlugins([integrityPlugin]);
+    registerRemotes(entries.map(remoteOf));
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
     console.error('Could not read the remotes configuration', error);
@@ -75,7 +105,10 @@ interface RemoteRoutesModule {
   default: ComponentType;
 }
 
-/** Loads a remote's routes; after a failure, forgets the cached manifest so Retry really retries. */
+/**
+ * Loads a remote's routes; after a failure (unreachable, or refused by its integrity), forgets
+ * what the runtime cached so Retry really retries, and reports it.
+ */
 export async function loadRemoteRoutes(name: string): Promise<ComponentType> {
   const entry = entries.find((e) => e.name === name);
   if (!entry) throw new Error(`The remote '${name}' is not configured in remotes.json.`);
@@ -84,7 +117,7 @@ export async function loadRemoteRoutes(name: string): Promise<ComponentType> {
     if (!module?.default) throw new Error(`The remote '${name}' did not provide its routes.`);
     return module.default;
   } catch (error) {
-    registerRemotes([{ name, entry: entry.manifest }], { force: true });
+    registerRemotes([remoteOf(entry)], { force: true });
     reportLoadFailure(name);
     throw error;
   }
