@@ -1,9 +1,15 @@
 // Releases: each remote's current release and, while one runs, its canary (the share of operators
 // it reaches), who deployed each and when, and how many operators each failed to load for. A canary
 // past the failure threshold rolls back by itself; `pnpm remote promote` and `rollback` end one.
-import { useQuery } from '@tanstack/react-query';
-import { listRemoteSlots, loadFailure, type RemoteSlot } from '@ejdesk/api-client';
-import { Card, DataTable, formatDateTime, Page, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+// Below, the origins each remote's releases may come from: the configured ones (REMOTE_ORIGINS)
+// and those an admin allows here; a release from anywhere else is refused and never served.
+import { useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { remoteNames } from '@ejdesk/contract';
+import { errorDetail, listRemoteSlots, loadFailure, type RemoteSlot } from '@ejdesk/api-client';
+import { Button, Card, ChoiceField, DataTable, formatDateTime, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+import { allowOrigin, listAllowedOrigins, removeAllowedOrigin, type AllowedOrigin } from './allowed-origins.ts';
+import styles from './releases.module.css';
 
 const columns: ColumnDef<RemoteSlot, unknown>[] = [
   { header: 'Remote', accessorKey: 'name' },
@@ -16,6 +22,134 @@ const columns: ColumnDef<RemoteSlot, unknown>[] = [
   { header: 'Canary Since', id: 'canary_since', accessorFn: (s) => (s.canary ? formatDateTime(String(s.canary.since)) : ''), meta: { nowrap: true } },
   { header: 'Canary Load Failures', id: 'canary_failures', accessorFn: (s) => s.canary?.load_failures ?? '', meta: { numeric: true } },
 ];
+
+const remoteOptions = remoteNames.map((name) => ({ value: name, label: name }));
+const originsKey = ['admin', 'releases', 'origins'] as const;
+
+/** The allowed origins: listed, one allowed through a form, one an admin allowed removed after a confirmation. */
+function AllowedOrigins() {
+  const queryClient = useQueryClient();
+  const origins = useQuery({ queryKey: originsKey, queryFn: listAllowedOrigins });
+  const [adding, setAdding] = useState(false);
+  const [form, setForm] = useState({ remote: remoteNames[0] as string, origin: '' });
+  const [removing, setRemoving] = useState<AllowedOrigin | null>(null);
+  const add = useMutation({ mutationFn: allowOrigin });
+  const remove = useMutation({ mutationFn: (o: AllowedOrigin) => removeAllowedOrigin(o.id!) });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ['admin', 'releases'] });
+  const close = () => {
+    setAdding(false);
+    setForm({ remote: remoteNames[0], origin: '' });
+    add.reset();
+  };
+  // Made once: a cell renderer made anew on each render would remount its button under the pointer.
+  const originColumns = useMemo<ColumnDef<AllowedOrigin, unknown>[]>(
+    () => [
+      { header: 'Remote', accessorKey: 'remote' },
+      { header: 'Origin', accessorKey: 'origin' },
+      { header: 'Allowed By', id: 'allowed_by', accessorFn: (o) => (o.configured ? 'REMOTE_ORIGINS (configuration)' : (o.created_by ?? 'a removed user')) },
+      { header: 'Allowed At', id: 'allowed_at', accessorFn: (o) => (o.create_at ? formatDateTime(String(o.create_at)) : ''), meta: { nowrap: true } },
+      {
+        header: 'Actions',
+        id: 'actions',
+        cell: ({ row }) =>
+          row.original.configured ? (
+            <span className="ej-note">Changed in the configuration</span>
+          ) : (
+            <Button
+              size="small"
+              variant="ghost"
+              aria-label={`Remove: ${row.original.origin} for ${row.original.remote}`}
+              onClick={() => setRemoving(row.original)}
+            >
+              Remove
+            </Button>
+          ),
+      },
+    ],
+    [],
+  );
+  const choice = useColumnChoice('allowed-origins', originColumns);
+  return (
+    <Card className={`ej-panel ${styles.origins}`}>
+      <div className={styles.heading}>
+        <h2 className="ej-section-title">Allowed Origins</h2>
+        <Button variant="primary" onClick={() => setAdding(true)}>
+          Allow Origin
+        </Button>
+      </div>
+      <p className={`ej-note ${styles.note}`}>
+        A remote’s releases are deployed and served only from these origins; the console’s content security policy names them and no other. A release elsewhere
+        is refused, and one already recorded there is no longer served.
+      </p>
+      <DataTable
+        caption="Allowed Origins"
+        columns={originColumns}
+        rows={origins.data}
+        loading={origins.isFetching}
+        error={origins.isError ? loadFailure('allowed origins', origins.error) : null}
+        onRetry={() => void origins.refetch()}
+        choice={choice}
+      />
+      <FormModal
+        open={adding}
+        title="Allow Origin"
+        onClose={close}
+        onSubmit={() =>
+          add.mutate(form, {
+            onSuccess: (added) => {
+              notify.success(`${added.origin} allowed for ${added.remote}`);
+              close();
+              reload();
+            },
+          })
+        }
+        submitLabel="Allow"
+        busy={add.isPending}
+        canSubmit={form.origin.trim() !== ''}
+        error={add.isError ? (errorDetail(add.error) ?? 'Could not allow it. Please try again.') : null}
+        className={styles.form}
+      >
+        <ChoiceField label="Remote" name="remote" options={remoteOptions} value={form.remote} onChange={(remote) => setForm((f) => ({ ...f, remote }))} />
+        <TextField
+          label="Origin (scheme, host and port)"
+          name="origin"
+          inputMode="url"
+          autoComplete="off"
+          placeholder="https://cdn.bank.example"
+          aria-describedby="allowed-origin-hint"
+          value={form.origin}
+          onChange={(e) => setForm((f) => ({ ...f, origin: e.target.value }))}
+        />
+        <p className="ej-note" id="allowed-origin-hint">
+          Where this remote’s team publishes its builds. Its code runs in every console, admins’ included: allow only an origin your bank controls.
+        </p>
+      </FormModal>
+      <FormModal
+        open={removing !== null}
+        title="Remove Allowed Origin"
+        onClose={() => (setRemoving(null), remove.reset())}
+        onSubmit={() =>
+          remove.mutate(removing!, {
+            onSuccess: () => {
+              notify.success('Origin removed');
+              setRemoving(null);
+              reload();
+            },
+          })
+        }
+        submitLabel="Remove"
+        busy={remove.isPending}
+        error={remove.isError ? (errorDetail(remove.error) ?? 'Could not remove it. Please try again.') : null}
+      >
+        <p>
+          {removing
+            ? `Stop allowing ${removing.origin} for ${removing.remote}? Its releases there are refused at deploy and no longer served: if its current release is there, its screens are unavailable until a release from an allowed origin is deployed.`
+            : null}
+        </p>
+      </FormModal>
+    </Card>
+  );
+}
 
 export function ReleasesPage() {
   const slots = useQuery({ queryKey: ['admin', 'releases'], queryFn: listRemoteSlots });
@@ -33,6 +167,7 @@ export function ReleasesPage() {
           choice={choice}
         />
       </Card>
+      <AllowedOrigins />
     </Page>
   );
 }
