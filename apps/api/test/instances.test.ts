@@ -3,6 +3,7 @@
 // on the other (its refresh token and its access token); a column choice saved on one is read on
 // the other; a remote deployed through one is what the other's registry answers; and mail stored
 // by a worker reaches the event streams of both. (The login throttle across instances: throttle.test.ts.)
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -16,8 +17,20 @@ describe.runIf(testDatabaseUrl)('two API instances on one database (PostgreSQL)'
   let t: TestApp;
   let other: { app: FastifyInstance; database: Database };
   let apps: [FastifyInstance, FastifyInstance];
+  // The admin remote's build, as its origin serves it: the API reads a release from there at deploy.
+  const cdn: Server = createServer((request, response) => {
+    if (request.url === '/admin/2.0.0/mf-manifest.json') {
+      const entry = { name: 'remoteEntry.js', path: '', type: 'global' };
+      return void response.end(JSON.stringify({ name: 'admin', metaData: { remoteEntry: entry, publicPath: 'auto' }, exposes: [{ path: './routes' }] }));
+    }
+    if (request.url === '/admin/2.0.0/remoteEntry.js') return void response.end('var admin;');
+    response.writeHead(404).end();
+  });
+  let origin = '';
   beforeAll(async () => {
-    t = await createTestApp('postgres', { deployToken });
+    await new Promise<void>((done) => cdn.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(cdn.address() as { port: number }).port}`;
+    t = await createTestApp('postgres', { deployToken, remoteOrigins: { admin: [origin] } });
     const database = await openDatabase({ url: t.config.databaseUrl, poolSize: 4 });
     other = { database, app: await buildApp({ database, config: t.config, secrets: t.secrets }) };
     apps = [t.app, other.app];
@@ -26,6 +39,7 @@ describe.runIf(testDatabaseUrl)('two API instances on one database (PostgreSQL)'
     await other?.app.close();
     await other?.database.close();
     await t?.close();
+    cdn.close();
   });
 
   it('a logout on one instance ends the session on the other: its refresh and its access token are refused there', async () => {
@@ -50,7 +64,7 @@ describe.runIf(testDatabaseUrl)('two API instances on one database (PostgreSQL)'
     const [a, b] = apps;
     const release = {
       version: '2.0.0',
-      manifest: 'http://localhost:3004/2.0.0/mf-manifest.json',
+      manifest: `${origin}/admin/2.0.0/mf-manifest.json`,
       descriptor: { name: 'admin', section: 'admin lists', role: 'admin', paths: ['bank-msp-list'], nav: [], screens: {}, contract: 1 },
       by: 'release-bot',
     };
