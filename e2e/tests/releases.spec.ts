@@ -223,6 +223,8 @@ test('a canary reaches the admins in its share only, an open page hears of it an
 });
 
 test('a build that does not fit is refused, says why, and the running release keeps serving', async ({ signedInAdmin: page }) => {
+  // Five runs of `pnpm remote`, each a few seconds on a busy machine.
+  test.setTimeout(90_000);
   const running = await currentAdmin();
 
   const react18 = await remote('deploy', 'admin', '--dist', builtAgainstReact18(nextAdmin), '--version', `${version}-react18`);
