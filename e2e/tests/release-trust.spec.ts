@@ -5,28 +5,13 @@
 // loads it. A changed chunk is refused the same way (the entry pins the chunks). The release is
 // then withdrawn, and the one before is current again. On Releases, an admin allows a remote
 // another origin and removes it.
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { appEnv } from '../playwright.config.ts';
 import { expect, signIn, test } from './fixtures.ts';
-
-const repo = resolve(import.meta.dirname, '../..');
-const env = { ...process.env, ...appEnv };
-
-/** `pnpm remote ...` as a team runs it: its exit code and what it printed. */
-async function remote(...args: string[]): Promise<{ ok: boolean; out: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)('pnpm', ['--silent', 'remote', ...args], { cwd: repo, env });
-    return { ok: true, out: stdout + stderr };
-  } catch (err) {
-    const failed = err as { stdout: string; stderr: string };
-    return { ok: false, out: failed.stdout + failed.stderr };
-  }
-}
+import { remote, repo } from './remote-cli.ts';
 
 const currentFiles = async () =>
   (await remote('list', 'files')).out

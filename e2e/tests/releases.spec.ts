@@ -4,29 +4,16 @@
 // already open keeps working on the first; `pnpm remote rollback` brings the first back; builds
 // that do not fit are refused and the running one keeps serving; one remote's process stopped shows
 // the contained panel while the others work, and Retry recovers it once it is back.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { appEnv, ports } from '../playwright.config.ts';
 import { demoAdmin, expect, signIn, test } from './fixtures.ts';
+import { remote, repo } from './remote-cli.ts';
 
-const repo = resolve(import.meta.dirname, '../..');
 const work = resolve(import.meta.dirname, '../.artifacts/releases');
-const env = { ...process.env, ...appEnv };
-
-/** `pnpm remote ...` as a team runs it: its exit code and what it printed. */
-async function remote(...args: string[]): Promise<{ ok: boolean; out: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)('pnpm', ['--silent', 'remote', ...args], { cwd: repo, env });
-    return { ok: true, out: stdout + stderr };
-  } catch (err) {
-    const failed = err as { stdout: string; stderr: string };
-    return { ok: false, out: failed.stdout + failed.stderr };
-  }
-}
 
 /**
  * The admin team's next build: the remote's own sources with one new screen and its side-nav
