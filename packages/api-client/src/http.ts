@@ -5,7 +5,12 @@
 // (the original treated 403 as 401, when its API had no roles). Other errors go back to the
 // caller, which says once, in words, what failed (inline for a load, a toast for an action): the
 // original also toasted 'Error: {status} - {data}' here, so each failure showed two or three times.
-import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+// Every write carries an Idempotency-Key, one per user action and kept across this client's own
+// retries, so the API answers a repeat with what it already did instead of doing it twice. That is
+// what makes it safe to retry a write that got no answer, a 502/504 or a 503 (the API could not
+// reach its database and wrote nothing): up to 3 times, after Retry-After (at most 5 s). A load is
+// not retried here: the query client does that.
+import axios, { AxiosError, CanceledError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { endSession, replaceAccessToken, sessionStore } from './session.ts';
 
 declare module 'axios' {
@@ -14,6 +19,8 @@ declare module 'axios' {
     skipSessionHandling?: boolean;
     /** Set on the one retry after a refresh. */
     retriedAfterRefresh?: boolean;
+    /** How many times this write was sent again after no answer, a 502, 503 or 504. */
+    idempotentRetries?: number;
   }
 }
 
@@ -31,9 +38,21 @@ export function configureApiClient(next: Partial<ClientHooks>): void {
 
 export const http = axios.create({ baseURL: '/api', timeout: 0 });
 
+export const idempotencyHeader = 'Idempotency-Key';
+/** Sends of a write after the first, when the API did not do it (no answer, 502, 503, 504). */
+export const maxWriteRetries = 3;
+const maxRetryWaitMs = 5_000;
+const defaultRetryWaitMs = 1_000;
+
+const writeMethods = new Set(['post', 'put', 'patch', 'delete']);
+const isWrite = (config: AxiosRequestConfig): boolean => writeMethods.has((config.method ?? 'get').toLowerCase());
+
 http.interceptors.request.use((config) => {
   const { token } = sessionStore.getState();
   if (token) config.headers.set('Authorization', `JWT ${token}`);
+  // A caller's own key ties several calls of one action together; a retried config keeps the key
+  // it was first sent with.
+  if (isWrite(config) && !config.headers.has(idempotencyHeader)) config.headers.set(idempotencyHeader, crypto.randomUUID());
   return config;
 });
 
@@ -89,6 +108,10 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   const config: AxiosRequestConfig = error.config;
   const status = error.response?.status;
   if (config.skipSessionHandling || axios.isCancel(error)) throw error;
+  if (mayRetryWrite(error, error.config)) {
+    await pause(retryWaitMs(error.response?.headers['retry-after']), error.config);
+    return http.request({ ...error.config, idempotentRetries: (config.idempotentRetries ?? 0) + 1 });
+  }
   if (status === 401) {
     if (!config.retriedAfterRefresh) {
       const access = await refreshAccessToken();
@@ -99,6 +122,42 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   }
   throw error;
 });
+
+/** A write the API did not do (no answer, or 502/503/504), with the key that makes a repeat safe. */
+function mayRetryWrite(error: AxiosError, config: InternalAxiosRequestConfig): boolean {
+  if (!isWrite(config) || !config.headers.has(idempotencyHeader)) return false;
+  if ((config.idempotentRetries ?? 0) >= maxWriteRetries) return false;
+  const status = error.response?.status;
+  // No answer at all: a request that went out, not one axios refused to make.
+  if (status === undefined) return error.request !== undefined;
+  return status === 502 || status === 503 || status === 504;
+}
+
+/** Retry-After in seconds or as a date, held to 0..5 s; 1 s when absent or unreadable. */
+export function retryWaitMs(retryAfter: unknown, now = Date.now()): number {
+  if (typeof retryAfter !== 'string' || retryAfter.trim() === '') return defaultRetryWaitMs;
+  const text = retryAfter.trim();
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (Number.isNaN(ms)) return defaultRetryWaitMs;
+  return Math.min(Math.max(ms, 0), maxRetryWaitMs);
+}
+
+/** Waits, unless the caller cancels meanwhile: then the write ends as cancelled, not sent again. */
+function pause(ms: number, config: InternalAxiosRequestConfig): Promise<void> {
+  const signal = config.signal;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CanceledError(undefined, config));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CanceledError(undefined, config));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener?.('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener?.('abort', onAbort, { once: true });
+  });
+}
 
 /** POST bodies go as multipart form data, as the original client sends them. */
 export function formData(fields: Record<string, string>): FormData {

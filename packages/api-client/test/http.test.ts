@@ -1,8 +1,10 @@
-// The shared client's session handling, over real HTTP against a small server that plays the API.
+// The shared client's session handling and its writes' idempotency keys, over real HTTP against a
+// small server that plays the API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureApiClient, endSession, http, listBankMsps, loadFailure, sessionStore, startSession, storageKeys } from '../src/index.ts';
+import { AxiosError, isCancel } from 'axios';
+import { configureApiClient, endSession, http, listBankMsps, loadFailure, retryWaitMs, sessionStore, startSession, storageKeys } from '../src/index.ts';
 
 const token = (claims: object) => `h.${btoa(JSON.stringify(claims))}.s`;
 const expiredAccess = token({ user_id: 7, token_type: 'access', n: 1 });
@@ -16,6 +18,13 @@ let refreshCalls = 0;
 let failWith: number | null = null;
 let failBody = JSON.stringify({ detail: 'boom' });
 const seenAuth: string[] = [];
+/** Every request but the refresh, as the API received it. */
+const seen: { method: string; url: string; key: string | undefined; body: string }[] = [];
+/** What the next requests get before the usual answer: a status (with Retry-After), or no answer at all. */
+type Planned = { status: number; retryAfter?: string; body?: object } | 'drop';
+let plan: Planned[] = [];
+let answered: () => void = () => {};
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -31,6 +40,16 @@ beforeAll(async () => {
         return response.end(JSON.stringify(ok ? { access: freshAccess } : { detail: 'Token is invalid or expired' }));
       }
       seenAuth.push(request.headers.authorization ?? '');
+      const key = request.headers['idempotency-key'];
+      seen.push({ method: request.method!, url: request.url!, key: Array.isArray(key) ? key.join() : key, body });
+      const next = plan.shift();
+      if (next === 'drop') return request.socket.destroy();
+      if (next) {
+        response.statusCode = next.status;
+        if (next.retryAfter !== undefined) response.setHeader('retry-after', next.retryAfter);
+        response.end(JSON.stringify(next.body ?? { id: seen.length }));
+        return answered();
+      }
       if (failWith) {
         response.statusCode = failWith;
         return response.end(failBody);
@@ -51,6 +70,9 @@ beforeEach(() => {
   failWith = null;
   failBody = JSON.stringify({ detail: 'boom' });
   seenAuth.length = 0;
+  seen.length = 0;
+  plan = [];
+  answered = () => {};
   endSession();
 });
 
@@ -118,5 +140,101 @@ describe('shared API client', () => {
     } finally {
       http.defaults.baseURL = base;
     }
+  });
+});
+
+describe('idempotent writes', () => {
+  const unavailable = { detail: 'The database is unavailable; try again.' };
+  beforeEach(() => startSession(freshAccess));
+
+  it('sends each write with a key of its own, and a load with none', async () => {
+    await http.post('/things/', { a: 1 });
+    await http.post('/things/', { a: 1 });
+    await http.put('/things/1/', { a: 2 });
+    await http.patch('/things/1/', { a: 3 });
+    await http.delete('/things/1/');
+    await listBankMsps();
+    const keys = seen.map((request) => request.key);
+    expect(keys.slice(0, 5)).toEqual(Array(5).fill(expect.stringMatching(uuid)));
+    expect(new Set(keys.slice(0, 5)).size).toBe(5);
+    expect(seen[5]).toMatchObject({ method: 'GET', key: undefined });
+  });
+
+  it('sends a write answered 503 again with the same key and body after Retry-After, and resolves with the answer', async () => {
+    plan = [
+      { status: 503, retryAfter: '1', body: unavailable },
+      { status: 201, body: { id: 9 } },
+    ];
+    const started = Date.now();
+    const response = await http.post('/things/', { name: 'Atlas' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect([response.status, response.data]).toEqual([201, { id: 9 }]);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]!.key).toMatch(uuid);
+  });
+
+  it('sends a write again with the same key after no answer at all, a 502 or a 504', async () => {
+    plan = ['drop', { status: 502, retryAfter: '0' }, { status: 504, retryAfter: '0' }, { status: 201 }];
+    expect((await http.delete('/things/1/')).status).toBe(201);
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen.map((request) => request.key)).size).toBe(1);
+  });
+
+  it('keeps the key through the 401, refresh and retry', async () => {
+    startSession(expiredAccess);
+    const response = await http.post('/things/', { a: 1 });
+    expect(response.status).toBe(200);
+    expect(refreshCalls).toBe(1);
+    expect(seen.map((request) => request.key)).toEqual([expect.stringMatching(uuid), seen[0]!.key]);
+    expect(seenAuth).toEqual([`JWT ${expiredAccess}`, `JWT ${freshAccess}`]);
+  });
+
+  it("gives up after 3 retries with the 503's error", async () => {
+    plan = Array.from({ length: 5 }, () => ({ status: 503, retryAfter: '0', body: unavailable }));
+    const error = await http.post('/things/', { a: 1 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AxiosError);
+    expect([(error as AxiosError).response?.status, (error as AxiosError).response?.data]).toEqual([503, unavailable]);
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen.map((request) => request.key)).size).toBe(1);
+  });
+
+  it('leaves a load answered 503 to the query client, and an auth call to its caller', async () => {
+    plan = [{ status: 503, retryAfter: '0', body: unavailable }];
+    await expect(listBankMsps()).rejects.toThrow(/503/);
+    expect(seen).toHaveLength(1);
+    plan = [{ status: 503, retryAfter: '0', body: unavailable }];
+    await expect(http.post('/auth/jwt/create/', {}, { skipSessionHandling: true })).rejects.toThrow(/503/);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.key).toMatch(uuid);
+  });
+
+  it("keeps a caller's own key, on every call that passes it and on retries", async () => {
+    plan = [{ status: 503, retryAfter: '0' }, { status: 201 }];
+    await http.post('/things/', { a: 1 }, { headers: { 'Idempotency-Key': 'import-42' } });
+    await http.patch('/things/1/', { a: 2 }, { headers: { 'Idempotency-Key': 'import-42' } });
+    expect(seen.map((request) => request.key)).toEqual(['import-42', 'import-42', 'import-42']);
+  });
+
+  it('does not send a cancelled write again while it waits for Retry-After', async () => {
+    plan = [{ status: 503, retryAfter: '3' }, { status: 201 }];
+    const controller = new AbortController();
+    answered = () => setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const error = await http.post('/things/', { a: 1 }, { signal: controller.signal }).catch((thrown: unknown) => thrown);
+    expect(isCancel(error)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('waits what Retry-After says, seconds or a date, at most 5 s and 1 s when it says nothing usable', () => {
+    const now = Date.parse('2026-11-20T09:30:00Z');
+    expect(retryWaitMs('2', now)).toBe(2000);
+    expect(retryWaitMs('0', now)).toBe(0);
+    expect(retryWaitMs('3600', now)).toBe(5000);
+    expect(retryWaitMs('Fri, 20 Nov 2026 09:30:03 GMT', now)).toBe(3000);
+    expect(retryWaitMs('Fri, 20 Nov 2026 09:29:00 GMT', now)).toBe(0);
+    expect(retryWaitMs(undefined, now)).toBe(1000);
+    expect(retryWaitMs('soon', now)).toBe(1000);
   });
 });
