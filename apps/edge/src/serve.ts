@@ -1,6 +1,7 @@
 // Static serving for `pnpm start` and the end-to-end tests, shaped like production: the shell's
 // server owns the app's origin and forwards /api to the API (as an ingress would); each remote is a
 // folder of static files on its own origin (as a CDN would serve it).
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -27,6 +28,8 @@ interface ShellServerOptions {
 }
 
 const detail = (text: string) => JSON.stringify({ detail: text });
+/** The methods the API takes an Idempotency-Key on. */
+const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The path as the API will route it: percent-escapes decoded once. Every rule here is matched on
@@ -190,12 +193,15 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
         void reply.code(status).type('application/json').header('retry-after', '5').send(detail(text));
       },
       // This server is the edge: the API learns the client's address from it (login throttling is
-      // per IP). A client's own X-Forwarded-For is replaced, never trusted.
+      // per IP). A client's own X-Forwarded-For is replaced, never trusted. Every write reaches the
+      // API with an Idempotency-Key: one of its own if the client sent none; a client's own is passed
+      // on unchanged, since only it ties the client's retries of one action together.
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
         'x-forwarded-for': request.socket.remoteAddress ?? '',
         'x-forwarded-proto': 'http',
         ...(options.proxySecret ? { 'x-ejdesk-proxy': options.proxySecret } : {}),
+        ...(writeMethods.has(request.method) && headers['idempotency-key'] === undefined ? { 'idempotency-key': randomUUID() } : {}),
       }),
     },
   });

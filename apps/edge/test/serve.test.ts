@@ -57,6 +57,7 @@ describe('the shell server', () => {
     api.all('/api/*', async (request) => ({
       forwardedFor: request.headers['x-forwarded-for'],
       proxy: request.headers['x-ejdesk-proxy'],
+      idempotencyKey: request.headers['idempotency-key'],
       url: request.url,
     }));
     await api.listen({ port: 0, host: '127.0.0.1' });
@@ -87,6 +88,24 @@ describe('the shell server', () => {
   it('forwards /api with the real client address, replacing a spoofed one', async () => {
     const response = await fetch(`${base}/api/scrape/bank/msp/list/?page=2`, { headers: { 'x-forwarded-for': '6.6.6.6' } });
     expect(await response.json()).toEqual({ forwardedFor: '127.0.0.1', proxy: 'proxy-secret', url: '/api/scrape/bank/msp/list/?page=2' });
+  });
+
+  it("gives a write without an Idempotency-Key one of its own, passes a client's key on unchanged, and a load none", async () => {
+    const keyOf = async (method: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${base}/api/scrape/bank/msp/create/`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: method === 'GET' ? null : '{}',
+      });
+      return ((await response.json()) as { idempotencyKey?: string }).idempotencyKey;
+    };
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const given = await Promise.all(['POST', 'PUT', 'PATCH', 'DELETE', 'POST'].map((method) => keyOf(method)));
+    expect(given).toEqual(Array(5).fill(expect.stringMatching(uuid)));
+    expect(new Set(given).size).toBe(5);
+    expect(await keyOf('POST', { 'idempotency-key': 'import-42' })).toBe('import-42');
+    expect(await keyOf('DELETE', { 'Idempotency-Key': 'c1b7e1f6-0b7e-4a53-9a8e-2f4c1d9e7a10' })).toBe('c1b7e1f6-0b7e-4a53-9a8e-2f4c1d9e7a10');
+    expect(await keyOf('GET')).toBeUndefined();
   });
 
   it('refuses a body over the API limit itself (413 with a detail), and never forwards /api/metrics or /api/backup', async () => {
