@@ -19,6 +19,7 @@ import { backupRoutes } from './routes/backup/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerIdempotency, requestScopedDb } from './plugins/idempotency.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { oidcRoutes } from './routes/auth/oidc.ts';
 import { createRelyingParty, type RelyingPartyOptions } from './lib/sso.ts';
@@ -63,7 +64,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: AppContext = {
-    db: database.db,
+    db: requestScopedDb(database.db),
     database,
     config,
     secrets,
@@ -102,11 +103,13 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.status.migrated && !opsPath.test(request.url)) return databaseUnavailable(reply);
   });
-  // Shutting down (lib/drain.ts): a request a proxy may resend (nginx resends any but POST and
-  // PATCH) answers 503, which takes the instance out of the proxy's rotation; a POST or PATCH,
-  // which cannot be resent, is served. Liveness still answers: the process is up.
+  // Shutting down (lib/drain.ts): a request a proxy may resend answers 503, which takes the
+  // instance out of the proxy's rotation: any but POST and PATCH, and those too when they carry an
+  // Idempotency-Key (nginx resends a write with its key: plugins/idempotency.ts). A POST or PATCH
+  // without a key, which no proxy may resend, is served. Liveness still answers: the process is up.
   app.addHook('onRequest', async (request, reply) => {
-    if (!ctx.status.draining || request.method === 'POST' || request.method === 'PATCH' || livenessPath.test(request.url)) return;
+    const resendable = (request.method !== 'POST' && request.method !== 'PATCH') || request.headers['idempotency-key'] !== undefined;
+    if (!ctx.status.draining || !resendable || livenessPath.test(request.url)) return;
     // Only a proxy's request (it says whom it forwards) tells the proxy: a probe's does not.
     if (request.headers['x-forwarded-for'] !== undefined) ctx.status.passedOn++;
     return reply.code(503).header('retry-after', '1').send({ detail: 'This instance is shutting down.' });
@@ -127,6 +130,11 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metricsToken);
   await registerSecurity(app, config.corsOrigins);
+  // After the error handling and security hooks: its onSend stores the answer as it leaves.
+  registerIdempotency(app, database, {
+    retryMs: config.writeRetrySeconds * 1000,
+    hashSecrets: [secrets.jwtSecret, ...(secrets.jwtPreviousSecret ? [secrets.jwtPreviousSecret] : [])],
+  });
   // The console's refresh token arrives in a cookie (routes/auth/sessions.ts); nothing else reads one.
   await app.register(cookie);
 

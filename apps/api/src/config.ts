@@ -70,6 +70,13 @@ export const apiSettings = {
     description:
       'Live-event streams (GET /api/events/, one per open console tab) a user may hold open on one API instance; opening one more ends their oldest.',
   }),
+  WRITE_RETRY_SECONDS: integer({
+    minimum: 0,
+    maximum: 120,
+    default: 15,
+    description:
+      'A write whose database connection dropped (PostgreSQL restarted) is rolled back and run again once the pool reconnects, for this long after it arrived; then it is answered 503 with nothing written.',
+  }),
   SHUTDOWN_SECONDS: integer({
     minimum: 1,
     maximum: 3600,
@@ -188,6 +195,8 @@ export interface ApiConfig {
   /** EVENT_STREAMS_PER_USER. */
   eventStreamsPerUser: number;
   shutdownSeconds: number;
+  /** WRITE_RETRY_SECONDS. */
+  writeRetrySeconds: number;
   deployToken: string | undefined;
   /** CANARY_ROLLBACK_FAILURES. */
   canaryRollbackFailures: number;
@@ -295,6 +304,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     stallAfterSeconds: s.INGEST_STALLED_AFTER_SECONDS,
     eventStreamsPerUser: s.EVENT_STREAMS_PER_USER,
     shutdownSeconds: s.SHUTDOWN_SECONDS,
+    writeRetrySeconds: s.WRITE_RETRY_SECONDS,
     deployToken: s.REMOTE_DEPLOY_TOKEN,
     canaryRollbackFailures: s.CANARY_ROLLBACK_FAILURES,
     remoteOrigins: remoteOriginsOf(s.REMOTE_ORIGINS),

@@ -22,3 +22,4 @@ export * from './queries/sso.ts';
 export * from './backup.ts';
 export * from './queries/deploy-tokens.ts';
 export * from './queries/rekey.ts';
+export * from './queries/idempotency.ts';

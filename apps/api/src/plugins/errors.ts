@@ -27,7 +27,7 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
   return `${where}${field ? ` '${field}'` : ''}: ${issue.message ?? 'is invalid'}.`;
 }
 
-const unavailableDetail = 'The database is unavailable; try again.';
+export const unavailableDetail = 'The database is unavailable; try again.';
 
 export function databaseUnavailable(reply: FastifyReply) {
   return reply.code(503).header('retry-after', '5').send({ detail: unavailableDetail });

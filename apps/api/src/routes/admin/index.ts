@@ -75,7 +75,7 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // once by the ingester hosted in this process; without one, it waits for a running ingester.
   app.post(
     '/emails/:id/reprocess/',
-    { schema: { params: IdParams, response: { 200: Reprocessed, 202: Reprocessed, 409: Detail, ...errorResponses } } },
+    { config: { idempotency: 'repeatable' }, schema: { params: IdParams, response: { 200: Reprocessed, 202: Reprocessed, 409: Detail, ...errorResponses } } },
     async (request, reply) => {
       const { id } = request.params;
       if (!(await requeueEmail(db, request.user!.id, id, request.clientIp))) {

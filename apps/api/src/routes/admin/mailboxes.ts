@@ -184,7 +184,10 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // which go only to the stored mailbox's server and provider.
   app.post(
     '/mailboxes/test/',
-    { schema: { body: MailboxTestBody, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } } },
+    {
+      config: { idempotency: 'repeatable' },
+      schema: { body: MailboxTestBody, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } },
+    },
     async (request, reply) => {
       const { id, ...body } = request.body;
       const typed = [body.secret && 'secret', body.refresh_token && 'refresh token'].filter(Boolean).join(' and ');
@@ -222,7 +225,7 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/mailboxes/:id/test/',
-    { schema: { params: IdParams, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } } },
+    { config: { idempotency: 'repeatable' }, schema: { params: IdParams, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } } },
     async (request, reply) => {
       const [stored] = await mailboxesToSignIn(db, key, { id: request.params.id });
       const about = { entityId: request.params.id, detail: `Test connection of ${stored ? described(stored) : 'no such mailbox'}, stored secrets` };

@@ -15,60 +15,68 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
   app.decorateRequest('user', null);
 
-  app.post('/create/', { config: { secret: true }, schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } }, async (request, reply) => {
-    const { email, password } = request.body;
-    // LOCAL_LOGIN=off: the identity provider is the way in; only the break-glass accounts keep a password.
-    if (!config.localLogin.enabled && !config.localLogin.breakGlass.includes(email.trim().toLowerCase())) {
-      await audit(db, {
-        userId: null,
-        action: 'login_failed',
-        entity: 'session',
-        entityId: email.slice(0, 320),
-        ip: request.clientIp,
-        detail: 'password sign-in is off',
+  app.post(
+    '/create/',
+    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      // LOCAL_LOGIN=off: the identity provider is the way in; only the break-glass accounts keep a password.
+      if (!config.localLogin.enabled && !config.localLogin.breakGlass.includes(email.trim().toLowerCase())) {
+        await audit(db, {
+          userId: null,
+          action: 'login_failed',
+          entity: 'session',
+          entityId: email.slice(0, 320),
+          ip: request.clientIp,
+          detail: 'password sign-in is off',
+        });
+        const via = config.oidc ? ` Use “Sign in with ${config.oidc.displayName}”.` : '';
+        return reply.code(403).send({ detail: `Sign-in with a password is turned off on this server.${via}`, code: 'local_login_off' });
+      }
+      const attempt = await beginLoginAttempt(db, email, request.clientIp, {
+        perAccountIp: config.loginMaxFailures,
+        perIp: config.loginMaxFailuresPerIp,
+        windowMinutes: config.loginWindowMinutes,
       });
-      const via = config.oidc ? ` Use “Sign in with ${config.oidc.displayName}”.` : '';
-      return reply.code(403).send({ detail: `Sign-in with a password is turned off on this server.${via}`, code: 'local_login_off' });
-    }
-    const attempt = await beginLoginAttempt(db, email, request.clientIp, {
-      perAccountIp: config.loginMaxFailures,
-      perIp: config.loginMaxFailuresPerIp,
-      windowMinutes: config.loginWindowMinutes,
-    });
-    if (!attempt.allowed) {
-      // Counted by the metric, not audited: a flood of refused attempts must not grow the log.
-      app.ctx.metrics.throttled.inc({ scope: attempt.scope });
-      const minutes = Math.ceil(attempt.retryAfter / 60);
-      return reply
-        .code(429)
-        .header('retry-after', String(attempt.retryAfter))
-        .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
-    }
-    const user = await findUserByEmail(db, email);
-    const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
-    await finishLoginAttempt(db, attempt.attemptId, ok);
-    if (!user || !ok) {
-      // The address tried is kept as typed (an unknown one too): the log is admins' only.
-      await audit(db, { userId: user?.id ?? null, action: 'login_failed', entity: 'session', entityId: email.slice(0, 320), ip: request.clientIp });
-      return reply.code(401).send({ detail: 'No active account found with the given credentials' });
-    }
-    await recordLogin(db, user.id);
-    await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
-    // The refresh token's jti names the session; its access tokens carry it, so logout ends them too.
-    return beginSession(app.ctx, reply, user);
-  });
+      if (!attempt.allowed) {
+        // Counted by the metric, not audited: a flood of refused attempts must not grow the log.
+        app.ctx.metrics.throttled.inc({ scope: attempt.scope });
+        const minutes = Math.ceil(attempt.retryAfter / 60);
+        return reply
+          .code(429)
+          .header('retry-after', String(attempt.retryAfter))
+          .send({ detail: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+      }
+      const user = await findUserByEmail(db, email);
+      const ok = (await verifyPassword(user?.passwordHash, password)) && !!user?.isActive;
+      await finishLoginAttempt(db, attempt.attemptId, ok);
+      if (!user || !ok) {
+        // The address tried is kept as typed (an unknown one too): the log is admins' only.
+        await audit(db, { userId: user?.id ?? null, action: 'login_failed', entity: 'session', entityId: email.slice(0, 320), ip: request.clientIp });
+        return reply.code(401).send({ detail: 'No active account found with the given credentials' });
+      }
+      await recordLogin(db, user.id);
+      await audit(db, { userId: user.id, action: 'login', entity: 'session', entityId: user.email, ip: request.clientIp });
+      // The refresh token's jti names the session; its access tokens carry it, so logout ends them too.
+      return beginSession(app.ctx, reply, user);
+    },
+  );
 
   // A token is valid as every route finds it: signed, unexpired, its user active and its session
   // not ended (logout, a password change or reset, the provider's logout).
-  app.post('/verify/', { schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } }, async (request, reply) => {
-    const claims = tokens.verify(request.body.token);
-    if (!claims || !(await liveUserOf(app.ctx, claims))) return reply.code(401).send(tokenNotValid);
-    return {};
-  });
+  app.post(
+    '/verify/',
+    { config: { idempotency: 'repeatable' }, schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } },
+    async (request, reply) => {
+      const claims = tokens.verify(request.body.token);
+      if (!claims || !(await liveUserOf(app.ctx, claims))) return reply.code(401).send(tokenNotValid);
+      return {};
+    },
+  );
 
   app.post(
     '/refresh/',
-    { config: { secret: true }, schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
+    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
     async (request, reply) => {
       const presented = presentedRefresh(request);
       if (!presented) return reply.code(401).send(noRefreshToken);
@@ -90,14 +98,18 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Logout: the refresh token is refused from now on, and with it the session's access tokens.
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
-  app.post('/logout/', { schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const presented = presentedRefresh(request);
-    if (!presented) return reply.code(401).send(noRefreshToken);
-    const claims = refreshClaims(app.ctx, presented);
-    if (!claims) return reply.code(401).send(tokenNotValid);
-    await endSession(app.ctx, reply, claims, request.clientIp);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/logout/',
+    { config: { idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      const presented = presentedRefresh(request);
+      if (!presented) return reply.code(401).send(noRefreshToken);
+      const claims = refreshClaims(app.ctx, presented);
+      if (!claims) return reply.code(401).send(tokenNotValid);
+      await endSession(app.ctx, reply, claims, request.clientIp);
+      return reply.code(204).send(null);
+    },
+  );
 
   // One's own password, any role; after an admin's reset the only thing a user can do.
   app.post(

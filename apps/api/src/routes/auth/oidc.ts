@@ -140,7 +140,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   // The console's half: the one-time code for the tokens (the same pair as a password login).
   app.post(
     '/session/',
-    { config: { secret: true }, schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } },
+    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } },
     async (request, reply) => {
       // The refresh token's id is recorded with the session as the code is taken, then the token is made.
       const jti = tokens.newId();
@@ -153,32 +153,40 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
 
   // Logout of a session begun at the provider: the refresh token ends here, and the answer says
   // where the browser goes to end the provider's session too.
-  app.post('/logout/', { schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } }, async (request, reply) => {
-    const presented = presentedRefresh(request);
-    if (!presented) return reply.code(401).send(noRefreshToken);
-    const claims = refreshClaims(app.ctx, presented);
-    if (!claims) return reply.code(401).send(tokenNotValid);
-    const session = await ssoSessionOf(db, claims.jti);
-    await endSession(app.ctx, reply, claims, request.clientIp);
-    await endSsoSession(db, claims.jti);
-    return { redirect: session && rp ? await rp.endSessionUrl(session.idToken) : null };
-  });
+  app.post(
+    '/logout/',
+    { config: { idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } },
+    async (request, reply) => {
+      const presented = presentedRefresh(request);
+      if (!presented) return reply.code(401).send(noRefreshToken);
+      const claims = refreshClaims(app.ctx, presented);
+      if (!claims) return reply.code(401).send(tokenNotValid);
+      const session = await ssoSessionOf(db, claims.jti);
+      await endSession(app.ctx, reply, claims, request.clientIp);
+      await endSsoSession(db, claims.jti);
+      return { redirect: session && rp ? await rp.endSessionUrl(session.idToken) : null };
+    },
+  );
 
   // OpenID Connect Back-Channel Logout: the provider posts a signed logout token.
-  app.post('/backchannel-logout/', { schema: { body: BackchannelLogoutBody, response: { 200: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    if (!rp) return reply.code(404).send(notConfigured);
-    try {
-      const { subject, tokenId, expiresAt } = await rp.logoutToken(request.body.logout_token);
-      const ended = await revokeSessionsOfSubject(db, { subject, logoutTokenId: tokenId, logoutTokenExpiresAt: expiresAt, ip: request.clientIp });
-      // A subject nobody here has is no error (the provider logs out of every client at once), nor
-      // is a logout token seen before (it ended those sessions then, and must not end later ones).
-      if (ended !== 'ended') request.log.info({ subject, ended }, 'back-channel logout with nothing to end');
-      return reply.code(200).send(null);
-    } catch (error) {
-      if (!(error instanceof SsoRefusal)) throw error;
-      await audit(db, { userId: null, action: 'sso_refused', entity: 'session', ip: request.clientIp, detail: error.message.slice(0, 2000) });
-      return reply.code(400).send({ detail: error.message, code: 'invalid_request' });
-    }
-  });
+  app.post(
+    '/backchannel-logout/',
+    { config: { idempotency: 'repeatable' }, schema: { body: BackchannelLogoutBody, response: { 200: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (!rp) return reply.code(404).send(notConfigured);
+      try {
+        const { subject, tokenId, expiresAt } = await rp.logoutToken(request.body.logout_token);
+        const ended = await revokeSessionsOfSubject(db, { subject, logoutTokenId: tokenId, logoutTokenExpiresAt: expiresAt, ip: request.clientIp });
+        // A subject nobody here has is no error (the provider logs out of every client at once), nor
+        // is a logout token seen before (it ended those sessions then, and must not end later ones).
+        if (ended !== 'ended') request.log.info({ subject, ended }, 'back-channel logout with nothing to end');
+        return reply.code(200).send(null);
+      } catch (error) {
+        if (!(error instanceof SsoRefusal)) throw error;
+        await audit(db, { userId: null, action: 'sso_refused', entity: 'session', ip: request.clientIp, detail: error.message.slice(0, 2000) });
+        return reply.code(400).send({ detail: error.message, code: 'invalid_request' });
+      }
+    },
+  );
 };

@@ -14,7 +14,7 @@ export const backupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database, secrets } = app.ctx;
   app.post(
     '/',
-    { config: { secret: true }, schema: { response: { 200: FileAnswer('application/gzip'), 401: Detail, 404: Detail } } },
+    { config: { secret: true, idempotency: 'repeatable' }, schema: { response: { 200: FileAnswer('application/gzip'), 401: Detail, 404: Detail } } },
     async (request, reply) => {
       if (!database.dump || request.headers['x-ejdesk-proxy']) return reply.code(404).send({ detail: 'Not found.' });
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];

@@ -34,7 +34,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/store/password/:id/reveal/',
-    { config: { secret: true }, schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } } },
+    {
+      config: { secret: true, idempotency: 'repeatable' },
+      schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } },
+    },
     async (request, reply) => {
       const row = await revealBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id, request.body.reason.trim(), request.clientIp);
       if (!row) return reply.code(404).send({ detail: 'Not found.' });
