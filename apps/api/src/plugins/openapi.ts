@@ -30,7 +30,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: String(apiContractVersion),
         description:
           'The API of EJ Desk, the operators’ console for ATM dispute mail. Every error answer is `{"detail": "..."}`. ' +
-          'Request bodies are accepted as JSON, application/x-www-form-urlencoded and multipart/form-data alike.',
+          'Request bodies are accepted as JSON, application/x-www-form-urlencoded and multipart/form-data alike. ' +
+          'Every POST, PUT, PATCH and DELETE accepts an `Idempotency-Key` header (1 to 200 visible ASCII characters): a repeat is answered ' +
+          'with the first answer (`Idempotent-Replayed: true`) and writes nothing; the same key with another request is refused 422; keys are kept a day.',
       },
       components: {
         securitySchemes: {
