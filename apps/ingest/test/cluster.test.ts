@@ -8,8 +8,15 @@
 // - Each API instance restarted in turn (SIGTERM, as systemd does) under 16 connections of
 //   filters, exports and creates through nginx: not one request fails, and every acknowledged
 //   create is stored exactly once.
+// - The same under 16 connections of creates alone (each with nginx's $request_id as its
+//   Idempotency-Key): every create answered 201, each stored once, none stored unacknowledged.
+// - An instance killed outright (SIGKILL) while its creates wait on their commits: nginx passes
+//   them, with their keys, to the other instance, which answers each from the key the dead one
+//   committed (201, stored once). The same crash through nginx with the key line stripped shows
+//   what the keys prevent: the resent creates are refused (the sender is there), though stored.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadIngestRules, queryRows } from '@ejdesk/db';
@@ -42,6 +49,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
   let expected: Awaited<ReturnType<typeof ingestSnapshot>>;
   let proxy: Awaited<ReturnType<typeof startNginx>>;
   let edge: ChildProcess;
+  let edgePort: number;
   const apis: ApiProcess[] = [];
   const workers: ChildProcess[] = [];
   let apiEnv: NodeJS.ProcessEnv;
@@ -52,14 +60,51 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
   const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(t.database.db, query))[0]!.n;
   const processed = () => count(sql`select count(*)::int as n from email_sources where processed_at is not null`);
   const holder = async () => (await queryRows<{ holder: string }>(t.database.db, sql`select holder from mailbox_leases where expires_at > now()`))[0]?.holder;
-  const startApi = (port: number) => startApiProcess({ ...apiEnv, API_PORT: String(port) });
-  /** The requests an instance answered, by its own metrics (on its own port). */
-  const answered = async (api: ApiProcess) => {
-    const text = await (await fetch(`${api.base}/api/metrics`)).text();
-    return [...text.matchAll(/^http_requests_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  /** Each instance's database connections carry its port as their application_name (pg_stat_activity). */
+  const appName = (port: number) => `ejdesk-api-${port}`;
+  const startApi = (port: number) => {
+    const url = new URL(t.config.databaseUrl!);
+    url.searchParams.set('application_name', appName(port));
+    return startApiProcess({ ...apiEnv, DATABASE_URL: url.toString(), API_PORT: String(port) });
   };
-  const viaProxy = (path: string, init: RequestInit = {}) =>
-    fetch(`${proxy.base}${path}`, { ...init, headers: { authorization: `JWT ${token}`, 'content-type': 'application/json', ...init.headers } });
+  const portOf = (api: ApiProcess) => Number(new URL(api.base).port);
+  /** The requests an instance answered (of one route, or all), by its own metrics (on its own port). */
+  const answered = async (api: ApiProcess, route?: string) => {
+    const text = await (await fetch(`${api.base}/api/metrics`)).text();
+    return [...text.matchAll(/^http_requests_total\{([^}]*)\} (\d+)/gm)]
+      .filter((m) => route === undefined || m[1]!.includes(`route="${route}"`))
+      .reduce((n, m) => n + Number(m[2]), 0);
+  };
+  const viaProxy = (path: string, init: RequestInit = {}, base = proxy.base) =>
+    fetch(`${base}${path}`, { ...init, headers: { authorization: `JWT ${token}`, 'content-type': 'application/json', ...init.headers } });
+  /** A sender mapping created through nginx (no key of the client's: nginx gives it one). */
+  const create = (sender: string, base = proxy.base) =>
+    viaProxy('/api/admin/sender-mappings/', { method: 'POST', body: JSON.stringify({ sender, organisation: 'Cluster Bank' }) }, base);
+  const bySender = (a: { sender: string }, b: { sender: string }) => (a.sender < b.sender ? -1 : a.sender > b.sender ? 1 : 0);
+  /** The stored senders with this prefix, each with how often it is there (in JavaScript's order, not the collation's). */
+  const storedSenders = async (prefix: string) =>
+    (
+      await queryRows<{ sender: string; n: number; id: number }>(
+        t.database.db,
+        sql`select sender, count(*)::int as n, min(id)::int as id from mail_senders where sender like ${`${prefix}%`} group by sender`,
+      )
+    ).sort(bySender);
+  /** Instance i started again on its port, ready, and given requests by nginx again. */
+  const startAgain = async (i: number, takesRequests: () => Promise<boolean>) => {
+    const port = portOf(apis[i]!);
+    apis[i] = await startApi(port);
+    await apis[i]!.waitFor('/api/ready', 200);
+    await until(`the restarted instance on ${port} to take requests`, takesRequests, 60_000);
+  };
+  /** Each API instance stopped as systemd stops it (SIGTERM, exit 0) and started again, in turn, under the caller's load. */
+  const restartInTurn = async () => {
+    for (const [i, api] of apis.entries()) {
+      api.child.kill('SIGTERM');
+      expect(await api.exited, api.output()).toBe(0);
+      // Back in nginx's rotation (its own count of answers grows) before the other one goes.
+      await startAgain(i, async () => (await answered(apis[i]!)) > 50);
+    }
+  };
 
   beforeAll(async () => {
     dovecot = await startDovecot();
@@ -92,7 +137,8 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
 
     const started = await startEdgeProcess(apis[0]!.base);
     edge = started.child;
-    proxy = await startNginx({ api: apis.map((api) => Number(new URL(api.base).port)), edge: [started.port] });
+    edgePort = started.port;
+    proxy = await startNginx({ api: apis.map(portOf), edge: [edgePort] });
     await until('the edge behind nginx', async () => (await fetch(`${proxy.base}/login`).catch(() => undefined))?.ok, 60_000);
 
     const login = await fetch(`${proxy.base}/api/auth/jwt/create/`, {
@@ -158,7 +204,9 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     expect(got.emails).toEqual(expected.emails);
   }, 600_000);
 
-  test('each API instance restarted in turn under 16 connections of filters, exports and creates: no request fails, each create stored once', async () => {
+  test('each API instance restarted in turn under 16 connections of filters, exports and creates: no request fails, each create stored once', async ({
+    annotate,
+  }) => {
     const failures: string[] = [];
     const acknowledged: string[] = [];
     const done = { read: 0, export: 0, create: 0 };
@@ -192,8 +240,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
           }
         } else {
           const sender = `load-${n}-${i}@cluster.example`;
-          const body = JSON.stringify({ sender, organisation: 'Cluster Bank' });
-          const response = await expectStatus('create', await viaProxy('/api/admin/sender-mappings/', { method: 'POST', body }).catch((e: Error) => e), 201);
+          const response = await expectStatus('create', await create(sender).catch((e: Error) => e), 201);
           if (response) {
             acknowledged.push(sender);
             done.create++;
@@ -205,15 +252,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     const load = Promise.all(Array.from({ length: 16 }, (_, n) => connection(n)));
     const streamsBefore = heard.streams;
     await until('load on both instances', async () => done.create > 20 && done.export > 2, 60_000);
-    for (const [i, api] of apis.entries()) {
-      api.child.kill('SIGTERM');
-      expect(await api.exited, api.output()).toBe(0);
-      const port = Number(new URL(api.base).port);
-      apis[i] = await startApi(port);
-      await apis[i]!.waitFor('/api/ready', 200);
-      // Back in nginx's rotation (its own count of answers grows) before the other one goes.
-      await until(`the restarted instance on ${port} to take requests`, async () => (await answered(apis[i]!)) > 50, 60_000);
-    }
+    await restartInTurn();
     const after = { ...done };
     await until('load after the restarts', async () => done.create > after.create + 20, 60_000);
     stop = true;
@@ -222,13 +261,156 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     expect(failures, proxy.errors()).toEqual([]);
     expect(done.read).toBeGreaterThan(100);
     expect(done.export).toBeGreaterThan(4);
-    const stored = await queryRows<{ sender: string; n: number }>(
-      t.database.db,
-      sql`select sender, count(*)::int as n from mail_senders where sender like 'load-%' group by sender`,
-    );
+    const stored = await storedSenders('load-');
     expect(stored.filter((row) => row.n !== 1)).toEqual([]);
     expect(stored.map((row) => row.sender).sort()).toEqual([...acknowledged].sort());
     // The event stream was ended by its instance and opened again through nginx on the other.
     expect(heard.streams).toBeGreaterThan(streamsBefore);
+    await annotate(`${done.read} filters, ${done.export} exports, ${done.create} creates over 2 restarts, none failed`);
   }, 600_000);
+
+  test('each API instance restarted in turn under 16 connections of creates alone: every create answered 201, each stored once', async ({ annotate }) => {
+    const failures: string[] = [];
+    const acknowledged: string[] = [];
+    let replayed = 0;
+    let stop = false;
+    const connection = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const sender = `post-${n}-${i}@cluster.example`;
+        const response = await create(sender).catch((e: Error) => e);
+        if (response instanceof Error) failures.push(`${sender}: ${response.message} ${String((response.cause as Error | undefined)?.message ?? '')}`);
+        else if (response.status !== 201) failures.push(`${sender}: ${response.status} ${await response.text()}`);
+        else {
+          if (response.headers.get('idempotent-replayed') === 'true') replayed++;
+          acknowledged.push(sender);
+          await response.arrayBuffer();
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 16 }, (_, n) => connection(n)));
+    const creates = (api: ApiProcess) => answered(api, '/api/admin/sender-mappings/');
+    await until('creates on both instances', async () => (await Promise.all(apis.map(creates))).every((n) => n > 50), 60_000);
+    await restartInTurn();
+    const after = acknowledged.length;
+    await until('creates after the restarts', async () => acknowledged.length > after + 100, 60_000);
+    stop = true;
+    await load;
+
+    expect(failures, proxy.errors()).toEqual([]);
+    const stored = await storedSenders('post-');
+    expect(stored.filter((row) => row.n !== 1)).toEqual([]);
+    // Every acknowledged create is there, and nothing else: none stored that its client was told failed.
+    expect(stored.map((row) => row.sender)).toEqual([...acknowledged].sort());
+    expect(acknowledged.length).toBeGreaterThan(300);
+    await annotate(`${acknowledged.length} creates over 2 restarts, all 201 (${replayed} answered from a stored key), each stored once`);
+  }, 600_000);
+
+  const holdKey = 727_105;
+  /**
+   * Eight creates sent through `base` at once, their commits held (a deferred trigger on
+   * mail_senders waits on an advisory lock this test holds); the instance holding more of them
+   * killed outright; once nginx has passed its creates on and they wait on the other instance too,
+   * the commits let go. The killed instance's backends still commit: the server does not look at
+   * a client's socket while it waits on a lock. The instance is started again afterwards.
+   */
+  const crashMidCommit = async (base: string, prefix: string) => {
+    const lock = new pg.Client({ connectionString: t.config.databaseUrl });
+    await lock.connect();
+    let victim: number | undefined;
+    try {
+      await lock.query(
+        `create function cluster_hold_commit() returns trigger language plpgsql as $$ begin perform pg_advisory_xact_lock_shared(${holdKey}); return null; end $$`,
+      );
+      await lock.query(
+        'create constraint trigger cluster_hold_commit after insert on mail_senders deferrable initially deferred for each row execute function cluster_hold_commit()',
+      );
+      await lock.query('select pg_advisory_lock($1)', [holdKey]);
+      const senders = Array.from({ length: 8 }, (_, n) => `${prefix}${n}@cluster.example`);
+      const answers = Promise.all(
+        senders.map(async (sender) => {
+          const response = await create(sender, base).catch((e: Error) => e);
+          if (response instanceof Error)
+            return { sender, status: 0, replayed: false, body: `${response.message} ${String((response.cause as Error | undefined)?.message ?? '')}` };
+          return { sender, status: response.status, replayed: response.headers.get('idempotent-replayed') === 'true', body: await response.text() };
+        }),
+      );
+      /** Each instance's backends waiting on a lock: on the held commit (advisory), on another's transaction (transactionid). */
+      const waits = async () => {
+        const { rows } = await lock.query<{ app: string; locktype: string; n: number }>(
+          `select a.application_name as app, l.locktype, count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+           where not l.granted and a.datname = current_database() group by 1, 2`,
+        );
+        const of = (api: ApiProcess, locktype: string) => rows.find((row) => row.app === appName(portOf(api)) && row.locktype === locktype)?.n ?? 0;
+        return apis.map((api) => ({ advisory: of(api, 'advisory'), transactionid: of(api, 'transactionid') }));
+      };
+      await until('every create to wait on its commit', async () => (await waits()).reduce((n, w) => n + w.advisory, 0) === senders.length, 30_000);
+      const held = await waits();
+      // least_conn spread them: both instances hold some.
+      expect(
+        held.map((w) => w.advisory > 0),
+        JSON.stringify(held),
+      ).toEqual([true, true]);
+      victim = held[0]!.advisory >= held[1]!.advisory ? 0 : 1;
+      const survivor = 1 - victim;
+      const passed = held[victim]!.advisory;
+      apis[victim]!.child.kill('SIGKILL');
+      await apis[victim]!.exited;
+      // nginx got a reset for each and sent it to the survivor, where it waits on the dead one's transaction.
+      await until("the killed instance's creates to wait on the other one", async () => (await waits())[survivor]!.transactionid === passed, 30_000);
+      await lock.query('select pg_advisory_unlock($1)', [holdKey]);
+      return { passed, answers: (await answers).sort(bySender), stored: await storedSenders(prefix) };
+    } finally {
+      await lock.query('select pg_advisory_unlock_all()');
+      await lock.query('drop trigger if exists cluster_hold_commit on mail_senders');
+      await lock.query('drop function if exists cluster_hold_commit()');
+      await lock.end();
+      if (victim !== undefined) {
+        const again = victim;
+        await startAgain(again, async () => {
+          await (await viaProxy('/api/mail-flow/')).arrayBuffer();
+          return (await answered(apis[again]!, '/api/mail-flow')) > 0;
+        });
+      }
+    }
+  };
+
+  test('an instance killed while its creates commit: nginx passes them on with their keys, each answered 201 and stored once', async ({ annotate }) => {
+    const { passed, answers, stored } = await crashMidCommit(proxy.base, 'crash-keyed-');
+    expect(
+      answers.filter((a) => a.status !== 201),
+      proxy.errors(),
+    ).toEqual([]);
+    // The creates passed on were answered from the answer the killed instance committed with their key.
+    expect(answers.filter((a) => a.replayed)).toHaveLength(passed);
+    expect(stored.map((row) => [row.sender, row.n])).toEqual(answers.map((a) => [a.sender, 1]));
+    expect(answers.map((a) => [a.sender, (JSON.parse(a.body) as { id: number }).id])).toEqual(stored.map((row) => [row.sender, row.id]));
+    await annotate(`${answers.length} creates, ${passed} passed on from the killed instance: all 201, ${passed} from their stored key, each stored once`);
+  }, 180_000);
+
+  test('the same crash through nginx without the key: the creates passed on are refused, though stored (what the keys prevent)', async ({ annotate }) => {
+    const line = 'proxy_set_header Idempotency-Key $ejdesk_idempotency_key;';
+    const keyless = await startNginx({
+      api: apis.map(portOf),
+      edge: [edgePort],
+      transform: (conf) => {
+        if (!conf.includes(line)) throw new Error(`deploy/nginx/ejdesk.conf no longer says: ${line}`);
+        // An empty value: nginx sends no such header.
+        return conf.replace(line, 'proxy_set_header Idempotency-Key "";');
+      },
+    });
+    try {
+      const { passed, answers, stored } = await crashMidCommit(keyless.base, 'crash-keyless-');
+      // Every create was done, once: the killed instance's commits went through after it died...
+      expect(stored.map((row) => [row.sender, row.n])).toEqual(answers.map((a) => [a.sender, 1]));
+      // ...yet each one nginx passed on was done again without a key, and refused: its own row was there.
+      const refused = answers.filter((a) => a.status !== 201);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused).toHaveLength(passed);
+      for (const a of refused) expect([a.status, a.body]).toEqual([400, expect.stringContaining('is already mapped')]);
+      expect(answers.filter((a) => a.replayed)).toEqual([]);
+      await annotate(`${answers.length} creates, ${passed} passed on from the killed instance: ${refused.length} refused (400) though stored`);
+    } finally {
+      await keyless.stop();
+    }
+  }, 180_000);
 });

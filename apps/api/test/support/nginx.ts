@@ -18,8 +18,11 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-/** nginx in front of the API instances and the edge instances on these ports. */
-export async function startNginx(ports: { api: number[]; edge?: number[] }): Promise<Nginx> {
+/**
+ * nginx in front of the API instances and the edge instances on these ports. `transform`, applied
+ * after the addresses are replaced, runs a variant of the deployed file (to show what a line is for).
+ */
+export async function startNginx(ports: { api: number[]; edge?: number[]; transform?: (conf: string) => string }): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'ejdesk-nginx-'));
   const listen = await freePort();
   // Each upstream's server lines, the first one's options kept, one line per test instance.
@@ -32,6 +35,7 @@ export async function startNginx(ports: { api: number[]; edge?: number[] }): Pro
   conf = upstream(conf, 'ejdesk_api', ports.api);
   conf = upstream(conf, 'ejdesk_edge', ports.edge ?? [await freePort()]);
   if (/:(8000|8001|3000) /.test(conf)) throw new Error('deploy/nginx/ejdesk.conf changed shape: its addresses were not all replaced');
+  if (ports.transform) conf = ports.transform(conf);
   mkdirSync(join(dir, 'logs'));
   writeFileSync(join(dir, 'ejdesk.conf'), conf);
   writeFileSync(
