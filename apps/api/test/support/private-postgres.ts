@@ -1,10 +1,13 @@
 // A PostgreSQL cluster of the test's own, in a temporary folder on a free port, that the test may
 // stop, start and break at will: fault tests never touch the machine's shared server.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const runAsync = promisify(execFile);
 
 /** Debian's server binaries (initdb, pg_ctl), newest version first; undefined when not installed. */
 export const postgresBin = (() => {
@@ -31,8 +34,16 @@ export interface PrivatePostgres {
   url: string;
   port: number;
   start(): void;
-  /** A fast shutdown: sessions are ended, in-flight transactions rolled back. */
-  stop(): void;
+  /**
+   * A fast shutdown: sessions are ended, in-flight transactions rolled back. Asynchronous, so the
+   * test's clients keep sending while it happens (their requests are in flight when it comes).
+   */
+  stop(): Promise<void>;
+  /**
+   * `pg_ctl restart -m fast`: the server process itself goes down (every session ended, in-flight
+   * transactions rolled back) and comes up again; asynchronous, as stop.
+   */
+  restart(): Promise<void>;
   /** Run SQL on the cluster's postgres database with psql. */
   psql(sql: string): string;
   destroy(): void;
@@ -48,23 +59,26 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
   const uid = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString().trim()) : undefined;
   const gid = asRoot ? Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) : undefined;
   if (asRoot) chownSync(root, uid!, gid!);
-  const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : join(postgresBin, command), asRoot ? ['-u', 'postgres', '--', join(postgresBin, command), ...args] : args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).toString();
+  const argv = (command: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(postgresBin, command), ...args]] : [join(postgresBin, command), args];
+  const run = (command: string, args: string[]) => execFileSync(...argv(command, args), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c shared_buffers=32MB`;
   const cluster: PrivatePostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     start: () => void run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'server.log'), '-w', '-t', '60', 'start']),
-    stop: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
+    async stop() {
+      await runAsync(...argv('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']), { cwd: root });
+    },
+    async restart() {
+      await runAsync(...argv('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'server.log'), '-m', 'fast', '-w', '-t', '60', 'restart']), { cwd: root });
+    },
     psql: (sql) =>
       execFileSync(join(postgresBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-At', '-c', sql]).toString(),
     destroy() {
       try {
-        cluster.stop();
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
       } catch {
         // already stopped
       }
