@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveUser } from '@ejdesk/db';
 import { revokedForUser } from '../lib/tokens.ts';
+import { retriedForWrite } from './idempotency.ts';
 
 const notProvided = { detail: 'Authentication credentials were not provided.' };
 const notValid = { detail: 'Given token not valid for any token type', code: 'token_not_valid' };
@@ -14,7 +15,8 @@ async function signIn(request: FastifyRequest, reply: FastifyReply): Promise<Fas
   if (!match) return reply.code(401).send(notValid);
   const claims = request.server.ctx.tokens.verify(match[1]!);
   if (!claims || claims.token_type !== 'access') return reply.code(401).send(notValid);
-  const user = await findActiveUser(request.server.ctx.db, claims.user_id, claims.sid);
+  const { db } = request.server.ctx;
+  const user = await retriedForWrite(request, db, () => findActiveUser(db, claims.user_id, claims.sid));
   if (!user) return reply.code(401).send({ detail: 'User not found', code: 'user_not_found' });
   // A session ended by logout or by the identity provider: at once, not when the token lapses.
   if (user.sessionEnded || revokedForUser(claims, user)) return reply.code(401).send(notValid);

@@ -149,6 +149,25 @@ async function databaseBack(db: Db, deadline: number): Promise<boolean> {
   return false;
 }
 
+/** When each write stops being retried: WRITE_RETRY_SECONDS after it arrived. */
+const writeDeadlines = new WeakMap<FastifyRequest, number>();
+
+/**
+ * Runs a lookup a write needs before its handler (the token's user) and, when the database
+ * connection dropped, runs it again once the pool reconnects, within the write's retry window:
+ * a write that arrives while PostgreSQL restarts waits for it, as one already running does.
+ */
+export async function retriedForWrite<T>(request: FastifyRequest, db: Db, lookup: () => Promise<T>): Promise<T> {
+  const deadline = writeDeadlines.get(request);
+  for (;;) {
+    try {
+      return await lookup();
+    } catch (error) {
+      if (deadline === undefined || !isDatabaseUnavailable(error) || !(await databaseBack(db, deadline))) throw error;
+    }
+  }
+}
+
 export function registerIdempotency(
   app: FastifyInstance,
   database: Database,
@@ -164,7 +183,7 @@ export function registerIdempotency(
     const key = header ?? `auto:${randomUUID()}`;
     const hashes = hashSecrets.map((secret) => requestHash(request, secret));
     const hash = hashes[0]!;
-    const deadline = Date.now() + retryMs;
+    const deadline = writeDeadlines.get(request) ?? Date.now() + retryMs;
     for (;;) {
       let open: Awaited<ReturnType<typeof openTransaction>> | undefined;
       try {
@@ -193,6 +212,10 @@ export function registerIdempotency(
       }
     }
   }
+
+  app.addHook('onRequest', async (request) => {
+    if (writeMethods.has(request.method)) writeDeadlines.set(request, Date.now() + retryMs);
+  });
 
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
