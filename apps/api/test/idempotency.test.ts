@@ -144,6 +144,15 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect(rows[0]!.request_hash).not.toBe(plain);
   });
 
+  it('ends an open transaction once: a commit asked after its rollback is refused, and nothing is written', async () => {
+    const open = await t.database.begin();
+    await open.tx.execute(sql`insert into mail_senders (sender, organisation) values ('rolled@bank.example', 'Rolled Bank')`);
+    await open.end(false);
+    await expect(open.end(true)).rejects.toThrow(/rolled back/);
+    const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from mail_senders where sender = 'rolled@bank.example'`);
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('refuses a malformed key with 400 and writes nothing', async () => {
     for (const key of ['', 'x'.repeat(201), 'with space', 'ünïcode']) {
       const answer = await call('POST', '/api/views/', other, key, view(`Bad key ${key.length}`));

@@ -3,8 +3,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
@@ -28,6 +28,11 @@ export interface Database {
   /** Connections of a real server's pool (the embedded database has one, never waiting). */
   poolStats(): PoolStats;
   /**
+   * BEGIN a transaction held open until `end`, for work that spans more than one callback (an API
+   * write: its handler, then its answer). `tx` nests as drizzle's own (savepoints).
+   */
+  begin(): Promise<OpenTransaction>;
+  /**
    * LISTEN on a channel until the returned function is called. On a real server the listening
    * connection is its own and is made again after a failure (1 s doubling to 30 s); `onNotify`
    * is then called once with null, since notifications sent meanwhile were missed.
@@ -49,6 +54,15 @@ export const releaseChannel = 'ejdesk_release';
 
 /** Tell listeners on the channel, when the caller's transaction commits (one per payload and transaction). */
 export const notifySql = (channel: string, payload = '') => sql`select pg_notify(${channel}, ${payload})`;
+
+export interface OpenTransaction {
+  tx: Db;
+  /**
+   * COMMIT (resolves once committed, rejects when the commit failed) or ROLLBACK. The first call
+   * decides: a later one returns the same outcome, and asking to commit what was rolled back rejects.
+   */
+  end(commit: boolean): Promise<void>;
+}
 
 export interface DatabaseOptions {
   /** postgres:// URL of a real server; when absent the embedded PGlite at dataDir is used. */
@@ -121,7 +135,9 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // The API's handle: a statement's bound, and a transaction left idle a minute (a write whose
+      // answer never came) is ended by the server rather than holding its locks and connection.
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs, idle_in_transaction_session_timeout: 60_000 } : {}),
       ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     });
     // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'; with no
@@ -153,6 +169,29 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       },
       isCurrent: () => migrationsApplied(db as unknown as Db),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      // drizzle's own transaction() leaves a client out of the pool for good when BEGIN fails (a
+      // connection the server just ended): here every failure releases it with its error.
+      async begin() {
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
+        const { dialect, session } = db as unknown as { dialect: PgDialect; session: { schema: unknown; options: object } };
+        const txSession = new NodePgSession(client, dialect, session.schema as never, session.options);
+        const tx = new NodePgTransaction(dialect, txSession, session.schema as never) as unknown as Db;
+        return settledOnce(tx, async (commit) => {
+          try {
+            await client.query(commit ? 'commit' : 'rollback');
+            client.release();
+          } catch (error) {
+            client.release(error as Error);
+            throw error;
+          }
+        });
+      },
       listen: (channel, onNotify, onError) => listenPg(options.url!, channel, onNotify, onError),
       close: () => pool.end(),
     };
@@ -182,6 +221,26 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       ),
     isCurrent: () => migrationsApplied(db as unknown as Db),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    // PGlite's transaction takes its one connection for a callback: held open until `end` decides.
+    begin: () =>
+      new Promise<OpenTransaction>((opened, failed) => {
+        let decide: (commit: boolean) => void = () => undefined;
+        const decided = new Promise<boolean>((resolve) => (decide = resolve));
+        const ended = db
+          .transaction(async (tx) => {
+            opened(
+              settledOnce(tx as unknown as Db, async (commit) => {
+                decide(commit);
+                await ended;
+              }),
+            );
+            if (!(await decided)) throw rolledBack;
+          })
+          .catch((error: unknown) => {
+            if (error !== rolledBack) throw error;
+          });
+        ended.catch(failed);
+      }),
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channel, (payload) => onNotify(payload));
       return unlisten;
@@ -189,6 +248,21 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     // Taken between statements (PGlite runs one at a time), so the copy is of one moment.
     dump: async () => Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()),
     close: () => client.close(),
+  };
+}
+
+const rolledBack = Symbol('rolled back');
+
+/** An open transaction whose first `end` decides; a commit asked after a rollback rejects. */
+function settledOnce(tx: Db, end: (commit: boolean) => Promise<void>): OpenTransaction {
+  let outcome: { commit: boolean; done: Promise<void> } | undefined;
+  return {
+    tx,
+    end(commit) {
+      outcome ??= { commit, done: end(commit) };
+      if (commit && !outcome.commit) return Promise.reject(new Error('The transaction was rolled back already.'));
+      return outcome.done;
+    },
   };
 }
 

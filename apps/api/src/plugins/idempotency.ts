@@ -48,7 +48,7 @@ interface OpenWrite {
   key: string;
   secret: boolean;
   deadline: number;
-  /** Ends the transaction: commit (resolves once committed) or roll back. */
+  /** Ends the transaction: commit (resolves once committed) or roll back; the first call decides. */
   finish(commit: boolean): Promise<void>;
 }
 
@@ -57,6 +57,8 @@ interface Scope {
 }
 const scope = new AsyncLocalStorage<Scope>();
 const openWrites = new WeakMap<FastifyRequest, OpenWrite>();
+/** Writes whose answer is on its way (onSend has begun): never run again. */
+const answering = new WeakSet<FastifyRequest>();
 
 /**
  * The handle routes use: the request's write transaction while one is open (this async context),
@@ -69,32 +71,6 @@ export function requestScopedDb(base: Db): Db {
       const value = Reflect.get(db, property, db) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(db) : value;
     },
-  });
-}
-
-const rollback = Symbol('rollback');
-
-/** BEGIN on a connection of its own, held until `finish`: the transaction spans handler and onSend. */
-function openTransaction(db: Db): Promise<{ tx: Db; finish(commit: boolean): Promise<void> }> {
-  return new Promise((opened, failed) => {
-    let decide: (commit: boolean) => void = () => undefined;
-    const decided = new Promise<boolean>((resolve) => (decide = resolve));
-    const ended = db
-      .transaction(async (tx) => {
-        opened({
-          tx: tx as unknown as Db,
-          finish: async (commit) => {
-            decide(commit);
-            await ended;
-          },
-        });
-        if (!(await decided)) throw rollback;
-      })
-      .catch((error: unknown) => {
-        if (error !== rollback) throw error;
-      });
-    // BEGIN itself failed (the database is down): nothing was opened.
-    ended.catch(failed);
   });
 }
 
@@ -185,29 +161,38 @@ export function registerIdempotency(
     const hash = hashes[0]!;
     const deadline = writeDeadlines.get(request) ?? Date.now() + retryMs;
     for (;;) {
-      let open: Awaited<ReturnType<typeof openTransaction>> | undefined;
+      let open: OpenWrite | undefined;
       try {
-        open = await openTransaction(base);
+        const begun = await database.begin();
+        const store: Scope = { tx: begun.tx };
+        open = {
+          tx: begun.tx,
+          owner,
+          key,
+          secret: request.routeOptions.config.secret === true,
+          deadline,
+          finish: (commit) => {
+            store.tx = undefined;
+            return begun.end(commit);
+          },
+        };
         const claimed = await claimIdempotencyKey(open.tx, owner, key, hash);
         if (claimed !== true) {
           await open.finish(false);
           return replay(reply, claimed, hashes);
         }
-        const store: Scope = { tx: open.tx };
-        const finish = open.finish;
-        open.finish = (commit) => {
-          store.tx = undefined;
-          return finish(commit);
-        };
-        openWrites.set(request, { ...open, owner, key, secret: request.routeOptions.config.secret === true, deadline });
+        openWrites.set(request, open);
         reply.code(200);
         const answer = await scope.run(store, () => (handler as (this: unknown, ...args: unknown[]) => unknown).call(this, request, reply));
         return answer;
       } catch (error) {
         openWrites.delete(request);
         await open?.finish(false).catch(() => undefined);
-        // Rolled back: nothing of this try is written, so it may run again on a reconnected pool.
-        if (!isDatabaseUnavailable(error) || reply.sent || !(await databaseBack(base, deadline))) throw error;
+        // Rolled back: nothing of this try is written, so it may run again on a reconnected pool
+        // (not at once: an error `select 1` does not meet would otherwise spin until the deadline).
+        if (!isDatabaseUnavailable(error) || reply.sent || answering.has(request)) throw error;
+        await sleep(250);
+        if (!(await databaseBack(base, deadline))) throw error;
         request.log.warn({ reason: (error as Error).message }, 'database connection lost mid-write; running the write again');
       }
     }
@@ -231,6 +216,7 @@ export function registerIdempotency(
     const open = openWrites.get(request);
     if (!open) return payload;
     openWrites.delete(request);
+    answering.add(request);
     if (reply.statusCode >= 500) {
       await open.finish(false).catch(() => undefined);
       return payload;
@@ -240,7 +226,8 @@ export function registerIdempotency(
       await recordIdempotentAnswer(open.tx, open.owner, open.key, {
         status: reply.statusCode,
         contentType: (reply.getHeader('content-type') as string | undefined) ?? null,
-        body: open.secret ? null : body,
+        // A refusal holds no secret: kept, so that its repeat is refused alike.
+        body: open.secret && reply.statusCode < 300 ? null : body,
       });
       await open.finish(true);
       return payload;
@@ -248,10 +235,17 @@ export function registerIdempotency(
       await open.finish(false).catch(() => undefined);
       if (!isDatabaseUnavailable(error)) throw error;
       // The commit's answer was lost with the connection: whether it happened, the key says.
-      if ((await databaseBack(base, open.deadline)) && (await idempotencyKeyStored(base, open.owner, open.key).catch(() => false))) return payload;
-      request.log.warn({ reason: (error as Error).message }, 'database unavailable at commit; nothing written');
+      const back = await databaseBack(base, open.deadline);
+      const stored = back ? await idempotencyKeyStored(base, open.owner, open.key).catch(() => undefined) : undefined;
+      if (stored) return payload;
       reply.code(503).header('retry-after', '5').header('content-type', 'application/json; charset=utf-8');
-      return JSON.stringify({ detail: unavailableDetail });
+      if (stored === false) {
+        request.log.warn({ reason: (error as Error).message }, 'database unavailable at commit; not written');
+        return JSON.stringify({ detail: unavailableDetail });
+      }
+      // Still unreachable: the commit may have been made. The same key will tell.
+      request.log.warn({ reason: (error as Error).message }, 'database unavailable at commit; outcome unknown');
+      return JSON.stringify({ detail: 'The database became unavailable while this write was saved; send it again with the same Idempotency-Key.' });
     }
   });
 
