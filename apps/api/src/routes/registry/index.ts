@@ -341,11 +341,13 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/tokens/',
     {
       ...admins,
+      // Before the write's own transaction (plugins/idempotency.ts): shared by every request, it
+      // must not be made, or rolled back, inside one of them.
+      preHandler: async () => void (await configuredRecorded()),
       config: { secret: true },
       schema: { body: NewDeployToken, response: { 201: CreatedDeployToken, 409: errorResponses[400], ...errorResponses } },
     },
     async (request, reply) => {
-      await configuredRecorded();
       const created = await createDeployToken(db, { name: request.body.name.trim(), remote: request.body.remote }, request.user!.id);
       if (!created.ok) return reply.code(created.status).send({ detail: created.detail });
       return reply.code(201).send({ ...tokenOf(created.row), token: created.token });
