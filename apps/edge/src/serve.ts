@@ -201,7 +201,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
         'x-forwarded-for': request.socket.remoteAddress ?? '',
         'x-forwarded-proto': 'http',
         ...(options.proxySecret ? { 'x-ejdesk-proxy': options.proxySecret } : {}),
-        ...(writeMethods.has(request.method) && headers['idempotency-key'] === undefined ? { 'idempotency-key': randomUUID() } : {}),
+        ...(writeMethods.has(request.method) && !headers['idempotency-key'] ? { 'idempotency-key': randomUUID() } : {}),
       }),
     },
   });

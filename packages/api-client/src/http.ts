@@ -39,6 +39,19 @@ export function configureApiClient(next: Partial<ClientHooks>): void {
 export const http = axios.create({ baseURL: '/api', timeout: 0 });
 
 export const idempotencyHeader = 'Idempotency-Key';
+
+/**
+ * A random UUID. crypto.randomUUID exists only in a secure context (HTTPS, localhost): over plain
+ * HTTP to another host the key is made from getRandomValues, which every context has.
+ */
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 /** Sends of a write after the first, when the API did not do it (no answer, 502, 503, 504). */
 export const maxWriteRetries = 3;
 const maxRetryWaitMs = 5_000;
@@ -52,7 +65,7 @@ http.interceptors.request.use((config) => {
   if (token) config.headers.set('Authorization', `JWT ${token}`);
   // A caller's own key ties several calls of one action together; a retried config keeps the key
   // it was first sent with.
-  if (isWrite(config) && !config.headers.has(idempotencyHeader)) config.headers.set(idempotencyHeader, crypto.randomUUID());
+  if (isWrite(config) && !config.headers.has(idempotencyHeader)) config.headers.set(idempotencyHeader, newKey());
   return config;
 });
 
