@@ -73,6 +73,13 @@ export async function login(app: FastifyInstance, credentials = operator): Promi
   return response.json();
 }
 
+/** One more operator of the test's app, signed in: the `Authorization` header of their session. */
+export async function anotherOperator(t: TestApp, email: string): Promise<string> {
+  const credentials = { email, password: `the password of ${email}` };
+  await createUser(t.database.db, credentials.email, await hashPassword(credentials.password));
+  return `JWT ${(await login(t.app, credentials)).access}`;
+}
+
 /** A multipart/form-data body as the original client sends it. */
 export function multipart(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
   const boundary = '----ejdesk' + randomBytes(8).toString('hex');

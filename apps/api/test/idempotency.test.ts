@@ -4,9 +4,8 @@
 // holding a secret is not kept at all.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, queryRows } from '@ejdesk/db';
-import { hashPassword } from '../src/lib/passwords.ts';
-import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { queryRows } from '@ejdesk/db';
+import { admin, anotherOperator, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 const columns = { order: ['atm_id', 'bank_name'], hidden: [] };
 const change = (name: string) => ({ name, query: 'bank_name=harbor', columns });
@@ -20,9 +19,7 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
   beforeAll(async () => {
     t = await createTestApp(backend);
     operator = `JWT ${(await login(t.app)).access}`;
-    const second = { email: 'second@example.com', password: 'another long phrase' };
-    await createUser(t.database.db, second.email, await hashPassword(second.password));
-    other = `JWT ${(await login(t.app, second)).access}`;
+    other = await anotherOperator(t, 'second@example.com');
     boss = `JWT ${(await login(t.app, admin)).access}`;
   });
   afterAll(() => t.close());

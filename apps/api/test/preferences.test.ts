@@ -1,7 +1,6 @@
-import { createUser, findUserByEmail, preferenceLimit, userPreferences } from '@ejdesk/db';
+import { findUserByEmail, preferenceLimit, userPreferences } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/lib/passwords.ts';
-import { backends, createTestApp, login, operator, type TestApp } from './helpers.ts';
+import { anotherOperator, backends, createTestApp, login, operator, type TestApp } from './helpers.ts';
 
 describe.each(backends)('operator preferences on %s', (backend) => {
   let t: TestApp;
@@ -10,9 +9,7 @@ describe.each(backends)('operator preferences on %s', (backend) => {
   beforeAll(async () => {
     t = await createTestApp(backend);
     authorization = `JWT ${(await login(t.app)).access}`;
-    const second = { email: 'second@example.com', password: 'another long phrase' };
-    await createUser(t.database.db, second.email, await hashPassword(second.password));
-    other = `JWT ${(await login(t.app, second)).access}`;
+    other = await anotherOperator(t, 'second@example.com');
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,6 @@
-import { createUser, savedViewDefaults, savedViews, viewLimit } from '@ejdesk/db';
+import { savedViewDefaults, savedViews, viewLimit } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/lib/passwords.ts';
-import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { admin, anotherOperator, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 describe.each(backends)('saved views on %s', (backend) => {
   let t: TestApp;
@@ -11,9 +10,7 @@ describe.each(backends)('saved views on %s', (backend) => {
   beforeAll(async () => {
     t = await createTestApp(backend);
     operator = `JWT ${(await login(t.app)).access}`;
-    const second = { email: 'second@example.com', password: 'another long phrase' };
-    await createUser(t.database.db, second.email, await hashPassword(second.password));
-    other = `JWT ${(await login(t.app, second)).access}`;
+    other = await anotherOperator(t, 'second@example.com');
     boss = `JWT ${(await login(t.app, admin)).access}`;
   });
   afterAll(() => t.close());
@@ -172,9 +169,7 @@ describe.each(backends)('saved views on %s', (backend) => {
   });
 
   it(`keeps at most ${viewLimit} views per operator, even when they are saved in parallel`, async () => {
-    const fresh = { email: 'parallel@example.com', password: 'a third long phrase' };
-    await createUser(t.database.db, fresh.email, await hashPassword(fresh.password));
-    const auth = `JWT ${(await login(t.app, fresh)).access}`;
+    const auth = await anotherOperator(t, 'parallel@example.com');
     const answers = await Promise.all(
       Array.from({ length: viewLimit + 14 }, (_, i) =>
         call('POST', '/', auth, { list: i % 2 ? 'email' : 'overage', name: `View ${i}`, query: `atm_id=A${i}` }),
@@ -185,9 +180,7 @@ describe.each(backends)('saved views on %s', (backend) => {
     expect(full).toHaveLength(14);
     expect(full[0]!.json().detail).toMatch(new RegExp(`At most ${viewLimit} views`));
     // Sixteen parallel saves of one name: one view.
-    const other16 = { email: 'same-name@example.com', password: 'a fourth long phrase' };
-    await createUser(t.database.db, other16.email, await hashPassword(other16.password));
-    const auth16 = `JWT ${(await login(t.app, other16)).access}`;
+    const auth16 = await anotherOperator(t, 'same-name@example.com');
     const same = await Promise.all(Array.from({ length: 16 }, () => call('POST', '/', auth16, { list: 'email', name: 'Same', query: '' })));
     expect(same.map((a) => a.statusCode).sort()).toEqual([201, ...Array(15).fill(409)]);
   });
