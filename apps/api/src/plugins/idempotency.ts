@@ -125,6 +125,17 @@ async function databaseBack(db: Db, deadline: number): Promise<boolean> {
   return false;
 }
 
+/**
+ * Whether work that failed with `error` may run again: the database connection dropped, and the
+ * database answers again before `deadline`. Not at once: an error `select 1` does not meet would
+ * otherwise spin until the deadline.
+ */
+async function mayRunAgain(error: unknown, db: Db, deadline: number): Promise<boolean> {
+  if (!isDatabaseUnavailable(error)) return false;
+  await sleep(250);
+  return databaseBack(db, deadline);
+}
+
 /** When each write stops being retried: WRITE_RETRY_SECONDS after it arrived. */
 const writeDeadlines = new WeakMap<FastifyRequest, number>();
 
@@ -139,7 +150,7 @@ export async function retriedForWrite<T>(request: FastifyRequest, db: Db, lookup
     try {
       return await lookup();
     } catch (error) {
-      if (deadline === undefined || !isDatabaseUnavailable(error) || !(await databaseBack(db, deadline))) throw error;
+      if (deadline === undefined || !(await mayRunAgain(error, db, deadline))) throw error;
     }
   }
 }
@@ -159,7 +170,8 @@ export function registerIdempotency(
     const key = header ?? `auto:${randomUUID()}`;
     const hashes = hashSecrets.map((secret) => requestHash(request, secret));
     const hash = hashes[0]!;
-    const deadline = writeDeadlines.get(request) ?? Date.now() + retryMs;
+    // Set on arrival (the onRequest hook below), so that a retried user lookup shares the window.
+    const deadline = writeDeadlines.get(request)!;
     for (;;) {
       let open: OpenWrite | undefined;
       try {
@@ -183,16 +195,12 @@ export function registerIdempotency(
         }
         openWrites.set(request, open);
         reply.code(200);
-        const answer = await scope.run(store, () => (handler as (this: unknown, ...args: unknown[]) => unknown).call(this, request, reply));
-        return answer;
+        return await scope.run(store, () => (handler as (this: unknown, ...args: unknown[]) => unknown).call(this, request, reply));
       } catch (error) {
         openWrites.delete(request);
         await open?.finish(false).catch(() => undefined);
-        // Rolled back: nothing of this try is written, so it may run again on a reconnected pool
-        // (not at once: an error `select 1` does not meet would otherwise spin until the deadline).
-        if (!isDatabaseUnavailable(error) || reply.sent || answering.has(request)) throw error;
-        await sleep(250);
-        if (!(await databaseBack(base, deadline))) throw error;
+        // Rolled back: nothing of this try is written, so it may run again on a reconnected pool.
+        if (reply.sent || answering.has(request) || !(await mayRunAgain(error, base, deadline))) throw error;
         request.log.warn({ reason: (error as Error).message }, 'database connection lost mid-write; running the write again');
       }
     }
