@@ -5,7 +5,7 @@
 // shutdown ends the streams.
 import { sql } from 'drizzle-orm';
 import { deployRemote, mailChannel, releaseChannel, reportMailbox, rollbackRemote, storeMessage } from '@ejdesk/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 interface Received {
@@ -13,9 +13,17 @@ interface Received {
   data: unknown;
 }
 
+/** The streams a test opened: closed after it, so a failed test leaves none open for the next. */
+const openStreams = new Set<AbortController>();
+afterEach(() => {
+  for (const controller of openStreams) controller.abort();
+  openStreams.clear();
+});
+
 /** An event stream read with fetch as the console reads it; next(type) waits for that event. */
 async function openStream(base: string, authorization: string) {
   const controller = new AbortController();
+  openStreams.add(controller);
   const response = await fetch(`${base}/api/events/`, { headers: { authorization }, signal: controller.signal });
   const events: Received[] = [];
   let ended = false;
@@ -104,6 +112,8 @@ describe.each(backends)('live events on %s', (backend) => {
     const stream = await openStream(base, authorization);
     expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect((await stream.next('stall')).data).toEqual({ stalled: false, reasons: [], stall_after_seconds: 2 });
+    // The stall frame comes once the instance listens: mail stored right after it is heard.
+    if (backend === 'postgres') expect(await listeners(mailChannel)).toHaveLength(1);
 
     const source = 'imap://ops@mail.example:993/INBOX';
     await reportMailbox(t.database.db, source, { state: 'connected', synced: true });

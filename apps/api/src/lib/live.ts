@@ -24,6 +24,11 @@ export interface LiveHub {
   subscribe(subscriber: Subscriber, end: (reason: EndReason) => void, owner?: { user: number; limit: number }): () => void;
   /** The stall as last checked (checked now when nobody listened before). */
   currentStall(): Promise<Stall>;
+  /**
+   * Settles once the instance listens (or has tried to: a failed LISTEN is retried in the
+   * background), so a stream opened now hears every notification after it.
+   */
+  listening(): Promise<void>;
   subscribers(): number;
   close(): Promise<void>;
 }
@@ -106,6 +111,9 @@ export function createLiveHub(database: Database, options: { stallAfterSeconds: 
     },
     async currentStall() {
       return lastStall ?? checkStall();
+    },
+    async listening() {
+      await Promise.allSettled([unlisten, unlistenReleases]);
     },
     subscribers: () => subscribers.size,
     async close() {

@@ -40,9 +40,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'x-accel-buffering': 'no',
       connection: 'keep-alive',
     });
-    res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
+    // Events that come before the stall frame wait behind it: the stall is always the first frame.
+    let early: LiveEvent[] | null = [];
     const unsubscribe = live.subscribe(
-      (event) => res.write(frame(event)),
+      (event) => (early ? early.push(event) : res.write(frame(event))),
       (reason) => res.end(lastFrame(reason)),
       { user: request.user!.id, limit: config.eventStreamsPerUser },
     );
@@ -55,5 +56,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Ended by the hub (res.end): no heartbeat is written after it.
     res.on('close', end);
     res.on('error', end);
+    // The first stream of an instance makes its LISTEN connection now; the stall frame waits for
+    // it, so a client that has the stall hears every mail stored after it.
+    await live.listening();
+    if (res.writableEnded) return;
+    res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
+    for (const event of early) res.write(frame(event));
+    early = null;
   });
 };
