@@ -1,0 +1,159 @@
+// Migrated databases for tests, made by copying a template instead of migrating each time: on
+// PostgreSQL a migrated template database cloned with CREATE DATABASE ... TEMPLATE, on PGlite a
+// migrated data folder dumped once and loaded by each suite. Migrating costs seconds per database
+// (about 10 s for PGlite on a busy 2-core machine); a copy costs about one.
+//
+// Each template is named by a hash of every SQL file of this package and the migration journal, so
+// a changed migration or SQL function makes a new one. Building is safe from many processes at once
+// (vitest workers, package suites side by side, another checkout on the same server): PostgreSQL's
+// under an advisory lock, PGlite's written to a private file and renamed into place.
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/index.ts';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every file under the package whose content decides what a migrated database holds. */
+function schemaFiles(dir = packageRoot): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return schemaFiles(path);
+    return entry.name.endsWith('.sql') || entry.name === '_journal.json' ? [path] : [];
+  });
+}
+
+/** A short hash of the package's SQL (migrations, functions) and migration journal. */
+export function schemaHash(): string {
+  const hash = createHash('sha256');
+  for (const file of schemaFiles().sort()) hash.update(relative(packageRoot, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+// A data folder is loaded only by the PGlite that dumped it: its version is part of the name.
+const pgliteVersion = (createRequire(import.meta.url)('@electric-sql/pglite/package.json') as { version: string }).version;
+const cacheDir = join(tmpdir(), 'ejdesk-test-templates');
+
+const pgliteTemplateFile = () => join(cacheDir, `pglite-${pgliteVersion}-${schemaHash()}.tgz`);
+
+let pgliteTemplate: Promise<Buffer> | undefined;
+
+/** The migrated PGlite data folder (a gzipped tar), made once per schema and kept in the temp folder. */
+export function pgliteTemplateDump(): Promise<Buffer> {
+  pgliteTemplate ??= (async () => {
+    const file = pgliteTemplateFile();
+    if (existsSync(file)) return readFileSync(file);
+    const database = await openDatabase();
+    try {
+      await database.migrate();
+      const dump = await database.dump!();
+      mkdirSync(cacheDir, { recursive: true });
+      const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      writeFileSync(partial, dump);
+      renameSync(partial, file);
+      return dump;
+    } finally {
+      await database.close();
+    }
+  })();
+  return pgliteTemplate;
+}
+
+const templateDatabaseName = () => `ejdesk_template_${schemaHash()}`;
+const withDatabase = (server: string, name: string) => {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function onServer<T>(server: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+let postgresTemplate: Promise<string> | undefined;
+
+/**
+ * The migrated template database on the server, made once per schema. It is complete once marked a
+ * template: one left unmarked (its maker stopped mid-way) is made again. It takes no connections, so
+ * nothing stops it being copied.
+ */
+export function postgresTemplateDatabase(server: string): Promise<string> {
+  postgresTemplate ??= onServer(server, async (client) => {
+    const name = templateDatabaseName();
+    await client.query(`select pg_advisory_lock(hashtext('ejdesk test template'))`);
+    try {
+      const found = await client.query<{ datistemplate: boolean }>('select datistemplate from pg_database where datname = $1', [name]);
+      if (found.rows[0]?.datistemplate) return name;
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.query(`create database ${name}`);
+      const database = await openDatabase({ url: withDatabase(server, name), poolSize: 1 });
+      try {
+        await database.migrate();
+      } finally {
+        await database.close();
+      }
+      await client.query(`alter database ${name} with allow_connections false`);
+      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await client.query(`alter database ${name} with is_template true`);
+      return name;
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('ejdesk test template'))`);
+    }
+  });
+  return postgresTemplate;
+}
+
+export interface ScratchDatabase {
+  /** postgres:// URL of the copy on a server; undefined for PGlite. */
+  url: string | undefined;
+  database: Database;
+  /** Close the handle and drop the copy. */
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the server named by `server` (a postgres:// URL), and how to drop it. */
+export async function throwawayDatabase(server: string, options: { template?: string; prefix?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${options.prefix ?? 'ejdesk_test'}_${randomBytes(6).toString('hex')}`;
+  await onServer(server, (client) => client.query(`create database ${name}${options.template ? ` template ${options.template}` : ''}`));
+  return {
+    url: withDatabase(server, name),
+    drop: () => onServer(server, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}
+
+/**
+ * A migrated database of its own: a copy of the PGlite template in memory, or (given a server URL)
+ * a copy of the server's template database, dropped again by `drop`.
+ */
+export async function migratedDatabase(server: string | undefined, options: { poolSize?: number; prefix?: string } = {}): Promise<ScratchDatabase> {
+  if (!server) {
+    const database = await openDatabase({ loadDataDir: await pgliteTemplateDump() });
+    return { url: undefined, database, drop: () => database.close() };
+  }
+  const scratch = await throwawayDatabase(server, { template: await postgresTemplateDatabase(server), prefix: options.prefix });
+  const database = await openDatabase({ url: scratch.url, poolSize: options.poolSize ?? 4 });
+  return {
+    url: scratch.url,
+    database,
+    async drop() {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** Make the templates before the test workers start, so that they do not all make them at once. */
+export async function prepareTemplates(server: string | undefined): Promise<void> {
+  await Promise.all([pgliteTemplateDump(), server ? postgresTemplateDatabase(server) : undefined]);
+}
