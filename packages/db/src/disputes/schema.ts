@@ -1,0 +1,217 @@
+// Disputes: the TAT rules (a dispute's clock), the disputes and their records, the clocks' counts
+// (functions.sql keeps dispute_records' copies and dispute_counts exact) and each dispute's story.
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, date, index, integer, pgTable, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, money, inList } from '../columns.ts';
+import { ejRecords } from '../ej-records/index.ts';
+import { emails } from '../emails/index.ts';
+import { users } from '../identity/index.ts';
+
+export const tatScopes = ['all', 'bank', 'msp'] as const;
+export type TatScope = (typeof tatScopes)[number];
+export const tatClockStarts = ['transaction_date', 'complaint_date'] as const;
+export type TatClockStart = (typeof tatClockStarts)[number];
+export const tatDayKinds = ['calendar', 'working'] as const;
+export type TatDayKind = (typeof tatDayKinds)[number];
+
+/**
+ * Turnaround rules: how many days a dispute may stay open, counted from which of its dates, and
+ * the penalty per day past the due date. The most specific rule covering a dispute applies (its
+ * bank's, then its MSP's, then the one for all); one rule per scope. Working days skip Saturdays,
+ * Sundays and the rule's holidays; calendar days count every day.
+ */
+export const tatRules = pgTable(
+  'tat_rules',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    scope: text('scope').notNull(),
+    /** The bank or MSP the rule covers; '' for all. */
+    scopeValue: text('scope_value').notNull().default(''),
+    clockStart: text('clock_start').notNull(),
+    days: integer('days').notNull(),
+    dayKind: text('day_kind').notNull(),
+    holidays: date('holidays')
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('tat_rules_scope_check', sql`${t.scope} in (${inList(tatScopes)}) and (${t.scope} = 'all') = (${t.scopeValue} = '')`),
+    check('tat_rules_clock_start_check', sql`${t.clockStart} in (${inList(tatClockStarts)})`),
+    check('tat_rules_day_kind_check', sql`${t.dayKind} in (${inList(tatDayKinds)})`),
+    check('tat_rules_days_check', sql`${t.days} between 0 and 3650`),
+    check('tat_rules_penalty_check', sql`${t.penaltyPerDay} >= 0`),
+    uniqueIndex('tat_rules_scope_key').on(t.scope, sql`lower(${t.scopeValue})`),
+    uniqueIndex('tat_rules_name_key').on(sql`lower(${t.name})`),
+  ],
+);
+
+export const disputeStatuses = ['open', 'awaiting_msp', 'resolved'] as const;
+export type DisputeStatus = (typeof disputeStatuses)[number];
+export const disputeOutcomes = ['credited', 'rejected', 'other'] as const;
+export type DisputeOutcome = (typeof disputeOutcomes)[number];
+/** Who set a status: the mail (a later row said so) or an operator, who wins over later mail. */
+export const disputeStatusSources = ['mail', 'operator'] as const;
+export type DisputeStatusSource = (typeof disputeStatusSources)[number];
+
+/**
+ * One dispute: the EJ records of one transaction (the same ATM ID and transaction number, and card
+ * where both have one), with its turnaround clock and status. The clock's columns are the rule's as
+ * it was applied (changed rules are applied to open disputes at once); age, days overdue and the
+ * penalty follow from them and the day (docs/disputes.md).
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    atmId: text('atm_id').notNull(),
+    txtNo: text('txt_no').notNull(),
+    cardNo: text('card_no').notNull().default(''),
+    bankName: text('bank_name').notNull().default(''),
+    transactionDate: date('transaction_date'),
+    complaintDate: date('complaint_date'),
+    /** The first record of the dispute (the complaint, usually). */
+    firstRecordId: bigint('first_record_id', { mode: 'number' }).notNull(),
+    ruleId: integer('rule_id').references(() => tatRules.id, { onDelete: 'set null' }),
+    clockStartedOn: date('clock_started_on'),
+    dueDate: date('due_date'),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull().default(''),
+    status: text('status').notNull().default('open'),
+    outcome: text('outcome'),
+    /** The day a resolution stopped the clock. */
+    stoppedOn: date('stopped_on'),
+    statusSource: text('status_source').notNull().default('mail'),
+    /** Why the status is what it is: the mail rule that set it, or the operator's note. */
+    statusReason: text('status_reason').notNull().default(''),
+    statusBy: text('status_by').notNull().default(''),
+    statusAt: timestamp('status_at', { withTimezone: true }).notNull().defaultNow(),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [
+    check('disputes_status_check', sql`${t.status} in (${inList(disputeStatuses)})`),
+    check(
+      'disputes_outcome_check',
+      sql`(${t.status} = 'resolved') = (${t.outcome} is not null) and (${t.outcome} is null or ${t.outcome} in (${inList(disputeOutcomes)}))`,
+    ),
+    check('disputes_status_source_check', sql`${t.statusSource} in (${inList(disputeStatusSources)})`),
+    // The disputes of a transaction, lowest id first (a new record joins the first that fits).
+    index('disputes_txn_idx').on(t.txtNo, t.atmId, t.id),
+    uniqueIndex('disputes_first_record_key').on(t.firstRecordId),
+    // The open disputes by due date: breached, due today, due soon, and the due-date order.
+    index('disputes_open_due_idx')
+      .on(t.dueDate, t.id)
+      .where(sql`${t.status} <> 'resolved'`),
+    index('disputes_status_idx').on(t.status, t.id),
+    index('disputes_rule_idx').on(t.ruleId),
+  ],
+);
+
+/**
+ * Which dispute each dispute record belongs to (every record of kind dispute has one), with a copy
+ * of its dispute's clock and of the record's counted fields, kept by triggers (0030): the clock's
+ * filters and orders walk these indexes, and dispute_counts is summed from these rows.
+ */
+export const disputeRecords = pgTable(
+  'dispute_records',
+  {
+    recordId: bigint('record_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => ejRecords.id, { onDelete: 'cascade' }),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+    /** Not resolved (open or awaiting the MSP): the clock runs. */
+    open: boolean('open').notNull().default(true),
+    dueDate: date('due_date'),
+    clockStartedOn: date('clock_started_on'),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull().default(''),
+    /** A resolved dispute's penalty, fixed when its clock stopped (null while open). */
+    settledPenalty: money('settled_penalty'),
+    transactionDate: date('transaction_date'),
+    bankName: text('bank_name').notNull().default(''),
+    mailReceivedFrom: text('mail_received_from').notNull().default(''),
+  },
+  (t) => [
+    index('dispute_records_dispute_idx').on(t.disputeId, t.recordId),
+    // The open ones in id order, their clock at hand (open, breached, due soon with the id order).
+    index('dispute_records_open_idx')
+      .on(t.recordId)
+      .where(sql`${t.open}`),
+    index('dispute_records_resolved_idx')
+      .on(t.settledPenalty, t.recordId)
+      .where(sql`not ${t.open}`),
+    // Due today and due soon; the penalty order, one rate at a time (the penalty grows as the due date recedes).
+    index('dispute_records_open_due_idx')
+      .on(t.penaltyPerDay, t.dueDate, sql`${t.recordId} desc`)
+      .where(sql`${t.open}`),
+    index('dispute_records_open_due_day_idx')
+      .on(t.dueDate, t.recordId)
+      .where(sql`${t.open}`),
+    // A clock filter within a range of transaction dates (a week two months back) in id order.
+    index('dispute_records_day_idx').on(t.transactionDate, t.recordId),
+    // The penalty order's zeros among the open: no rate, or no due date.
+    index('dispute_records_open_free_idx')
+      .on(t.recordId)
+      .where(sql`${t.open} and (${t.penaltyPerDay} = 0 or ${t.dueDate} is null)`),
+    // The due-date order, none last either way.
+    index('dispute_records_due_asc_idx').on(sql`${t.dueDate} asc nulls last`, t.recordId),
+    index('dispute_records_due_desc_idx').on(sql`${t.dueDate} desc nulls last`, sql`${t.recordId} desc`),
+  ],
+);
+
+/**
+ * How many dispute records there are per clock (open ones: due date, start, rate) and per
+ * transaction day, bank and sender: the clock filters' counts and the ageing card, summed from a
+ * few thousand rows instead of a million records. Kept by triggers on dispute_records (0030).
+ */
+export const disputeCounts = pgTable(
+  'dispute_counts',
+  {
+    open: boolean('open').notNull(),
+    dueDate: date('due_date'),
+    clockStartedOn: date('clock_started_on'),
+    penaltyPerDay: money('penalty_per_day').notNull(),
+    currency: text('currency').notNull(),
+    transactionDay: date('transaction_day'),
+    bankName: text('bank_name').notNull(),
+    mailReceivedFrom: text('mail_received_from').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('dispute_counts_key')
+      .on(t.open, t.dueDate, t.clockStartedOn, t.penaltyPerDay, t.currency, t.transactionDay, t.bankName, t.mailReceivedFrom)
+      .nullsNotDistinct(),
+    // The bank and sender filters are substrings (as on ej_counts).
+    index('dispute_counts_bank_trgm_idx').using('gin', sql`${t.bankName} gin_trgm_ops`),
+    index('dispute_counts_from_trgm_idx').using('gin', sql`${t.mailReceivedFrom} gin_trgm_ops`),
+  ],
+);
+
+/** A dispute's status history: every change, by mail or by an operator, with its reason or note. */
+export const disputeEvents = pgTable(
+  'dispute_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    actor: text('actor').notNull().default(''),
+    status: text('status').notNull(),
+    outcome: text('outcome'),
+    reason: text('reason').notNull().default(''),
+    note: text('note').notNull().default(''),
+    emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('dispute_events_dispute_idx').on(t.disputeId, t.id)],
+);
