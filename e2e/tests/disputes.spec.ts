@@ -62,7 +62,7 @@ test('an operator filters Breached, opens a dispute’s story, resolves it, and 
   await form.getByLabel('Note').fill('Atlas confirmed the shortage; customer credited');
   await form.getByRole('button', { name: 'Save status' }).click();
   await expect(page.getByText('Dispute set to Resolved (credited).')).toBeVisible();
-  const facts = page.locator('.ej-facts');
+  const facts = page.getByRole('heading', { name: 'Turnaround' }).locator('..');
   await expect(facts).toContainText('Resolved (credited)');
   await expect(facts).toContainText('operator@example.com');
   await expect(page.getByRole('heading', { name: 'History' }).locator('..')).toContainText('Atlas confirmed the shortage; customer credited');

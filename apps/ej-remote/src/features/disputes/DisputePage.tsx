@@ -8,6 +8,7 @@ import { getDispute, isNotFound, loadFailure, setDisputeStatus, type StatusChang
 import { Card, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page } from '@ejdesk/ui';
 import { DueDate, statusText } from './clock.tsx';
 import { StatusForm } from './StatusForm.tsx';
+import styles from './disputes.module.css';
 
 export function DisputePage() {
   const { id = '' } = useParams();
@@ -54,10 +55,10 @@ export function DisputePage() {
   ];
   return (
     <Page title={`Dispute ${d.atm_id} / ${d.txt_no}`}>
-      <div className="ej-story">
+      <div className={styles.story}>
         <Card className="ej-panel">
           <h2 className="ej-section-title">Turnaround</h2>
-          <dl className="ej-facts">
+          <dl className={styles.facts}>
             {facts.map(([term, value]) => (
               <div key={term}>
                 <dt>{term}</dt>
@@ -82,10 +83,10 @@ export function DisputePage() {
         <h2 className="ej-section-title">
           Story ({d.rows.length} {d.rows.length === 1 ? 'row' : 'rows'})
         </h2>
-        <ol className="ej-timeline">
+        <ol className={styles.timeline}>
           {d.rows.map((row) => (
             <li key={`${row.source}-${row.record_id ?? row.file_row_id}`}>
-              <span className="ej-timeline__when">{row.received_at ? formatDateTime(row.received_at as string) : 'No date'}</span>
+              <span className={styles.when}>{row.received_at ? formatDateTime(row.received_at as string) : 'No date'}</span>
               <span>
                 {row.source === 'record' ? 'Dispute row' : 'Result row'}
                 {row.file_name ? (
@@ -106,7 +107,7 @@ export function DisputePage() {
                   </>
                 )}
               </span>
-              <span className="ej-timeline__remarks">
+              <span className={styles.remarks}>
                 <CutText text={[row.msp_remarks, row.short_description].filter(Boolean).join(' / ') || 'No remarks'} />
               </span>
             </li>
@@ -116,16 +117,16 @@ export function DisputePage() {
       <Card className="ej-panel">
         <h2 className="ej-section-title">History</h2>
         {d.history.length === 0 ? (
-          <p className="ej-muted">No status change yet: open since the first mail.</p>
+          <p className={styles.muted}>No status change yet: open since the first mail.</p>
         ) : (
-          <ol className="ej-timeline">
+          <ol className={styles.timeline}>
             {d.history.map((event) => (
               <li key={event.id}>
-                <span className="ej-timeline__when">{formatDateTime(event.at as string)}</span>
+                <span className={styles.when}>{formatDateTime(event.at as string)}</span>
                 <span>
                   <strong>{statusText(event)}</strong> by {event.source === 'operator' ? event.actor : 'the mail'}
                 </span>
-                <span className="ej-timeline__remarks">{event.note || event.reason}</span>
+                <span className={styles.remarks}>{event.note || event.reason}</span>
               </li>
             ))}
           </ol>

@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorDetail, failureReason, type DisputeOutcome, type DisputeStatus, type StatusChange } from '@ejdesk/api-client';
 import { Button, ChoiceField, TextAreaField } from '@ejdesk/ui';
 import { outcomeLabels, statusLabels } from './clock.tsx';
+import styles from './disputes.module.css';
 
 const statusOptions = (Object.keys(statusLabels) as DisputeStatus[]).map((value) => ({ value, label: statusLabels[value] }));
 const outcomeOptions = (Object.keys(outcomeLabels) as DisputeOutcome[]).map((value) => ({ value, label: outcomeLabels[value] }));
@@ -20,7 +21,7 @@ export function StatusForm(props: { initial: DisputeStatus; submitLabel: string;
   };
   const problem = props.error ? (errorDetail(props.error) ?? failureReason(props.error)) : null;
   return (
-    <form className="ej-status-form" aria-label="Set the status" onSubmit={submit}>
+    <form className={styles.statusForm} aria-label="Set the status" onSubmit={submit}>
       <ChoiceField label="Status" name="status" value={status} options={statusOptions} onChange={(v) => setStatus(v as DisputeStatus)} />
       {status === 'resolved' && (
         <ChoiceField label="Outcome" name="outcome" value={outcome} options={outcomeOptions} onChange={(v) => setOutcome(v as DisputeOutcome)} />

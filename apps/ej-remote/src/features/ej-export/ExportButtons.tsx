@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { downloadEjExport, type ExportProgress, type QueryParams } from '@ejdesk/api-client';
 import { exportFiles, nothingToExport, saveFile, type EjListKind } from '@ejdesk/export';
 import { Button, notify } from '@ejdesk/ui';
+import styles from './ej-export.module.css';
 
 const names = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
 const formatNames = { csv: 'CSV', xlsx: 'Excel' };
@@ -45,7 +46,7 @@ export function ExportButtons({ kind, filters = {}, count }: { kind: EjListKind;
   if (busy) {
     return (
       <>
-        <span className="ej-export-progress" role="status">
+        <span className={styles.progress} role="status">
           <span className="ej-spinner" aria-hidden="true" />
           Exporting to {formatNames[busy]}… {progress ? `${progressText(progress)} so far` : 'starting'}
         </span>

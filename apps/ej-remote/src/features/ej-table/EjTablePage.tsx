@@ -23,6 +23,7 @@ import {
 import { ExportButtons } from '../ej-export/ExportButtons.tsx';
 import { BulkStatus } from '../disputes/BulkStatus.tsx';
 import { QuickFilters, tatChoices } from '../disputes/QuickFilters.tsx';
+import styles from './ej-table.module.css';
 import { clockColumns, ejTableColumns } from './columns.tsx';
 
 const filterFields = [
@@ -115,7 +116,7 @@ export function EjTablePage() {
               type={field.type}
               value={draft[field.name]}
               onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))}
-              className={draft[field.name] !== applied[field.name] ? 'ej-field--pending' : undefined}
+              className={draft[field.name] !== applied[field.name] ? styles.pendingField : undefined}
               aria-describedby={draft[field.name] !== applied[field.name] ? pendingId : undefined}
             />
           ))}
@@ -124,7 +125,7 @@ export function EjTablePage() {
           </Button>
           <TotalRecords count={query.data?.count} />
           {typed.length > 0 && (
-            <p id={pendingId} className="ej-pending" role="status">
+            <p id={pendingId} className={styles.pending} role="status">
               Typed, not applied yet: {typed.map((f) => f.label).join(', ')}. Press Apply Filters to apply.
             </p>
           )}
