@@ -1,9 +1,9 @@
 // Test apps on a real database: in-memory PGlite, or a throwaway database on the PostgreSQL server
 // named by TEST_DATABASE_URL (CI always sets it, so those suites never skip there).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { createUser, openDatabase, type Database } from '@ejdesk/db';
+import { createUser, type Database } from '@ejdesk/db';
+import { migratedDatabase, throwawayDatabase as emptyDatabase } from '@ejdesk/db/testing';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type ApiConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
@@ -26,32 +26,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `ejdesk_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(testDatabaseUrl!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: testDatabaseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
+/** A new, empty database on the test server (to migrate in the test), and how to drop it. */
+export const throwawayDatabase = () => emptyDatabase(testDatabaseUrl!);
 
 export async function createTestApp(backend: Backend, overrides: Partial<ApiConfig> = {}, options: { sso?: RelyingPartyOptions } = {}): Promise<TestApp> {
-  const scratch = backend === 'postgres' ? await throwawayDatabase() : undefined;
-  const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
-  await database.migrate();
+  // A copy of the migrated template (see @ejdesk/db/testing): seconds less than migrating per suite.
+  const scratch = await migratedDatabase(backend === 'postgres' ? testDatabaseUrl : undefined, { poolSize: 4 });
+  const { database } = scratch;
   await createUser(database.db, operator.email, await hashPassword(operator.password));
   await createUser(database.db, admin.email, await hashPassword(admin.password), 'admin');
-  const config = { ...loadConfig({}), databaseUrl: scratch?.url, ...overrides };
+  const config = { ...loadConfig({}), databaseUrl: scratch.url, ...overrides };
   const secrets: Secrets = { jwtSecret: randomBytes(32).toString('hex'), bankPassKey: randomBytes(32) };
   const app = await buildApp({ database, config, secrets, ...options });
   return {
@@ -61,8 +45,7 @@ export async function createTestApp(backend: Backend, overrides: Partial<ApiConf
     config,
     async close() {
       await app.close();
-      await database.close();
-      await scratch?.drop();
+      await scratch.drop();
     },
   };
 }

@@ -9,7 +9,6 @@
 // under an advisory lock, PGlite's written to a private file and renamed into place.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +35,7 @@ export function schemaHash(): string {
 }
 
 // A data folder is loaded only by the PGlite that dumped it: its version is part of the name.
-const pgliteVersion = (createRequire(import.meta.url)('@electric-sql/pglite/package.json') as { version: string }).version;
+const pgliteVersion = (JSON.parse(readFileSync(join(packageRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
 const cacheDir = join(tmpdir(), 'ejdesk-test-templates');
 
 const pgliteTemplateFile = () => join(cacheDir, `pglite-${pgliteVersion}-${schemaHash()}.tgz`);
