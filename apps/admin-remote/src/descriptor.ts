@@ -1,33 +1,25 @@
 // What this remote owns and puts in the side nav (see RemoteDescriptor): the shell reads it from
-// remotes.json; this remote's build writes it beside mf-manifest.json.
+// remotes.json; this remote's build writes it beside mf-manifest.json. Both come from its one table
+// of screens (screenTable); routes.tsx gives each screen its component.
 import type { RemoteDescriptor } from '@ejdesk/contract';
+import { describeScreens, type Screens } from '@ejdesk/ui/screens';
+
+export const screenTable = {
+  passwordList: { path: '/store-password-list', label: 'Password List', nav: 110 },
+  bankMspList: { path: '/bank-msp-list', label: 'Bank MSP List', nav: 120 },
+  senderMappings: { path: '/sender-mappings', label: 'Sender Mappings', nav: 130 },
+  ignoreRules: { path: '/ignore-rules', label: 'Ignore Rules', nav: 140 },
+  tatRules: { path: '/tat-rules', label: 'TAT Rules', nav: 142 },
+  mailboxes: { path: '/mailboxes', label: 'Mailboxes', nav: 145 },
+  users: { path: '/users', label: 'Users', nav: 150 },
+  releases: { path: '/releases', label: 'Releases', nav: 153 },
+  deployTokens: { path: '/deploy-tokens', label: 'Deploy Tokens', nav: 155 },
+  auditLog: { path: '/audit-log', label: 'Audit Log', nav: 160 },
+} as const satisfies Screens;
 
 export default {
   name: 'admin',
   section: 'admin lists',
   role: 'admin',
-  paths: [
-    'store-password-list',
-    'bank-msp-list',
-    'sender-mappings',
-    'ignore-rules',
-    'tat-rules',
-    'mailboxes',
-    'users',
-    'releases',
-    'deploy-tokens',
-    'audit-log',
-  ],
-  nav: [
-    { label: 'Password List', path: '/store-password-list', order: 110 },
-    { label: 'Bank MSP List', path: '/bank-msp-list', order: 120 },
-    { label: 'Sender Mappings', path: '/sender-mappings', order: 130 },
-    { label: 'Ignore Rules', path: '/ignore-rules', order: 140 },
-    { label: 'TAT Rules', path: '/tat-rules', order: 142 },
-    { label: 'Mailboxes', path: '/mailboxes', order: 145 },
-    { label: 'Users', path: '/users', order: 150 },
-    { label: 'Releases', path: '/releases', order: 153 },
-    { label: 'Deploy Tokens', path: '/deploy-tokens', order: 155 },
-    { label: 'Audit Log', path: '/audit-log', order: 160 },
-  ],
+  ...describeScreens(screenTable),
 } satisfies RemoteDescriptor;

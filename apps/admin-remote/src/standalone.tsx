@@ -1,5 +1,7 @@
 import { standaloneSession } from '@ejdesk/api-client';
 import { mountStandalone } from '@ejdesk/ui/standalone';
-import AdminRoutes, { adminLinks } from './routes.tsx';
+import { screenLinks } from '@ejdesk/ui/screens';
+import { screenTable } from './descriptor.ts';
+import AdminRoutes from './routes.tsx';
 
-mountStandalone({ title: 'EJ Desk — admin lists', Routes: AdminRoutes, links: adminLinks, ...standaloneSession });
+mountStandalone({ title: 'EJ Desk — admin lists', Routes: AdminRoutes, links: screenLinks(screenTable), ...standaloneSession });

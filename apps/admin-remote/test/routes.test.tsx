@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answer, fakeApi, restoreFakeApi, routes, type FakeRoutes, type IgnoreRule, type SenderMapping } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
+import descriptor, { screenTable } from '../src/descriptor.ts';
 import AdminRoutes from '../src/routes.tsx';
 
 const at = '2026-11-20T09:30:00Z';
@@ -123,5 +124,19 @@ describe('editable lists', () => {
     await userEvent.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('@harborbank.example')).toBeNull());
     expect(network.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+});
+
+describe('the screen table', () => {
+  // The descriptor's side nav and the routes come from one table: each entry the shell lists opens
+  // a screen headed with the entry's label.
+  it.each(descriptor.nav.map((entry) => [entry.path, entry.label]))('%s opens the screen the side nav calls %s', async (path, label) => {
+    network = fakeApi(api);
+    renderScreen(AdminRoutes, path);
+    await screen.findByRole('heading', { level: 1, name: label });
+  });
+
+  it('owns the first path segment of every screen, and no other', () => {
+    expect(descriptor.paths).toEqual(Object.values(screenTable).map((s) => s.path.slice(1)));
   });
 });

@@ -1,10 +1,18 @@
 // What this remote owns and puts in the side nav (see RemoteDescriptor): the shell reads it from
-// remotes.json; this remote's build writes it beside mf-manifest.json.
+// remotes.json; this remote's build writes it beside mf-manifest.json. Both come from its one table
+// of screens (screenTable); routes.tsx gives each screen its component.
 import type { RemoteDescriptor } from '@ejdesk/contract';
+import { describeScreens, type Screens } from '@ejdesk/ui/screens';
+
+export const screenTable = {
+  ejTable: { path: '/email', label: 'Email', nav: 30 },
+  overage: { path: '/overage', label: 'Overage' },
+  successing: { path: '/successing', label: 'Successing' },
+  dispute: { path: '/disputes/:id', label: 'Dispute' },
+} as const satisfies Screens;
 
 export default {
   name: 'ej',
   section: 'EJ data',
-  paths: ['email', 'overage', 'successing', 'disputes'],
-  nav: [{ label: 'Email', path: '/email', order: 30 }],
+  ...describeScreens(screenTable),
 } satisfies RemoteDescriptor;

@@ -1,22 +1,25 @@
-// The ej remote's one exposed module: the screens for the paths it owns.
+// The ej remote's one exposed module: the screens for the paths it owns, each of the descriptor's
+// screens with its component.
+import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router-dom';
+import { screenTable } from './descriptor.ts';
 import { DisputePage } from './features/disputes/DisputePage.tsx';
 import { EjFileListPage } from './features/ej-file-lists/EjFileListPage.tsx';
 import { EjTablePage } from './features/ej-table/EjTablePage.tsx';
 
-export const ejLinks = [
-  { label: 'Email', to: '/email' },
-  { label: 'Overage', to: '/overage' },
-  { label: 'Successing', to: '/successing' },
-] as const;
+const pages: Record<keyof typeof screenTable, ReactElement> = {
+  ejTable: <EjTablePage />,
+  overage: <EjFileListPage key="overage" kind="overage" title={screenTable.overage.label} />,
+  successing: <EjFileListPage key="succeeding" kind="succeeding" title={screenTable.successing.label} />,
+  dispute: <DisputePage />,
+};
 
 export default function EjRoutes() {
   return (
     <Routes>
-      <Route path="/email" element={<EjTablePage />} />
-      <Route path="/disputes/:id" element={<DisputePage />} />
-      <Route path="/overage" element={<EjFileListPage key="overage" kind="overage" title="Overage" />} />
-      <Route path="/successing" element={<EjFileListPage key="succeeding" kind="succeeding" title="Successing" />} />
+      {Object.entries(screenTable).map(([name, screen]) => (
+        <Route key={name} path={screen.path} element={pages[name as keyof typeof screenTable]} />
+      ))}
     </Routes>
   );
 }

@@ -1,5 +1,7 @@
 import { standaloneSession } from '@ejdesk/api-client';
 import { mountStandalone } from '@ejdesk/ui/standalone';
-import EmailRoutes, { emailLinks } from './routes.tsx';
+import { screenLinks } from '@ejdesk/ui/screens';
+import { categoryScreens, screenTable } from './descriptor.ts';
+import EmailRoutes from './routes.tsx';
 
-mountStandalone({ title: 'EJ Desk — email monitoring', Routes: EmailRoutes, links: emailLinks, ...standaloneSession });
+mountStandalone({ title: 'EJ Desk — email monitoring', Routes: EmailRoutes, links: screenLinks({ ...screenTable, ...categoryScreens }), ...standaloneSession });
