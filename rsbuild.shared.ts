@@ -30,9 +30,14 @@ const sharedSingletons = {
 
 const apiTarget = apiUrl();
 
+/** Text the browser loads or reads: worth compressing whatever its size. */
+const compressible = /\.(js|mjs|css|html|json|svg|txt|map|xml)$/;
+
 /**
  * Writes a .br and a .gz beside every text file of a production build, compressed once at the
  * highest levels, so the static servers (preCompressed) send them without compressing per request.
+ * No size threshold: a small async chunk is compressed too; a copy is kept only when it is smaller
+ * than the file (a few bytes of script can grow), else the file is sent as it is.
  */
 export function pluginPrecompress(): RsbuildPlugin {
   const brotli = promisify(brotliCompress);
@@ -40,18 +45,22 @@ export function pluginPrecompress(): RsbuildPlugin {
   return {
     name: 'ejdesk:precompress',
     setup(api) {
-      api.onAfterBuild(async () => {
-        const dist = api.context.distPath;
-        const files = (await readdir(dist, { recursive: true })).filter((f) => /\.(js|css|html|json|svg|txt)$/.test(f));
-        await Promise.all(
-          files.map(async (file) => {
-            const bytes = await readFile(join(dist, file));
-            if (bytes.length < 1024) return; // a compressed tiny file saves less than its headers cost
-            const options = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } };
-            await writeFile(join(dist, `${file}.br`), await brotli(bytes, options));
-            await writeFile(join(dist, `${file}.gz`), await gzipped(bytes, { level: 9 }));
-          }),
-        );
+      api.onAfterBuild({
+        // After the other plugins' own files (a remote's ejdesk-remote.json) are written.
+        order: 'post',
+        handler: async () => {
+          const dist = api.context.distPath;
+          const files = (await readdir(dist, { recursive: true })).filter((f) => compressible.test(f));
+          await Promise.all(
+            files.map(async (file) => {
+              const bytes = await readFile(join(dist, file));
+              const options = { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } };
+              const [br, gz] = await Promise.all([brotli(bytes, options), gzipped(bytes, { level: 9 })]);
+              if (br.length < bytes.length) await writeFile(join(dist, `${file}.br`), br);
+              if (gz.length < bytes.length) await writeFile(join(dist, `${file}.gz`), gz);
+            }),
+          );
+        },
       });
     },
   };

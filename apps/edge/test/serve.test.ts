@@ -269,6 +269,14 @@ describe('a remote server', () => {
   });
 });
 
+/** The precompress plugin as Rsbuild runs it after a production build. */
+async function precompress(root: string): Promise<void> {
+  let afterBuild: () => Promise<void> = async () => {};
+  const onAfterBuild = (hook: { handler: () => Promise<void> } | (() => Promise<void>)) => (afterBuild = 'handler' in hook ? hook.handler : hook);
+  pluginPrecompress().setup({ context: { distPath: root }, onAfterBuild } as never);
+  await afterBuild();
+}
+
 describe('precompressed static files', () => {
   it('are written by the build plugin and sent as brotli, gzip or plain, as the client accepts, with immutable caching', async () => {
     const root = mkdtempSync(join(tmpdir(), 'remote-'));
@@ -277,10 +285,7 @@ describe('precompressed static files', () => {
     writeFileSync(join(root, 'static', 'js', 'app.1a2b3c.js'), script);
     writeFileSync(join(root, 'static', 'js', 'tiny.4d5e.js'), 'x()');
     writeFileSync(join(root, 'mf-manifest.json'), JSON.stringify({ name: 'admin', padding: 'y'.repeat(4000) }));
-    // The plugin as Rsbuild runs it after a production build.
-    let afterBuild: () => Promise<void> = async () => {};
-    pluginPrecompress().setup({ context: { distPath: root }, onAfterBuild: (run: () => Promise<void>) => (afterBuild = run) } as never);
-    await afterBuild();
+    await precompress(root);
     expect(brotliDecompressSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.br'))).toString()).toBe(script);
     expect(gunzipSync(readFileSync(join(root, 'static', 'js', 'app.1a2b3c.js.gz'))).toString()).toBe(script);
 
@@ -308,6 +313,47 @@ describe('precompressed static files', () => {
     } finally {
       await remote.close();
     }
+  });
+
+  it('a small async chunk (under 1 KB) is compressed and sent compressed too; only a file compression would grow is sent as it is', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'remote-'));
+    mkdirSync(join(root, 'static', 'js', 'async'), { recursive: true });
+    // Shaped like the builds' smallest lazy chunk: 759 bytes, which the 1 KB threshold used to skip.
+    const chunk = `"use strict";(self.chunk_admin=self.chunk_admin||[]).push([["8"],{${Array.from({ length: 12 }, (_, i) => `${i}:function(e,t,n){n.d(t,{A:()=>r${i}});let r${i}=n(${100 + i})}`).join(',')}}]);`;
+    expect(chunk.length).toBeGreaterThan(600);
+    expect(chunk.length).toBeLessThan(1024);
+    writeFileSync(join(root, 'static', 'js', 'async', '8.2a118fb441.js'), chunk);
+    writeFileSync(
+      join(root, 'ejdesk-remote.json'),
+      JSON.stringify(
+        { name: 'admin', paths: ['users', 'audit'], nav: ['Users', 'Audit log', 'Releases'].map((label, order) => ({ label, order, path: `/${label}` })) },
+        null,
+        2,
+      ),
+    );
+    await precompress(root);
+
+    const port = await freePort();
+    const remote = await serveRemote(root, port, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${port}/static/js/async/8.2a118fb441.js`;
+      const br = await rawGet(url, 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.body.length).toBeLessThan(chunk.length);
+      expect(brotliDecompressSync(br.body).toString()).toBe(chunk);
+      const gz = await rawGet(url, 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe(chunk);
+      expect((await rawGet(`http://127.0.0.1:${port}/ejdesk-remote.json`, 'br')).headers['content-encoding']).toBe('br');
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it('runs after the other plugins have written their files (a remote’s ejdesk-remote.json)', () => {
+    let order: string | undefined;
+    pluginPrecompress().setup({ context: { distPath: '' }, onAfterBuild: (hook: { order?: string }) => (order = hook.order) } as never);
+    expect(order).toBe('post');
   });
 });
 
