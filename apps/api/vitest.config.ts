@@ -1,12 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // The global setup makes the CA the OAuth2 provider's certificate is signed by (Test connection's tests).
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
-    globalSetup: ['../../packages/mailbox/testing/global-setup.ts'],
+    // Each suite has its own database copy, ports (port 0) and temp folders, and much of its time
+    // is spent waiting on child processes, PostgreSQL and sockets: two files at a time on 2 cores.
+    fileParallelism: true,
+    maxWorkers: 2,
+    // The CA the OAuth2 provider's certificate is signed by (Test connection's tests), and the
+    // migrated database templates every suite copies.
+    globalSetup: ['../../packages/mailbox/testing/global-setup.ts', '../../packages/db/testing/global-setup.ts'],
   },
 });
