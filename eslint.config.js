@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 // The dependency rules. Each folder below may import none of what its entry forbids, whether by
 // package name (@ejdesk/db) or by path (../../shell/src/...): import-x resolves paths, and a
 // package name is refused as written, so an import that does not even resolve is still caught.
-const apps = ['shell', 'email-remote', 'ej-remote', 'files-remote', 'admin-remote', 'api', 'ingest', 'edge'];
+const apps = ['shell', 'email-remote', 'ej-remote', 'files-remote', 'admin-remote', 'api', 'ingest', 'edge', 'supervisor', 'release-cli'];
 const remotes = apps.filter((a) => a.endsWith('-remote'));
 const serverPackages = ['db', 'settings', 'http', 'mailbox'];
 const allPackages = ['contract', 'api-client', 'ui', 'export', ...serverPackages];

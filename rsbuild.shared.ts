@@ -8,9 +8,39 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type RsbuildConfig, type RsbuildPlugin } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { apiContractVersion, descriptorFile, remoteNames, type RegistryEntry, type RemoteDescriptor } from './packages/contract/src/index.ts';
-// The build reads the edge's settings: the ports and addresses it serves the console on.
-import { apiUrl, edge, remotePort, shellPort } from './apps/edge/src/config.ts';
+import {
+  apiContractVersion,
+  defaultPorts,
+  descriptorFile,
+  remoteNames,
+  type RegistryEntry,
+  type RemoteDescriptor,
+  type RemoteName,
+} from './packages/contract/src/index.ts';
+import { integer, readSettings, startingWith, text } from './packages/settings/src/index.ts';
+
+const port = (fallback: number, description: string) => integer({ minimum: 1, maximum: 65535, default: fallback, description });
+
+/**
+ * What a build (and `pnpm dev`'s dev servers) reads from its environment: its own small schema, no
+ * app's runtime settings. The dev servers' ports and API are those `pnpm start` would use.
+ */
+export const buildSettings = {
+  SHELL_PORT: port(defaultPorts.shell, "Port of the shell's dev server (`pnpm dev`)."),
+  ...(Object.fromEntries(
+    remoteNames.map((name) => [`${name.toUpperCase()}_REMOTE_PORT`, port(defaultPorts[name], `Port of the ${name} remote's dev server (\`pnpm dev\`).`)]),
+  ) as Record<`${Uppercase<RemoteName>}_REMOTE_PORT`, ReturnType<typeof port>>),
+  API_PORT: port(8000, 'Port of the API the dev servers forward /api to, on this host, when API_URL is unset.'),
+  API_URL: text({ pattern: '^https?://[^\\s]+$', accepts: 'an http(s):// URL', description: 'The API the dev servers forward /api to.' }),
+  REMOTE_VERSION: text({
+    pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$',
+    accepts: 'a version (letters, digits, . + _ -)',
+    description: 'The version a remote’s build records; unset, its package.json’s.',
+  }),
+};
+const build = startingWith('EJ Desk', () => readSettings(buildSettings));
+const remotePort = (name: RemoteName) => build[`${name.toUpperCase() as Uppercase<RemoteName>}_REMOTE_PORT`];
+const shellPort = () => build.SHELL_PORT;
 
 /** Workspace packages are shared with their real version: 'workspace:*' is not a valid range. */
 const workspaceVersion = '0.1.0';
@@ -28,7 +58,7 @@ const sharedSingletons = {
   '@ejdesk/export': { singleton: true, version: workspaceVersion, requiredVersion: `^${workspaceVersion}` },
 };
 
-const apiTarget = apiUrl();
+const apiTarget = (build.API_URL ?? `http://127.0.0.1:${build.API_PORT}`).replace(/\/$/, '');
 
 /** Text the browser loads or reads: worth compressing whatever its size. */
 const compressible = /\.(js|mjs|css|html|json|svg|txt|map|xml)$/;
@@ -81,7 +111,7 @@ function base(port: number, title: string): RsbuildConfig {
 function pluginDescriptor(descriptor: RemoteDescriptor): RsbuildPlugin {
   const described = async (root: string) => {
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
-    return JSON.stringify({ ...descriptor, contract: apiContractVersion, version: edge.REMOTE_VERSION ?? version }, null, 2);
+    return JSON.stringify({ ...descriptor, contract: apiContractVersion, version: build.REMOTE_VERSION ?? version }, null, 2);
   };
   return {
     name: 'ejdesk:descriptor',

@@ -7,6 +7,9 @@ import { settingsTable } from '@ejdesk/settings';
 import { apiReference, apiReferenceDoc } from './api-reference.ts';
 import { apiSettings, backupSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
 import { edgeSettings } from '../../apps/edge/src/config.ts';
+import { releaseSettings } from '../../apps/release-cli/src/config.ts';
+import { supervisorSettings } from '../../apps/supervisor/src/config.ts';
+import { buildSettings } from '../../rsbuild.shared.ts';
 import { ingestSettings } from '../../apps/ingest/src/config.ts';
 
 export const operationsDoc = join(import.meta.dirname, '../../docs/operations.md');
@@ -32,9 +35,21 @@ export function settingsSection(): string {
     '',
     settingsTable(ingestSettings),
     '',
-    "### The edge (`pnpm start`, `pnpm dev`, `pnpm remote`, and the remotes' builds)",
+    '### The supervisor (`pnpm start`, `pnpm dev`)',
+    '',
+    settingsTable(supervisorSettings),
+    '',
+    "### The edge (`pnpm edge`, and each remote's static server under `pnpm start` or `pnpm remote serve`)",
     '',
     settingsTable(edgeSettings),
+    '',
+    '### The release CLI (`pnpm remote`)',
+    '',
+    settingsTable(releaseSettings),
+    '',
+    '### The builds (`pnpm build`, and the dev servers of `pnpm dev`)',
+    '',
+    settingsTable(buildSettings),
     '',
     end,
   ].join('\n');

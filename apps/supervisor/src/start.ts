@@ -1,37 +1,35 @@
 // `pnpm start`: build what is stale, migrate (and on the embedded database seed the demo data and
-// operator), start the API and each remote's static server as supervised processes of their own,
-// publish the remotes' new local builds to the registry, start the shell, then print the URL and
-// the demo login. Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT (3001-3004),
-// API_PORT (8000).
+// operator), start the API, each remote's static server and the shell's server as supervised
+// processes of their own, publish the remotes' new local builds to the registry, then print the
+// URL and the demo login. Ports: SHELL_PORT (3000), EMAIL_REMOTE_PORT..ADMIN_REMOTE_PORT
+// (3001-3004), API_PORT (8000). The servers are the edge's (apps/edge) and the publishing is
+// `pnpm remote publish-builds` (apps/release-cli), run by path: an app never imports another.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { descriptorFile, remoteNames } from '@ejdesk/contract';
+import { remoteNames } from '@ejdesk/contract';
 import { childEnv } from '@ejdesk/settings';
 import {
   apiPort,
   apiUrl,
   dataDir,
   deployTokenFile,
-  edge,
-  host,
+  localOrigin,
   pidFile,
-  releasesDir,
   remoteOrigin,
+  remotePort,
   root,
   shellOrigin,
   shellPort,
   stoppedMark,
+  supervisor,
 } from './config.ts';
-import type { FederationManifest } from './remote-release.ts';
-import { deploy, releaseHistory } from './remote.ts';
-import { registryFrom, serveShell } from './serve.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder. The console's
 // address (where single sign-on's callback and logout come back to) is the shell's unless set.
-const env = childEnv({ EJDESK_DATA_DIR: dataDir(), PUBLIC_URL: edge.PUBLIC_URL ?? shellOrigin() });
+const env = childEnv({ EJDESK_DATA_DIR: dataDir(), PUBLIC_URL: supervisor.PUBLIC_URL ?? shellOrigin() });
+const edgeApp = join(root, 'apps/edge');
 const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
 const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/contract/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
 
@@ -68,9 +66,9 @@ for (const app of apps) {
 
 // 2. Migrate; on the embedded database, the demo operator and data the first time.
 // A real server (DATABASE_URL) is migrated by the API itself, which waits for it if it is down.
-if (!edge.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+if (!supervisor.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
 
-// 3. The API, then each remote's static server, each a supervised process.
+// 3. The API, then each remote's static server and the shell's server, each a supervised process.
 const origin = shellOrigin();
 // The mail ingester runs inside the API process (the embedded database can be opened by one process
 // only): it watches the mailbox in IMAP_* when set, and processes an admin's Reprocess at once.
@@ -78,7 +76,7 @@ const ingest = { EJDESK_HOSTED_WORKER: join(root, 'apps/ingest/src/hosted.ts') }
 // The shell's proxy proves itself to the API with this secret; only then is its X-Forwarded-For believed.
 const proxySecret = randomBytes(24).toString('hex');
 // `pnpm remote deploy` proves itself to the API with this token (kept in the data folder, owner only).
-const deployToken = edge.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('hex');
+const deployToken = supervisor.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('hex');
 mkdirSync(dirname(deployTokenFile()), { recursive: true });
 writeFileSync(deployTokenFile(), `${deployToken}\n`, { mode: 0o600 });
 let stopping = false;
@@ -143,7 +141,7 @@ supervise({
   },
 });
 for (const name of remoteNames) {
-  supervise({ name: `${name}-remote`, cwd: root, args: ['--import', 'tsx', 'apps/edge/src/remote.ts', 'serve', name], env });
+  supervise({ name: `${name}-remote`, cwd: edgeApp, args: ['--import', 'tsx', 'src/remote-server.ts', name], env });
 }
 
 async function waitFor(url: string, what: string) {
@@ -158,51 +156,36 @@ async function waitFor(url: string, what: string) {
   }
 }
 await waitFor(`${apiUrl()}/api/health/`, 'The API');
-await Promise.all(remoteNames.map((n) => waitFor(`${remoteOrigin(n)}/`, `The ${n} remote`)));
+await Promise.all(remoteNames.map((n) => waitFor(`${localOrigin(remotePort(n))}/`, `The ${n} remote`)));
 
 // 4. A remote's local build that is new (no release in the registry has its content) is published and
 // made current, as `pnpm remote deploy` would; one deployed since from elsewhere stays current.
-async function publishLocalBuilds(): Promise<void> {
-  let deployed: Set<string>;
-  try {
-    deployed = new Set((await releaseHistory()).map((r) => `${r.name} ${r.version}`));
-  } catch (err) {
-    return console.error(`The registry could not be read (${(err as Error).message}): the local builds are not published.`);
-  }
-  const shellManifest = JSON.parse(readFileSync(join(root, 'apps/shell/dist/mf-manifest.json'), 'utf8')) as FederationManifest;
-  for (const name of remoteNames) {
-    const dist = join(root, `apps/${name}-remote/dist`);
-    const built = JSON.parse(readFileSync(join(dist, descriptorFile), 'utf8')) as { version: string };
-    const content = createHash('sha256');
-    for (const file of ['mf-manifest.json', 'remoteEntry.js', descriptorFile]) content.update(readFileSync(join(dist, file)));
-    const version = `${built.version}+${content.digest('hex').slice(0, 8)}`;
-    if (deployed.has(`${name} ${version}`)) continue;
-    // A copy the registry does not know (its database was replaced) is published again.
-    rmSync(join(releasesDir(name), version), { recursive: true, force: true });
-    try {
-      await deploy({ name, dist, version, by: 'pnpm start', shell: shellManifest });
-      console.log(`Published the ${name} remote's new build as ${version}.`);
-    } catch (err) {
-      console.error(`The ${name} remote's new build was not published: ${(err as Error).message}`);
-    }
-  }
-}
-await publishLocalBuilds();
+// A failure is said and the run goes on with the releases already current.
+await new Promise((done) =>
+  spawn(process.execPath, ['--import', 'tsx', 'src/remote.ts', 'publish-builds', '--by', 'pnpm start'], {
+    cwd: join(root, 'apps/release-cli'),
+    stdio: 'inherit',
+    env: { ...env, REMOTE_DEPLOY_TOKEN: deployToken, API_URL: apiUrl() },
+  }).on('exit', done),
+);
 
-// 5. The shell: remotes.json is the registry, read through the API on every request.
-const remotes = registryFrom(apiUrl());
-const servers: FastifyInstance[] = [];
-servers.push(await serveShell({ root: join(root, 'apps/shell/dist'), port: shellPort(), host: host(), apiUrl: apiUrl(), remotes, proxySecret }));
+// 5. The shell's server: remotes.json is the registry, read through the API on every request.
+supervise({
+  name: 'shell',
+  cwd: edgeApp,
+  args: ['--import', 'tsx', 'src/edge.ts'],
+  env: { ...env, SHELL_DIST: join(root, 'apps/shell/dist'), API_URL: apiUrl(), EJDESK_PROXY_SECRET: proxySecret },
+});
+await waitFor(`${localOrigin(shellPort())}/remotes.json`, "The shell's server");
 
 console.log(`\nEJ Desk is running at ${origin}`);
-if (!edge.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
-if (edge.IMAP_HOST) console.log(`Ingesting mail from ${edge.IMAP_HOST}, watching for new mail`);
+if (!supervisor.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
+if (supervisor.IMAP_HOST) console.log(`Ingesting mail from ${supervisor.IMAP_HOST}, watching for new mail`);
 console.log('Press Ctrl+C to stop.\n');
 
 async function stop() {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled(servers.map((s) => s.close()));
   const running = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
   await Promise.all(
     running.map(

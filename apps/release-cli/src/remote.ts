@@ -4,12 +4,15 @@
 //   rollback <name> [--by WHO]          ends a canary, else back to the last good release
 //   withdraw <name> <version> [--by WHO] never served or returned to again
 //   list [name]                         prune <name> --keep N
-//   serve <name>                        serves the remote's published releases alone
+//   publish-builds [--by WHO]           each remote's local build that is new, deployed (`pnpm start` does)
+//   serve <name>                        the edge's static server of the remote's published releases, alone
 //   stop | start | restart <name>       the remote's process under a running `pnpm start`
 // A deploy publishes the build under its version (older versions stay, for pages already open),
 // checks it as the browser will load it (remote-release.ts: the earlier, friendlier refusals), then
 // asks the API, which checks it again itself (its origin, files and claims), pins the hashes of its
 // manifest and entry, and switches the registry. A refused deploy says why and changes nothing.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -18,9 +21,8 @@ import { parseArgs } from 'node:util';
 import type { Answer } from '@ejdesk/contract';
 import type { Release as ReleaseSchema, Switched as SwitchedSchema, Withdrawn as WithdrawnSchema } from '@ejdesk/contract/schemas/registry.ts';
 import { descriptorFile, isRemoteName, remoteNames, type RegistryEntry, type RemoteName } from '@ejdesk/contract';
-import { apiUrl, deployToken, host, pidFile, releasesDir, remoteOrigin, remotePort, root, shellOrigin, stoppedMark } from './config.ts';
+import { apiUrl, deployToken, pidFile, releasesDir, remoteOrigin, root, shellOrigin, stoppedMark } from './config.ts';
 import { releaseProblems, type FederationManifest } from './remote-release.ts';
-import { serveRemote } from './serve.ts';
 
 class Refused extends Error {}
 
@@ -78,7 +80,7 @@ export interface DeployOptions {
   by?: string | undefined;
   /** A canary: the release for this share of the operators (1 to 99), the current one for the rest. */
   canary?: number | undefined;
-  /** The shell's manifest when the caller has it (`pnpm start`, before the shell listens). */
+  /** The shell's manifest when the caller has it (publish-builds: the shell's local build, not yet served). */
   shell?: FederationManifest;
 }
 
@@ -190,6 +192,49 @@ async function list(name?: RemoteName) {
   console.log('(* current, ~ canary, x withdrawn, - rolled back from: never returned to)');
 }
 
+/**
+ * Each remote's local build that is new (no release in the registry has its content) is published
+ * and made current, checked against the shell's local build; one deployed since from elsewhere
+ * stays current. `pnpm start` runs this once its API and remote servers serve.
+ */
+async function publishBuilds(by: string) {
+  let deployed: Set<string>;
+  try {
+    deployed = new Set((await releaseHistory()).map((r) => `${r.name} ${r.version}`));
+  } catch (err) {
+    return console.error(`The registry could not be read (${(err as Error).message}): the local builds are not published.`);
+  }
+  const shell = JSON.parse(readFileSync(join(root, 'apps/shell/dist/mf-manifest.json'), 'utf8')) as FederationManifest;
+  for (const name of remoteNames) {
+    const dist = join(root, `apps/${name}-remote/dist`);
+    const built = JSON.parse(readFileSync(join(dist, descriptorFile), 'utf8')) as { version: string };
+    const content = createHash('sha256');
+    for (const file of ['mf-manifest.json', 'remoteEntry.js', descriptorFile]) content.update(readFileSync(join(dist, file)));
+    const version = `${built.version}+${content.digest('hex').slice(0, 8)}`;
+    if (deployed.has(`${name} ${version}`)) continue;
+    // A copy the registry does not know (its database was replaced) is published again.
+    await rm(join(releasesDir(name), version), { recursive: true, force: true });
+    try {
+      await deploy({ name, dist, version, by, shell });
+      console.log(`Published the ${name} remote's new build as ${version}.`);
+    } catch (err) {
+      console.error(`The ${name} remote's new build was not published: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The edge's static server of one remote's published releases, run by path until it ends. */
+function serve(name: RemoteName): Promise<void> {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/remote-server.ts', name], { cwd: join(root, 'apps/edge'), stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+  return new Promise((done) =>
+    server.on('exit', (code) => {
+      process.exitCode = code ?? 1;
+      done();
+    }),
+  );
+}
+
 /** Stops, starts or restarts a remote's process under `pnpm start` (its supervisor does the rest). */
 async function control(action: 'stop' | 'start' | 'restart', name: RemoteName) {
   const process_ = `${name}-remote`;
@@ -214,6 +259,7 @@ pnpm remote rollback <name> [--by WHO]
 pnpm remote withdraw <name> <version> [--by WHO]
 pnpm remote list [name]
 pnpm remote prune <name> --keep N
+pnpm remote publish-builds [--by WHO]
 pnpm remote serve <name>
 pnpm remote stop|start|restart <name>
 names: ${remoteNames.join(', ')}`;
@@ -242,6 +288,7 @@ async function main() {
   const { positionals, values } = commandLine();
   const [command, name, version] = positionals;
   if (command === 'list' && (name === undefined || isRemoteName(name))) return list(name);
+  if (command === 'publish-builds' && name === undefined) return publishBuilds(values.by ?? userInfo().username);
   if (!isRemoteName(name)) throw new Refused(`${name ? `'${name}' is not a remote` : 'which remote?'}\n${usage}`);
   switch (command) {
     case 'deploy': {
@@ -274,10 +321,8 @@ async function main() {
         `${name}: ${version} withdrawn; ${current ? `${current} is current` : `no release of ${name} is served until its next deploy`}. Its files stay published for pages that have it open.`,
       );
     }
-    case 'serve': {
-      await serveRemote(releasesDir(name), remotePort(name), host());
-      return console.log(`${name}'s releases served at ${remoteOrigin(name)} from ${releasesDir(name)}`);
-    }
+    case 'serve':
+      return serve(name);
     case 'stop':
     case 'start':
     case 'restart':

@@ -15,7 +15,7 @@ const env = { ...process.env, EJDESK_DATA_DIR: data, API_PORT: '9', SHELL_PORT: 
 
 async function remote(...args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/edge/src/remote.ts', ...args], { cwd: root, env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/release-cli/src/remote.ts', ...args], { cwd: root, env });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string };
