@@ -25,6 +25,7 @@ import {
   stoppedMark,
   supervisor,
 } from './config.ts';
+import { apiProgress, serverProgress, StoppedBeforeReady, waitUntilServing, type Progress } from './wait.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder. The console's
 // address (where single sign-on's callback and logout come back to) is the shell's unless set.
@@ -66,7 +67,10 @@ for (const app of apps) {
 
 // 2. Migrate; on the embedded database, the demo operator and data the first time.
 // A real server (DATABASE_URL) is migrated by the API itself, which waits for it if it is down.
-if (!supervisor.DATABASE_URL) run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+if (!supervisor.DATABASE_URL) {
+  console.log('Migrating the embedded database (and preparing the demo the first time)...');
+  run('pnpm', ['--filter', '@ejdesk/api', '--silent', 'prepare:demo']);
+}
 
 // 3. The API, then each remote's static server and the shell's server, each a supervised process.
 const origin = shellOrigin();
@@ -144,19 +148,20 @@ for (const name of remoteNames) {
   supervise({ name: `${name}-remote`, cwd: edgeApp, args: ['--import', 'tsx', 'src/remote-server.ts', name], env });
 }
 
-async function waitFor(url: string, what: string) {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (i > 300) throw new Error(`${what} did not start within 30 seconds`);
-    await new Promise((r) => setTimeout(r, 100));
+// Each is waited for as long as it runs, however busy the machine; one that exits first ends the start.
+async function serving(name: string, what: string, progress: () => Promise<Progress>): Promise<void> {
+  try {
+    await waitUntilServing({ what, child: children.get(name)!, progress });
+  } catch (err) {
+    if (!(err instanceof StoppedBeforeReady)) throw err;
+    console.error(`\n${err.message}`);
+    stopping = true;
+    process.exit(1);
   }
 }
-await waitFor(`${apiUrl()}/api/health/`, 'The API');
-await Promise.all(remoteNames.map((n) => waitFor(`${localOrigin(remotePort(n))}/`, `The ${n} remote`)));
+await serving('api', 'The API', () => apiProgress(apiUrl()));
+console.log('The API is ready.');
+await Promise.all(remoteNames.map((n) => serving(`${n}-remote`, `The ${n} remote's server`, () => serverProgress(`${localOrigin(remotePort(n))}/`))));
 
 // 4. A remote's local build that is new (no release in the registry has its content) is published and
 // made current, as `pnpm remote deploy` would; one deployed since from elsewhere stays current.
@@ -176,7 +181,7 @@ supervise({
   args: ['--import', 'tsx', 'src/edge.ts'],
   env: { ...env, SHELL_DIST: join(root, 'apps/shell/dist'), API_URL: apiUrl(), EJDESK_PROXY_SECRET: proxySecret },
 });
-await waitFor(`${localOrigin(shellPort())}/remotes.json`, "The shell's server");
+await serving('shell', "The shell's server", () => serverProgress(`${localOrigin(shellPort())}/remotes.json`));
 
 console.log(`\nEJ Desk is running at ${origin}`);
 if (!supervisor.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');
