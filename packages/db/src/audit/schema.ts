@@ -1,6 +1,6 @@
 // The audit log: every admin change and every sign-in or sign-out, with who and when.
 import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 
 export const auditLog = pgTable(
   'audit_log',

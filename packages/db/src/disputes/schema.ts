@@ -3,9 +3,9 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, date, index, integer, pgTable, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
-import { ejRecords } from '../ej-records/index.ts';
-import { emails } from '../emails/index.ts';
-import { users } from '../identity/index.ts';
+import { ejRecords } from '../ej-records/schema.ts';
+import { emails } from '../emails/schema.ts';
+import { users } from '../identity/schema.ts';
 
 export const tatScopes = ['all', 'bank', 'msp'] as const;
 export type TatScope = (typeof tatScopes)[number];

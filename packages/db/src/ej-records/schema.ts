@@ -1,10 +1,10 @@
 // The EJ records extracted from mail (dispute, overage, succeeding), and the derived tables that
-// count them, hold their filter values and block their ids (functions.sql keeps those exact).
+// count them, hold their filter values and block their ids (derived.sql keeps those exact).
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, bigserial, check, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
-import { emails } from '../emails/index.ts';
-import { dataFiles } from '../files/index.ts';
+import { emails } from '../emails/schema.ts';
+import { dataFiles } from '../files/schema.ts';
 
 export const ejRecordKinds = ['dispute', 'overage', 'succeeding'] as const;
 export type EjRecordKind = (typeof ejRecordKinds)[number];

@@ -1,4 +1,4 @@
-// The emails the ingester wrote, and the derived tables that count and list them (functions.sql
+// The emails the ingester wrote, and the derived tables that count and list them (derived.sql
 // keeps those exact).
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, date, index, integer, json, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';

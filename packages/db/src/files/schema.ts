@@ -1,9 +1,9 @@
 // The data files attached to mail (text, missing, excel, pdf, ...), their extracted rows, and the
-// distinct names and subjects a file list filters by (functions.sql keeps those exact).
+// distinct names and subjects a file list filters by (derived.sql keeps those exact).
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, check, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
-import { emails } from '../emails/index.ts';
+import { emails } from '../emails/schema.ts';
 
 export const dataFileKinds = ['text', 'missing', 'missing_txn', 'between_successful', 'excel', 'pdf', 'other'] as const;
 export type DataFileKind = (typeof dataFileKinds)[number];

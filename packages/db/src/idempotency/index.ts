@@ -1,1 +1,3 @@
+// Idempotency keys: the stored answers of keyed writes.
 export * from './schema.ts';
+export * from './keys.ts';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, updatedAt, inList } from '../columns.ts';
-import { emails } from '../emails/index.ts';
+import { emails } from '../emails/schema.ts';
 
 /**
  * The raw message of every email the ingester stored, kept so that any message can be processed

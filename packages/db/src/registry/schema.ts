@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, updatedAt } from '../columns.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 
 /**
  * The remote registry: every release of a remote that `pnpm remote deploy` accepted.

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from '../columns.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 
 /**
  * What an operator chose for the console (a table's columns: which show, in what order), kept on the

@@ -1,0 +1,70 @@
+// The two admin lists: stored bank passwords (encrypted at rest, audited on reveal) and bank -> MSP.
+import { desc, eq } from 'drizzle-orm';
+import { auditLog } from '../audit/index.ts';
+import { decryptBankPass, encryptBankPass } from '../bank-pass-cipher.ts';
+import type { Db } from '../client.ts';
+import { bankMsps, bankPasswords } from './schema.ts';
+
+/** What the list shows instead of a stored password; the clear text needs an audited reveal. */
+export const maskedBankPass = '••••••••';
+
+const passwordColumns = {
+  id: bankPasswords.id,
+  bank_name: bankPasswords.bankName,
+  create_at: bankPasswords.createAt,
+  update_at: bankPasswords.updateAt,
+};
+
+export async function listBankPasswords(db: Db) {
+  const rows = await db.select(passwordColumns).from(bankPasswords).orderBy(desc(bankPasswords.createAt), desc(bankPasswords.id));
+  return rows.map((row) => ({ ...row, bank_pass: maskedBankPass }));
+}
+
+/** The created row, or undefined when this bank already has a password (case-insensitive). */
+export async function createBankPassword(db: Db, key: Buffer, userId: number, bankName: string, bankPass: string) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(bankPasswords)
+      .values({ bankName, bankPassEncrypted: encryptBankPass(key, bankPass) })
+      .onConflictDoNothing()
+      .returning(passwordColumns);
+    if (!row) return undefined;
+    await tx.insert(auditLog).values({ userId, action: 'create', entity: 'bank_password', entityId: String(row.id) });
+    return { ...row, bank_pass: maskedBankPass };
+  });
+}
+
+/** The clear password, with an audit row holding who asked, why and from where. */
+export async function revealBankPassword(db: Db, key: Buffer, userId: number, id: number, reason: string, ip: string | null = null) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: bankPasswords.id, bank_name: bankPasswords.bankName, sealed: bankPasswords.bankPassEncrypted })
+      .from(bankPasswords)
+      .where(eq(bankPasswords.id, id));
+    if (!row) return undefined;
+    await tx.insert(auditLog).values({ userId, action: 'reveal', entity: 'bank_password', entityId: String(id), detail: reason, ip });
+    return { id: row.id, bank_name: row.bank_name, bank_pass: decryptBankPass(key, row.sealed) };
+  });
+}
+
+const mspColumns = {
+  id: bankMsps.id,
+  msp: bankMsps.msp,
+  bank_name: bankMsps.bankName,
+  create_at: bankMsps.createAt,
+  update_at: bankMsps.updateAt,
+};
+
+export async function listBankMsps(db: Db) {
+  return db.select(mspColumns).from(bankMsps).orderBy(desc(bankMsps.createAt), desc(bankMsps.id));
+}
+
+/** The created row, or undefined when this bank is already mapped to this MSP. */
+export async function createBankMsp(db: Db, userId: number, msp: string, bankName: string) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(bankMsps).values({ msp, bankName }).onConflictDoNothing().returning(mspColumns);
+    if (!row) return undefined;
+    await tx.insert(auditLog).values({ userId, action: 'create', entity: 'bank_msp', entityId: String(row.id) });
+    return row;
+  });
+}

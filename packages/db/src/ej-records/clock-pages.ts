@@ -1,0 +1,247 @@
+// The dispute table's pages filtered or ordered by the clock, read from dispute_records' copies of
+// it, and the pages of a few matches.
+import { and, count, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { type Db, queryRows } from '../client.ts';
+import { copiedClockCondition, copiedPenalty, disputeCounts, disputeRecords } from '../disputes/index.ts';
+import { containsText, type Page, type PageOf } from '../filters.ts';
+import {
+  ageOf,
+  clockConditions,
+  clockFiltered,
+  ejConditions,
+  type EjFilters,
+  ejRecordColumns,
+  holding,
+  matchValues,
+  recordClockCondition,
+  textFilters,
+  todayOf,
+  valueFields,
+  withoutClock,
+} from './filters.ts';
+import { clockOrdered, complaintBound, type EjOrder, ejOrderFields, orderTerms, pageOf } from './lists.ts';
+import { ejRecords } from './schema.ts';
+
+export async function narrowedConditions(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<SQL | undefined | null> {
+  if (texts.length === 0) return ejConditions(filters);
+  const matches = await matchValues(db, filters.kind, texts);
+  if (matches.some((m) => m.total === 0)) return null;
+  const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
+  return narrowest
+    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!))
+    : ejConditions(filters);
+}
+
+/**
+ * A page under the dispute clock's filters or in its orders (docs/benchmarks.md measures them at
+ * 1,000,000 disputes). The count sums dispute_counts unless a text filter (ATM, card, subject) or
+ * an age range over resolved disputes asks for the records themselves. The orders walk
+ * dispute_records' copies of the clocks (clockOrderedIds).
+ */
+export async function clockPage(db: Db, filters: EjFilters, page: Page, order: EjOrder) {
+  // The table's own filters first, narrowed as listEjRecords narrows them (an ATM ID's few records).
+  const base = await narrowedConditions(db, withoutClock(filters));
+  if (base === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const count = await clockCount(db, filters, and(base, clockConditions(filters)));
+  if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
+  if (!clockOrdered(order)) {
+    const onCopy = copyOnlyCondition(filters, order);
+    if (onCopy) {
+      // The page is dispute_records' own, walked in record order (its open index, or its day index
+      // for a range of transaction dates): checking each candidate in ej_records cost 80 ms for
+      // 14,000 due soon, and 140 ms for the open disputes of a week two months back.
+      const l = disputeRecords;
+      const picked = await queryRows<{ id: string | number }>(
+        db,
+        sql`select ${l.recordId} as id from ${l} where ${onCopy}
+            order by ${order.descending ? sql`${l.recordId} desc` : sql`${l.recordId} asc`}
+            limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+      );
+      return {
+        count,
+        rows: await rowsInOrder(
+          db,
+          picked.map((p) => Number(p.id)),
+        ),
+      } satisfies PageOf<unknown>;
+    }
+    const set = await clockSet(db, filters);
+    const where = and(base, set.condition);
+    // The due-date sets' ids are read first already: the order's index then serves their page.
+    const few = count <= FEW_MATCHES && !set.read;
+    return {
+      count,
+      rows: few ? await fewPage(db, where, page, order) : await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order),
+    } satisfies PageOf<unknown>;
+  }
+  return { count, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
+}
+
+/**
+ * The whole filter on dispute_records' copies, when it can be: disputes in id order under the
+ * clock and at most a range of transaction dates (the other filters need ej_records' own indexes).
+ */
+function copyOnlyCondition(filters: EjFilters, order: EjOrder): SQL | undefined {
+  if (filters.kind !== 'dispute' || order.field !== 'id') return undefined;
+  if (filters.atmId || filters.bankName || filters.cardNo || filters.mailSubject || filters.mailReceivedFrom) return undefined;
+  const onCopy = copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters));
+  if (!onCopy) return undefined;
+  return and(
+    onCopy,
+    filters.startDate ? gte(disputeRecords.transactionDate, filters.startDate) : undefined,
+    filters.endDate ? lte(disputeRecords.transactionDate, filters.endDate) : undefined,
+  );
+}
+
+/** Up to this many matches, a page is picked from all of them rather than by walking an order. */
+const FEW_MATCHES = 5_000;
+
+/**
+ * A page of few matches: every match found first (planned for all of them: the date, bank or
+ * clock index that holds them), then ordered. Walking the table's order for them instead reads
+ * every record above them when they lie far down it (the open disputes of a week two months ago:
+ * 0.5 s).
+ */
+async function fewPage(db: Db, where: SQL | undefined, page: Page, order: EjOrder) {
+  // Named ej_records, so that the order's terms read the subquery's columns; OFFSET 0 keeps it whole.
+  const picked = await queryRows<{ id: string | number }>(
+    db,
+    sql`select ej_records.id from (
+          select id, ${sql.raw(ejOrderFields.filter((f) => f !== 'id').join(', '))} from ej_records where ${where} offset 0
+        ) as ej_records
+        order by ${sql.join(orderTerms(order), sql`, `)} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+  );
+  return rowsInOrder(
+    db,
+    picked.map((p) => Number(p.id)),
+  );
+}
+
+/** The records of these ids, in this order. */
+async function rowsInOrder(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
+  const at = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
+}
+
+/** Up to this many records, a due-date quick filter's own records are read first. */
+const FEW_DUE = 20_000;
+
+/**
+ * The clock filters as a condition on the records. Due today and due within 2 days hold few
+ * records (a few days of due dates): read first, their ids checked against the other filters,
+ * instead of walking the table's order until a page of them turns up (0.5 s when none does, as
+ * for a week of transactions two months ago).
+ */
+async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | undefined; read: boolean }> {
+  // An ATM ID, card or subject narrows the records further: they are the candidates then.
+  const narrowed = filters.atmId || filters.cardNo || filters.mailSubject;
+  const onCopy =
+    !narrowed && (filters.tat === 'due_today' || filters.tat === 'due_soon')
+      ? copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters))
+      : null;
+  const walked = { condition: clockConditions(filters), read: false };
+  if (!onCopy) return walked;
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${disputeCounts.n}), 0)` })
+    .from(disputeCounts)
+    .where(copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters))!);
+  if (Number(row?.n ?? 0) > FEW_DUE) return walked;
+  return { condition: sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${onCopy}))`, read: true };
+}
+
+/** The count: summed from dispute_counts when it holds every filter, else the records under `where`. */
+async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
+  const onCopy = clockFiltered(filters) ? copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters)) : undefined;
+  if (filters.kind !== 'dispute' || filters.atmId || filters.cardNo || filters.mailSubject || onCopy === null) return countWhere(db, where);
+  const c = disputeCounts;
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${c.n}), 0)` })
+    .from(c)
+    .where(
+      and(
+        onCopy,
+        filters.startDate ? gte(c.transactionDay, filters.startDate) : undefined,
+        filters.endDate ? lte(c.transactionDay, filters.endDate) : undefined,
+        containsText(c.bankName, filters.bankName),
+        containsText(c.mailReceivedFrom, filters.mailReceivedFrom),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The ids of a page in a clock order, from dispute_records' indexes. Due date: one index each way
+ * (none last). Penalty: it grows with the days overdue, so each open rate's records are in penalty
+ * order on (rate, due date), the resolved ones' penalty is fixed (settled_penalty), and those
+ * owing nothing go by id; each of these runs gives its first `skip + size` and the runs are merged.
+ */
+async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | undefined, page: Page, order: EjOrder): Promise<number[]> {
+  const today = todayOf(filters);
+  const l = disputeRecords;
+  const where = and(base, recordClockCondition(filters));
+  const skip = (page.page - 1) * page.pageSize;
+  const joined = sql`${l} join ${ejRecords} on ${ejRecords.id} = ${l.recordId}`;
+  const desc = order.descending;
+  const id = desc ? sql`${l.recordId} desc` : sql`${l.recordId} asc`;
+  if (order.field === 'due_date') {
+    const due = desc ? sql`${l.dueDate} desc nulls last` : sql`${l.dueDate} asc nulls last`;
+    const rows = await queryRows<{ id: string | number }>(
+      db,
+      sql`select ${l.recordId} as id from ${joined} where ${where} order by ${due}, ${id} limit ${page.pageSize} offset ${skip}`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+  const wanted = skip + page.pageSize;
+  const penalty = copiedPenalty(today);
+  const run = (condition: SQL, runOrder: SQL) =>
+    sql`(select ${l.recordId} as id, ${penalty} as penalty from ${joined} where ${and(where, condition)} order by ${runOrder} limit ${wanted})`;
+  const openOnly = filters.tat !== undefined && filters.tat !== 'resolved';
+  const rates = filters.tat === 'resolved' ? [] : await openRates(db);
+  const runs: SQL[] = [];
+  if (filters.tat !== 'resolved') {
+    for (const rate of rates) {
+      // Owing: the oldest due date owes the most (ties: id, the page's way).
+      runs.push(
+        run(
+          sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} < ${today}::date`,
+          desc ? sql`${l.dueDate} asc, ${l.recordId} desc` : sql`${l.dueDate} desc, ${l.recordId} asc`,
+        ),
+        // Not due yet: nothing owed.
+        run(sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} >= ${today}::date`, id),
+      );
+    }
+    runs.push(run(sql`${l.open} and (${l.penaltyPerDay} = 0 or ${l.dueDate} is null)`, id));
+  }
+  if (!openOnly) {
+    runs.push(
+      run(
+        sql`not ${l.open} and ${l.settledPenalty} > 0`,
+        desc ? sql`${l.settledPenalty} desc, ${l.recordId} desc` : sql`${l.settledPenalty} asc, ${l.recordId} asc`,
+      ),
+      run(sql`not ${l.open} and ${l.settledPenalty} = 0`, id),
+    );
+  }
+  const way = desc ? sql`desc` : sql`asc`;
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`select id from (${sql.join(runs, sql` union all `)}) runs order by penalty ${way}, id ${way} limit ${page.pageSize} offset ${skip}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The penalties per day of open disputes (a rule's each: a handful). */
+async function openRates(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ rate: string }>(
+    db,
+    sql`select distinct ${disputeCounts.penaltyPerDay}::text as rate from ${disputeCounts}
+        where ${disputeCounts.open} and ${disputeCounts.n} > 0 and ${disputeCounts.penaltyPerDay} > 0`,
+  );
+  return rows.map((r) => r.rate);
+}
+
+export async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,189 @@
+// EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
+// streaming exports. Newest first means the most recently extracted record first (id order).
+import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { type Db, queryRows } from '../client.ts';
+import type { Page, PageOf } from '../filters.ts';
+import { clockPage, countWhere, narrowedConditions } from './clock-pages.ts';
+import {
+  clockFiltered,
+  countFromEjCounts,
+  ejConditions,
+  type EjFilters,
+  ejRecordColumns,
+  exactValues,
+  holding,
+  kindTotal,
+  sumOfValues,
+  textFilters,
+} from './filters.ts';
+import { ejIdBlocks, type EjRecordKind, ejRecords } from './schema.ts';
+
+export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
+
+/** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
+export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id', 'complaint_date', 'msp_ref_no'] as const;
+/** The dispute table's orders by its clock: the due date (none last either way), the penalty so far. */
+export const disputeOrderFields = [...ejOrderFields, 'due_date', 'penalty'] as const;
+export type EjOrder = { field: (typeof disputeOrderFields)[number]; descending: boolean };
+export const clockOrdered = (order: EjOrder) => order.field === 'due_date' || order.field === 'penalty';
+export const newestFirst: EjOrder = { field: 'id', descending: true };
+
+/**
+ * ORDER BY for an order: the column, then id the same way so ties keep one order across pages. An
+ * empty date or amount counts as the smallest (first ascending, last descending): the index's
+ * NULLS FIRST read forward or backward.
+ */
+export function orderTerms(order: EjOrder): SQL[] {
+  const id = order.descending ? desc(ejRecords.id) : sql`${ejRecords.id} asc`;
+  if (order.field === 'id') return [id];
+  if (clockOrdered(order)) throw new Error('the clock orders are served by clockPage');
+  const column = ejRecordColumns[order.field as (typeof ejOrderFields)[number]];
+  return [order.descending ? sql`${column} desc nulls last` : sql`${column} asc nulls first`, id];
+}
+
+/**
+ * Complaint dates follow transaction dates, so the complaint order's walk under a range of
+ * transaction dates read every earlier complaint first (587,334 records for a week two months back:
+ * 1 s). The range's earliest complaint (latest, descending) bounds the walk instead, read from the
+ * date index alone (it carries complaint_date: migration 0039). The bound holds for any other
+ * filter too (it narrows the range's records). A record in the range with no complaint date leaves
+ * the walk as it was: undated records come first ascending and last descending, outside any bound.
+ */
+export async function complaintBound(db: Db, filters: EjFilters, order: EjOrder): Promise<SQL | undefined> {
+  if (order.field !== 'complaint_date' || (!filters.startDate && !filters.endDate)) return undefined;
+  const [row] = await queryRows<{ low: string | null; high: string | null; undated: boolean | null }>(
+    db,
+    sql`select min(complaint_date)::text as low, max(complaint_date)::text as high, bool_or(complaint_date is null) as undated
+        from ej_records where ${ejConditions({ kind: filters.kind, startDate: filters.startDate, endDate: filters.endDate })}`,
+  );
+  if (!row || row.undated !== false) return undefined;
+  return order.descending ? lte(ejRecords.complaintDate, row.high!) : gte(ejRecords.complaintDate, row.low!);
+}
+
+/** The page of records under `where` in the order (`skip` records above it). */
+export async function pageOf(db: Db, where: SQL | undefined, page: Page, order: EjOrder, skip = (page.page - 1) * page.pageSize) {
+  const terms = orderTerms(order);
+  const ids = db
+    .select({ id: ejRecords.id })
+    .from(ejRecords)
+    .where(where)
+    .orderBy(...terms)
+    .limit(page.pageSize)
+    .offset(skip)
+    .as('page_ids');
+  return db
+    .select(ejRecordColumns)
+    .from(ejRecords)
+    .innerJoin(ids, eq(ejRecords.id, ids.id))
+    .orderBy(...terms);
+}
+
+/** Up to this many bank or sender values, an ATM-ordered page merges one index range per value. */
+const MERGED_VALUES = 64;
+
+/**
+ * A page in ATM ID order under a bank or sender filter. ATM IDs follow their bank (HRB... are
+ * Harbor's), so walking the ATM order and checking the bank read every other bank's ATMs first
+ * (0.5 s at 1,000,000 records). Instead each matching value's records are read in ATM order from
+ * (kind, value, atm_id, id), as many as the page needs, and merged.
+ */
+async function atmOrderedPage(db: Db, kind: EjRecordKind, field: 'bank_name' | 'mail_received_from', values: string[], page: Page, order: EjOrder) {
+  if (values.length === 0) return [];
+  const skip = (page.page - 1) * page.pageSize;
+  const column = sql.identifier(field);
+  const atm = order.descending ? sql`atm_id desc nulls last` : sql`atm_id asc nulls first`;
+  const id = order.descending ? sql`id desc` : sql`id asc`;
+  const picked = await queryRows<{ id: number | string }>(
+    db,
+    sql`select r.id from unnest(${sql.param(values)}::text[]) as v(value)
+        cross join lateral (
+          select id, atm_id from ej_records where kind = ${kind} and ${column} = v.value order by ${atm}, ${id} limit ${skip + page.pageSize}
+        ) r
+        order by r.${atm}, r.${id} limit ${page.pageSize} offset ${skip}`,
+  );
+  if (picked.length === 0) return [];
+  return db
+    .select(ejRecordColumns)
+    .from(ejRecords)
+    .where(
+      inArray(
+        ejRecords.id,
+        picked.map((p) => Number(p.id)),
+      ),
+    )
+    .orderBy(...orderTerms(order));
+}
+
+/** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
+const DEEP = 2000;
+
+/**
+ * A page of the whole kind, newest first. A deep one (page 10,000 skips 99,990 records) finds the
+ * block of 1,024 ids holding its first record from the blocks' running counts, then skips only
+ * within that block: a few hundred index entries instead of every record above the page.
+ */
+async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjOrder) {
+  const skip = (page.page - 1) * page.pageSize;
+  // Other orders skip along their index alone (an index-only read of the entries above the page).
+  if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, eq(ejRecords.kind, kind), page, order);
+  const [at] = await queryRows<{ block: string; newer: string }>(
+    db,
+    sql`select block, upto - n as newer from (
+          select ${ejIdBlocks.block} as block, ${ejIdBlocks.n} as n, sum(${ejIdBlocks.n}) over (order by ${ejIdBlocks.block} desc) as upto
+          from ${ejIdBlocks} where ${ejIdBlocks.kind} = ${kind} and ${ejIdBlocks.n} > 0
+        ) b where upto > ${skip} order by block desc limit 1`,
+  );
+  if (!at) return [];
+  const below = (Number(at.block) + 1) * 1024;
+  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, order, skip - Number(at.newer));
+}
+
+/**
+ * A page of the EJ table and the filter's count, from the smallest sets that answer them:
+ * - no filter: the count is the sum of the kind's values in ej_values, deep pages start from
+ *   ej_id_blocks;
+ * - dates, bank and sender in any mix: the count sums ej_counts;
+ * - text filters: each is matched against its field's distinct values in ej_values (a few
+ *   thousand, not a million records). One text filter alone is counted by the sum of its values.
+ *   When a filter's values are held by few records (under 2% of the kind), those values replace
+ *   its substring condition, so the column's btree finds the candidate records and every other
+ *   condition is checked on them alone (the count too). When every filter is broad, the page walks
+ *   the id order (nearly every record read is on it) and the count reads the records: measured in
+ *   the README beside the least it could read.
+ */
+export async function listEjRecords(db: Db, filters: EjFilters, page: Page, order: EjOrder = newestFirst) {
+  if (clockFiltered(filters) || clockOrdered(order)) return clockPage(db, filters, page, order);
+  const texts = textFilters(filters);
+  if (texts.length === 0) {
+    if (!filters.startDate && !filters.endDate)
+      return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page, order) } satisfies PageOf<unknown>;
+    return {
+      count: await countFromEjCounts(db, filters),
+      rows: await pageOf(db, and(ejConditions(filters), await complaintBound(db, filters, order)), page, order),
+    } satisfies PageOf<unknown>;
+  }
+  if (texts.length === 1 && !filters.startDate && !filters.endDate) {
+    // One text filter alone: its values' sum is the count; few records go by their exact values.
+    const [field, text] = texts[0]!;
+    const { total, few } = await sumOfValues(db, filters.kind, field, text);
+    if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+    if (order.field === 'atm_id' && (field === 'bank_name' || field === 'mail_received_from')) {
+      const values = await exactValues(db, filters.kind, field, text);
+      if (values.length <= MERGED_VALUES)
+        return { count: total, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
+    }
+    const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
+  }
+  const where = await narrowedConditions(db, filters, texts);
+  if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
+  const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
+  return { count, rows: await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order) } satisfies PageOf<unknown>;
+}
+
+/**
+ * The filters' conditions, the narrowest sparse text filter replaced by its exact values (the
+ * column's btree then finds the candidates, every other condition is checked on them alone);
+ * null when a text filter matches no value at all.
+ */
