@@ -1,12 +1,13 @@
 // `pnpm remote` refuses what it cannot do with a clear reason and exit code 1, and touches nothing:
 // a name that is no remote, an unknown command, a folder with no build, an unusable version, and an
 // API that does not answer (the copy it had published is removed again).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '@ejdesk/http/testing';
 
 const root = resolve(import.meta.dirname, '../../..');
 const data = mkdtempSync(join(tmpdir(), 'remote-cli-'));
@@ -63,4 +64,26 @@ describe('pnpm remote', () => {
     const published = join(data, 'remotes', 'admin');
     expect(existsSync(published) ? readdirSync(published) : []).toEqual([]);
   });
+
+  it("serve runs the edge's static server of the remote's releases until it is told to stop", async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/release-cli/src/remote.ts', 'serve', 'admin'], {
+      cwd: root,
+      env: { ...env, ADMIN_REMOTE_PORT: String(port) },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((done) => server.on('exit', done));
+    for (let i = 0; ; i++) {
+      const answer = await fetch(`http://127.0.0.1:${port}/mf-stats.json`).catch(() => undefined);
+      if (answer) {
+        expect(answer.status).toBe(404);
+        expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+        break;
+      }
+      if (i > 150) throw new Error('the remote server did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
