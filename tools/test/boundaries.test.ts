@@ -9,7 +9,8 @@ const root = join(import.meta.dirname, '../..');
 const eslint = new ESLint({ cwd: root });
 const lint = async (path: string, code: string) => (await eslint.lintText(code, { filePath: join(root, path) }))[0]!.messages;
 
-describe('pnpm lint', () => {
+// The first lint loads the whole config and its plugins: seconds on a busy machine.
+describe('pnpm lint', { timeout: 60_000 }, () => {
   it.each(forbidden)('refuses $path importing what $rule forbids', async ({ path, code, rule }) => {
     const messages = await lint(path, code);
     expect(messages.map((m) => m.ruleId)).toContain(rule);
