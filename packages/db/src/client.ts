@@ -7,6 +7,7 @@ import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-cor
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { currentSql } from './current-sql.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -101,12 +102,12 @@ async function migrationsApplied(db: Db): Promise<boolean> {
   return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
 }
 
-/** The current trigger functions of the derived tables (derived.sql: their one definition). */
-export const derivedSql = readFileSync(fileURLToPath(new URL('./derived.sql', import.meta.url)), 'utf8');
+/** The current SQL functions and trigger functions, each domain's functions.sql (their one definition). */
+export const derivedSql = currentSql;
 
 /**
- * Run the migrations, then apply derived.sql (under a lock, so API processes starting together do
- * not replace the same functions at once), then ANALYZE when any migration was applied: one may add
+ * Run the migrations, then apply the domains' functions.sql (under a lock, so API processes
+ * starting together do not replace the same functions at once), then ANALYZE when any migration was applied: one may add
  * indexes or backfill rows, and the planner needs statistics for them. `query` runs one statement
  * and `exec` a script, on the migrating connection.
  */

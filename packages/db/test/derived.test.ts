@@ -1,17 +1,17 @@
-// The trigger functions of the derived tables have one definition, derived.sql: whatever the
-// migrations once created, the database runs derived.sql's bodies after every migrate, and a body
-// changed by hand (or by an old migration) is put back.
+// The trigger functions of the derived tables have one definition, their domain's functions.sql:
+// whatever the migrations once created, the database runs those bodies after every migrate, and a
+// body changed by hand (or by an old migration) is put back.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedSql, queryRows, type Database } from '../src/index.ts';
 import { backends, fresh } from './backends.ts';
 
-/** name -> body, as derived.sql writes them. */
+/** name -> body, as the functions.sql files write them. */
 const bodies = new Map(
   [...derivedSql.matchAll(/CREATE OR REPLACE FUNCTION (\w+)\(\) RETURNS trigger LANGUAGE plpgsql AS \$\$(.*?)\$\$;/gs)].map((m) => [m[1]!, m[2]!]),
 );
 
-describe.each(backends)('derived.sql on %s', (backend) => {
+describe.each(backends)("the derived tables' functions on %s", (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {

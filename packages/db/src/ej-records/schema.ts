@@ -1,5 +1,5 @@
 // The EJ records extracted from mail (dispute, overage, succeeding), and the derived tables that
-// count them, hold their filter values and block their ids (derived.sql keeps those exact).
+// count them, hold their filter values and block their ids (functions.sql keeps those exact).
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, bigserial, check, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
@@ -72,7 +72,7 @@ export const ejRecords = pgTable(
 
 /**
  * EJ records counted per kind, bank, sender and transaction day, kept exact by statement-level
- * triggers (derived.sql). Counts filtered only by dates, bank or sender read these rows.
+ * triggers (functions.sql). Counts filtered only by dates, bank or sender read these rows.
  * Records without a transaction date count under '-infinity', which any date bound excludes.
  */
 export const ejCounts = pgTable(
@@ -95,7 +95,7 @@ export const ejCounts = pgTable(
  * The distinct values of the EJ records' text columns that operators filter by substring (ATM ID,
  * bank, mail subject, sender), with how many records of each kind hold each. A filter matches the
  * few thousand values instead of scanning the million records, and its count is their sum. Kept
- * exact by statement triggers on ej_records (derived.sql), like ej_counts.
+ * exact by statement triggers on ej_records (functions.sql), like ej_counts.
  */
 export const ejValues = pgTable(
   'ej_values',
@@ -125,7 +125,7 @@ export const ejValues = pgTable(
 
 /**
  * How many records of each kind hold ids in each block of 1,024 ids, kept exact by statement
- * triggers on ej_records (derived.sql). A deep page of the id order (page 10,000) finds its
+ * triggers on ej_records (functions.sql). A deep page of the id order (page 10,000) finds its
  * block by summing the blocks' counts, then skips only within that block, instead of walking
  * every record above it.
  */

@@ -1,4 +1,4 @@
-// The emails the ingester wrote, and the derived tables that count and list them (derived.sql
+// The emails the ingester wrote, and the derived tables that count and list them (functions.sql
 // keeps those exact).
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, date, index, integer, json, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -53,7 +53,7 @@ export const emails = pgTable(
 
 /**
  * Emails counted per category, read flag, day of receipt and day of creation (UTC), kept exact by
- * statement-level triggers on emails (their functions: derived.sql). The dashboard and every list count without
+ * statement-level triggers on emails (their functions: functions.sql). The dashboard and every list count without
  * a text filter read a few hundred of these rows instead of scanning emails, and deep pages use
  * them to seek to the right day.
  */
@@ -75,7 +75,7 @@ export const emailCounts = pgTable(
 
 /**
  * What a subject filter reads, one narrow row per email (kept by statement triggers on emails,
- * derived.sql): the lower-cased subject and the list columns. A broad subject scans these ~90 MB
+ * functions.sql): the lower-cased subject and the list columns. A broad subject scans these ~90 MB
  * instead of the emails' 850 MB of bodies; a selective one goes through the trigram index.
  */
 export const emailSubjects = pgTable(
@@ -98,7 +98,7 @@ export const emailSubjects = pgTable(
   ],
 );
 
-/** The same counts per sender and creation day, for lists filtered by sender (derived.sql). */
+/** The same counts per sender and creation day, for lists filtered by sender (functions.sql). */
 export const emailSenderCounts = pgTable(
   'email_sender_counts',
   {

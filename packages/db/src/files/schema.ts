@@ -1,5 +1,5 @@
 // The data files attached to mail (text, missing, excel, pdf, ...), their extracted rows, and the
-// distinct names and subjects a file list filters by (derived.sql keeps those exact).
+// distinct names and subjects a file list filters by (functions.sql keeps those exact).
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, check, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
@@ -36,7 +36,7 @@ export const dataFiles = pgTable(
  * The distinct names and subjects of each kind's files, with how many files hold each: a file
  * list's text filter alone is counted by the sum of its matching values (lower-cased, matched with
  * LIKE) instead of testing every file with ILIKE. Kept exact by statement triggers on data_files
- * (file_values_apply in derived.sql), like ej_values.
+ * (file_values_apply in functions.sql), like ej_values.
  */
 export const fileValues = pgTable(
   'file_values',

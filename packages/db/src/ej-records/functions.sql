@@ -1,0 +1,73 @@
+-- The one current definition of each SQL function of the EJ records, and of the trigger functions
+-- that keep ej_counts, ej_values and ej_id_blocks exact. The migration runner applies this file
+-- after the migrations, every time (CREATE OR REPLACE, under the migration lock), so this is the
+-- one definition: to change a body, change it here (and add a migration only for what the tables
+-- themselves need: a column, an index, a trigger, a backfill). Migrations are history: the bodies
+-- they once created are replaced by these. No function of this domain is defined anywhere else
+-- (test/functions.test.ts checks it). Each trigger function runs once per statement over its
+-- transition tables (old_rows, new_rows), the triggers that call them are created by the
+-- migrations, named below.
+-- docs/data-model.md says what each derived table holds and how to add a filter to one.
+
+-- ej_counts: EJ records counted per kind, bank, sender and transaction day (no date: '-infinity').
+-- Triggers: ej_counts_insert, ej_counts_update, ej_counts_delete on ej_records (migration 0007).
+CREATE OR REPLACE FUNCTION ej_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO ej_counts AS c (kind, bank_name, mail_received_from, transaction_day, n)
+    SELECT kind, bank_name, mail_received_from, coalesce(transaction_date, '-infinity'::date), -count(*)
+    FROM old_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (kind, bank_name, mail_received_from, transaction_day) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO ej_counts AS c (kind, bank_name, mail_received_from, transaction_day, n)
+    SELECT kind, bank_name, mail_received_from, coalesce(transaction_date, '-infinity'::date), count(*)
+    FROM new_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (kind, bank_name, mail_received_from, transaction_day) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- ej_values: each distinct filter value (ATM ID, card, bank, mail subject, sender) with how many
+-- records of each kind hold it; a substring filter matches these instead of scanning the records.
+-- Triggers: ej_values_insert, ej_values_update, ej_values_delete on ej_records (migration 0010).
+CREATE OR REPLACE FUNCTION ej_values_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO ej_values AS v (kind, field, value, n)
+    SELECT r.kind, f.field, f.value, -count(*)
+    FROM old_rows r, LATERAL (VALUES ('atm_id', coalesce(r.atm_id, '')), ('bank_name', coalesce(r.bank_name, '')), ('card_no', coalesce(r.card_no, '')),
+                                     ('mail_subject', coalesce(r.mail_subject, '')), ('mail_received_from', coalesce(r.mail_received_from, ''))) AS f(field, value)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO ej_values AS v (kind, field, value, n)
+    SELECT r.kind, f.field, f.value, count(*)
+    FROM new_rows r, LATERAL (VALUES ('atm_id', coalesce(r.atm_id, '')), ('bank_name', coalesce(r.bank_name, '')), ('card_no', coalesce(r.card_no, '')),
+                                     ('mail_subject', coalesce(r.mail_subject, '')), ('mail_received_from', coalesce(r.mail_received_from, ''))) AS f(field, value)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- ej_id_blocks: records per kind in blocks of 1,024 ids (id >> 10), so a deep page seeks its block.
+-- Triggers: ej_id_blocks_insert, ej_id_blocks_update, ej_id_blocks_delete on ej_records (migration 0012).
+CREATE OR REPLACE FUNCTION ej_id_blocks_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO ej_id_blocks AS b (kind, block, n)
+    SELECT r.kind, r.id >> 10, -count(*) FROM old_rows r GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (kind, block) DO UPDATE SET n = b.n + excluded.n;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO ej_id_blocks AS b (kind, block, n)
+    SELECT r.kind, r.id >> 10, count(*) FROM new_rows r GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (kind, block) DO UPDATE SET n = b.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END
+$$;
