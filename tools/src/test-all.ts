@@ -1,0 +1,182 @@
+// Every package's test suite, a few side by side (most of a suite's time is spent waiting on
+// PostgreSQL, child processes and sockets, so two at once on two cores finish sooner than one after
+// the other), each line prefixed with its package. At the end: each suite's time, slowest first,
+// and which failed; the exit code is 1 when any did.
+//
+//   tsx tools/src/test-all.ts              every suite but the e2e specs
+//   tsx tools/src/test-all.ts --changed    the suites of the packages a change touches, and of
+//                                          the packages that depend on them (pnpm test:changed)
+//   tsx tools/src/test-all.ts --all        pnpm test: lint and typecheck first, then every package's
+//                                          suite, then the e2e specs (alone: they need both cores)
+//   tsx tools/src/test-all.ts apps/api packages/db    those packages' suites
+//   --jobs N                               suites at once (2 by default, TEST_JOBS)
+//
+// With --all a failed lint or typecheck stops the run (as it stops CI), and the e2e specs run only
+// when every package's suite passed.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Workspace {
+  name: string;
+  dir: string;
+  /** Its @ejdesk dependencies, by name. */
+  uses: string[];
+  hasTests: boolean;
+}
+
+function workspaces(): Workspace[] {
+  const dirs = ['apps', 'packages'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name))).concat(['tools', 'e2e']);
+  return dirs
+    .filter((dir) => existsSync(join(root, dir, 'package.json')))
+    .map((dir) => {
+      const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+        name: string;
+        scripts?: Record<string, string>;
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
+      const uses = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((d) => d.startsWith('@ejdesk/'));
+      return { name: manifest.name, dir, uses, hasTests: Boolean(manifest.scripts?.test) };
+    });
+}
+
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    .split('\n')
+    .filter(Boolean);
+
+/** Files changed in the working tree (untracked too) and in the commits not on origin/main (else the last commit). */
+function changedFiles(): string[] {
+  let base: string;
+  try {
+    base = git('merge-base', 'HEAD', 'origin/main')[0]!;
+  } catch {
+    base = 'HEAD~1';
+  }
+  return [...new Set([...git('diff', '--name-only', base), ...git('ls-files', '--others', '--exclude-standard')])];
+}
+
+/** The workspaces a change touches, and every workspace that depends on one of them. */
+function touched(all: Workspace[], files: string[]): Set<string> {
+  const selected = new Set<string>();
+  for (const file of files) {
+    const owner = all.find((w) => file.startsWith(`${w.dir}/`));
+    if (owner) selected.add(owner.name);
+    // The docs are checked by the tools' tests; the root's settings (lockfile, TypeScript, lint,
+    // build) reach every package, so a change there runs everything.
+    else if (file.startsWith('docs/') || file.endsWith('.md')) selected.add('@ejdesk/tools');
+    else all.forEach((w) => selected.add(w.name));
+  }
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const w of all) {
+      if (!selected.has(w.name) && w.uses.some((u) => selected.has(u))) {
+        selected.add(w.name);
+        grown = true;
+      }
+    }
+  }
+  return selected;
+}
+
+interface Outcome {
+  workspace: Pick<Workspace, 'dir'>;
+  seconds: number;
+  code: number;
+  /** Vitest's own count line ("Tests  12 passed (12)"), when it printed one. */
+  tests: string;
+}
+
+/** Run one suite (or a step of the root's: `pnpm run <script>`), its lines prefixed with its directory. */
+function runSuite(workspace: Pick<Workspace, 'dir'>, width: number, script = 'test', cwd = join(root, workspace.dir)): Promise<Outcome> {
+  const started = performance.now();
+  const prefix = `${workspace.dir.padEnd(width)} | `;
+  let tests = '';
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', ['run', '--silent', script], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      let partial = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines.map((l) => stripVTControlCharacters(l))) {
+          // Vitest's count ("Tests  3 failed | 40 passed (43)"), or Playwright's ("  40 passed (9.1m)").
+          if (/^\s*Tests\s+\d/.test(line)) tests = line.trim().replace(/^Tests\s+/, '');
+          else if (/^\s+\d+ (passed|failed|flaky|skipped)\b/.test(line)) tests = [tests, line.trim()].filter(Boolean).join(', ');
+          process.stdout.write(prefix + line + '\n');
+        }
+      });
+      stream.on('end', () => partial && process.stdout.write(prefix + partial + '\n'));
+    }
+    child.on('close', (code, signal) => resolve({ workspace, seconds: (performance.now() - started) / 1000, code: code ?? (signal ? 1 : 0), tests }));
+  });
+}
+
+// The suites known to take longest start first, so that the short ones fill in beside them.
+const slowFirst = ['@ejdesk/api', '@ejdesk/ingest', '@ejdesk/db', '@ejdesk/mailbox', '@ejdesk/edge'];
+
+/** Run the queue's suites, `jobs` at a time, into `outcomes`. */
+async function runAll(queue: Workspace[], jobs: number, width: number, outcomes: Outcome[]): Promise<void> {
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) outcomes.push(await runSuite(next, width));
+    }),
+  );
+}
+
+function report(outcomes: Outcome[], jobs: number, started: number, width: number): void {
+  const failed = outcomes.filter((o) => o.code !== 0);
+  console.log(`\nEach suite's time, slowest first (package suites ${jobs} at a time; ${((performance.now() - started) / 1000).toFixed(0)} s in all):`);
+  for (const o of [...outcomes].sort((a, b) => b.seconds - a.seconds)) {
+    console.log(`  ${o.code === 0 ? 'ok  ' : 'FAIL'} ${o.seconds.toFixed(1).padStart(7)} s  ${o.workspace.dir.padEnd(width)}  ${o.tests}`);
+  }
+  if (failed.length) {
+    console.log(`\nFailed: ${failed.map((o) => o.workspace.dir).join(', ')} (their lines above, prefixed with the folder)`);
+    process.exitCode = 1;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const jobsArg = args.indexOf('--jobs');
+  const jobs = Math.max(1, Math.floor(Number(jobsArg >= 0 ? args[jobsArg + 1] : process.env.TEST_JOBS || 2)) || 1);
+  const all = workspaces();
+  let suites = all.filter((w) => w.hasTests && w.name !== '@ejdesk/e2e');
+  if (args.includes('--changed')) {
+    const files = changedFiles();
+    const selected = touched(all, files);
+    suites = suites.filter((w) => selected.has(w.name));
+    console.log(`${files.length} changed files: the suites of ${suites.map((w) => w.dir).join(', ') || 'no package'}`);
+    if (selected.has('@ejdesk/e2e')) console.log('The e2e specs are touched too: pnpm --filter @ejdesk/e2e test');
+  }
+  const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs').map((a) => a.replace(/\/$/, ''));
+  if (named.length) suites = suites.filter((w) => named.includes(w.dir));
+  const whole = args.includes('--all');
+  const rank = (w: Workspace) => (slowFirst.includes(w.name) ? slowFirst.indexOf(w.name) : slowFirst.length);
+  const queue = [...suites].sort((a, b) => rank(a) - rank(b));
+  const width = Math.max('typecheck'.length, ...suites.map((w) => w.dir.length));
+  const outcomes: Outcome[] = [];
+  const started = performance.now();
+  // CPU-bound, and a failure here fails the run: one after the other, before the suites.
+  for (const step of whole ? ['lint', 'typecheck'] : []) {
+    const outcome = await runSuite({ dir: step }, width, step, root);
+    outcomes.push(outcome);
+    if (outcome.code !== 0) return report(outcomes, jobs, started, width);
+  }
+  await runAll(queue, jobs, width, outcomes);
+  const e2e = all.find((w) => w.name === '@ejdesk/e2e');
+  if (whole && e2e && outcomes.every((o) => o.code === 0)) outcomes.push(await runSuite(e2e, width));
+  report(outcomes, jobs, started, width);
+}
+
+await main();
