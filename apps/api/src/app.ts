@@ -19,6 +19,7 @@ import { backupRoutes } from './routes/backup/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { guardRoutes, requireDeclaredCredentials } from './plugins/credentials.ts';
 import { registerIdempotency, requestScopedDb } from './plugins/idempotency.ts';
 import { jwtRoutes } from './routes/auth/jwt.ts';
 import { oidcRoutes } from './routes/auth/oidc.ts';
@@ -84,6 +85,8 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     live: createLiveHub(database, { stallAfterSeconds: config.stallAfterSeconds }),
   };
   app.decorate('ctx', ctx);
+  // Before any route: each must declare its credential (plugins/credentials.ts).
+  requireDeclaredCredentials(app);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) ctx.routes.push({ method, url: route.url, schema: route.schema as RouteInfo['schema'] });
   });
@@ -128,7 +131,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   await registerOpenApi(app);
   registerValidation(app);
   registerErrorHandling(app);
-  registerMetrics(app, ctx.metrics, config.metricsToken);
+  registerMetrics(app, ctx.metrics);
   await registerSecurity(app, config.corsOrigins);
   // After the error handling and security hooks: its onSend stores the answer as it leaves.
   registerIdempotency(app, database, {
@@ -137,12 +140,16 @@ export async function buildApp({ database, config, secrets, logger = false, migr
   });
   // The console's refresh token arrives in a cookie (routes/auth/sessions.ts); nothing else reads one.
   await app.register(cookie);
+  // After the hooks that answer whatever the credential (the database down, the instance draining).
+  guardRoutes(app);
 
   // Liveness: the process answers. Readiness: the database answers and its migrations are current.
   const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };
-  for (const url of ['/api/health', '/api/health/']) app.get(url, { logLevel: 'warn', schema: { response: Health } }, async () => ({ status: 'ok' as const }));
+  for (const url of ['/api/health', '/api/health/'])
+    app.get(url, { logLevel: 'warn', config: { credential: 'none' }, schema: { response: Health } }, async () => ({ status: 'ok' as const }));
   for (const url of ['/api/ready', '/api/ready/']) {
-    app.get(url, { logLevel: 'warn', schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail } } }, async (_request, reply) => {
+    const Ready = { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail };
+    app.get(url, { logLevel: 'warn', config: { credential: 'none' }, schema: { response: Ready } }, async (_request, reply) => {
       const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
       if (!current) return databaseUnavailable(reply);
       return { status: 'ready' as const };

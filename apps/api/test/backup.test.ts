@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bankPasswords, bankPassKeyFrom, BackupError, decryptBankPass, openDatabase, queryRows, restoreBackup, writeBackup } from '@ejdesk/db';
-import { backupToken } from '../src/routes/backup/index.ts';
+import { backupToken } from '../src/lib/backup-token.ts';
 import { createTestApp, testDatabaseUrl, throwawayDatabase } from './helpers.ts';
 import { freePort } from '@ejdesk/http/testing';
 

@@ -36,7 +36,7 @@ import { startProcess } from '@ejdesk/settings/testing';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
-import { backupToken } from '../src/routes/backup/index.ts';
+import { backupToken } from '../src/lib/backup-token.ts';
 import { admin, backends, createTestApp, decodeClaims, login, startApiProcess, throwawayDatabase, type TestApp } from './helpers.ts';
 
 const run = promisify(execFile);

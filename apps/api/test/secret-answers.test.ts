@@ -3,7 +3,7 @@
 // the browser's cache nor a proxy's keeps it. Routes mark themselves (`config: { secret: true }`,
 // which covers their refusals too); other answers are left as they were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupToken } from '../src/routes/backup/index.ts';
+import { backupToken } from '../src/lib/backup-token.ts';
 import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 describe.each(backends)('answers that carry a secret on %s', (backend) => {

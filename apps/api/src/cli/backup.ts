@@ -11,7 +11,7 @@ import { BackupError, restoreBackup, storedSecret, writeBackup } from '@ejdesk/d
 import { readSettings, SettingError, startingWith } from '@ejdesk/settings';
 import { backupSettings, loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import { backupToken } from '../routes/backup/index.ts';
+import { backupToken } from '../lib/backup-token.ts';
 
 const usage =
   'Usage: pnpm backup FILE [--unencrypted] | pnpm restore FILE   (the embedded database in EJDESK_DATA_DIR with its keys; the passphrase from BACKUP_PASSPHRASE or the terminal)';

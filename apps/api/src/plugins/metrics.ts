@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { queryRows, type Database } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
-import { sameSecret } from '../lib/secrets.ts';
 import { Detail, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 export interface ApiMetrics {
@@ -75,7 +74,7 @@ export function createMetrics(database: Database, exportsInFlight: () => number)
   };
 }
 
-export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics, token: string | undefined): void {
+export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics): void {
   const requests = new client.Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route and status.',
@@ -97,11 +96,10 @@ export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics, token
   });
 
   for (const url of ['/api/metrics', '/api/metrics/']) {
-    app.get(url, { logLevel: 'warn', schema: { response: { 200: FileAnswer('text/plain'), 401: Detail, 404: Detail } } }, async (request, reply) => {
-      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const allowed = token ? bearer !== undefined && sameSecret(bearer, token) : !request.headers['x-ejdesk-proxy'];
-      if (!allowed) return reply.code(token ? 401 : 404).send({ detail: token ? 'A valid metrics token is required.' : 'Not found.' });
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-    });
+    app.get(
+      url,
+      { logLevel: 'warn', config: { credential: 'metrics' }, schema: { response: { 200: FileAnswer('text/plain'), 401: Detail, 404: Detail } } },
+      async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+    );
   }
 }

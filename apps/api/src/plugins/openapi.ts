@@ -1,25 +1,22 @@
 // The API described as OpenAPI 3.1 from the same schemas that validate its requests and answers
 // (the contract's), served at GET /api/openapi.json: what another team integrates against, and
-// what the schema-driven fuzzer in the tests reads. Registered before the routes, which it collects.
+// what the schema-driven fuzzer in the tests reads. Registered before the routes, which it collects,
+// each with the credential it declares (plugins/credentials.ts).
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { apiContractVersion } from '@ejdesk/contract';
+import type { Credential } from './credentials.ts';
 
-/** Which credential a path needs; everything not listed takes a user's access token. */
-const credentialOf = (method: string, url: string): 'none' | 'deployer' | 'metrics' | 'backup' | 'user' => {
-  if (/^\/api\/(health|ready|openapi\.json)\/?$/.test(url)) return 'none';
-  if (/^\/api\/auth\/jwt\/(create|verify|refresh|logout)\/$/.test(url)) return 'none';
-  // Single sign-on: the browser's redirects, the one-time code, and the provider's signed logout token.
-  if (url.startsWith('/api/auth/oidc/')) return 'none';
-  if (/^\/api\/metrics\/?$/.test(url)) return 'metrics';
-  if (/^\/api\/backup\/?$/.test(url)) return 'backup';
-  // The console's own registry calls (the admins' Releases and Deploy Tokens, the shell's load-failure reports).
-  if (/^\/api\/registry\/(tokens\/|status\/|[^/]+\/failures\/)/.test(url)) return 'user';
-  if (url.startsWith('/api/registry')) return method === 'GET' && /^\/api\/registry\/?$/.test(url) ? 'none' : 'deployer';
-  return 'user';
+/** Each credential as the document states it: the security scheme it takes. */
+const securityOf: Record<Credential, Record<string, string[]>[]> = {
+  none: [],
+  user: [{ jwt: [] }],
+  'password-change': [{ jwt: [] }],
+  admin: [{ jwt: [] }],
+  deployer: [{ deployToken: [] }],
+  metrics: [{ metricsToken: [] }],
+  backup: [{ backupToken: [] }],
 };
-
-const security = { none: [], deployer: [{ deployToken: [] }], metrics: [{ metricsToken: [] }], backup: [{ backupToken: [] }], user: [{ jwt: [] }] };
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -52,8 +49,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const method = [route.method].flat()[0] ?? 'GET';
       const hidden = url === '*' || method === 'HEAD' || method === 'OPTIONS' || url === '/api/openapi.json';
       const tag = /^\/api\/([^/]+)/.exec(url)?.[1] ?? 'api';
-      return { url, schema: { ...schema, hide: hidden || schema?.hide, tags: [tag], security: security[credentialOf(method, url)] } as never };
+      const credential = route.config?.credential;
+      return {
+        url,
+        schema: {
+          ...schema,
+          hide: hidden || schema?.hide,
+          tags: [tag],
+          security: credential ? securityOf[credential] : undefined,
+          // The admins' routes: an operator's valid token is refused there (403).
+          ...(credential === 'admin' && { 'x-required-role': 'admin' }),
+        } as never,
+      };
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { config: { credential: 'none' }, schema: { hide: true } }, async () => app.swagger());
 }

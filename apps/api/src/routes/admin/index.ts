@@ -21,7 +21,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { Account, AccountParams, ChangeAccountBody, CreateAccountBody, ResetPasswordBody } from '@ejdesk/contract/schemas/accounts.ts';
 import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
-import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
+import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { AuditExportQuery, AuditQuery, AuditRow } from '@ejdesk/contract/schemas/audit.ts';
 import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
@@ -49,19 +49,22 @@ const filtersOf = (q: { who?: string | undefined; action?: string | undefined; f
 
 export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', authenticate);
-  app.addHook('onRequest', requireAdmin);
+  // An unknown path asks for an admin's token too.
+  app.addHook('onRequest', unknownPathsNeed('admin'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
-  app.get('/audit-log/', { schema: { querystring: AuditQuery, response: { 200: Paginated(AuditRow), ...errorResponses } } }, async (request, reply) => {
-    const page = pageOf(request.query);
-    return sendPage(request, reply, page, await listAudit(db, filtersOf(request.query), page));
-  });
+  app.get(
+    '/audit-log/',
+    { config: { credential: 'admin' }, schema: { querystring: AuditQuery, response: { 200: Paginated(AuditRow), ...errorResponses } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      return sendPage(request, reply, page, await listAudit(db, filtersOf(request.query), page));
+    },
+  );
 
   app.get(
     '/audit-log/export/',
-    { schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } },
     async (request, reply) => {
       const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
@@ -75,7 +78,10 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // once by the ingester hosted in this process; without one, it waits for a running ingester.
   app.post(
     '/emails/:id/reprocess/',
-    { config: { idempotency: 'repeatable' }, schema: { params: IdParams, response: { 200: Reprocessed, 202: Reprocessed, 409: Detail, ...errorResponses } } },
+    {
+      config: { credential: 'admin', idempotency: 'repeatable' },
+      schema: { params: IdParams, response: { 200: Reprocessed, 202: Reprocessed, 409: Detail, ...errorResponses } },
+    },
     async (request, reply) => {
       const { id } = request.params;
       if (!(await requeueEmail(db, request.user!.id, id, request.clientIp))) {
@@ -101,18 +107,22 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/users/', { schema: { response: { 200: Type.Array(Account), ...errorResponses } } }, async () => listAccounts(db));
+  app.get('/users/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(Account), ...errorResponses } } }, async () => listAccounts(db));
 
-  app.post('/users/', { schema: { body: CreateAccountBody, response: { 201: Account, ...errorResponses } } }, async (request, reply) => {
-    const { email, password, role } = request.body;
-    const row = await createAccount(db, request.user!.id, email.trim(), await hashPassword(password), role);
-    if (!row) return reply.code(400).send({ detail: `An account for '${email.trim()}' already exists.` });
-    return reply.code(201).send(row);
-  });
+  app.post(
+    '/users/',
+    { config: { credential: 'admin' }, schema: { body: CreateAccountBody, response: { 201: Account, ...errorResponses } } },
+    async (request, reply) => {
+      const { email, password, role } = request.body;
+      const row = await createAccount(db, request.user!.id, email.trim(), await hashPassword(password), role);
+      if (!row) return reply.code(400).send({ detail: `An account for '${email.trim()}' already exists.` });
+      return reply.code(201).send(row);
+    },
+  );
 
   app.patch(
     '/users/:id/',
-    { schema: { params: AccountParams, body: ChangeAccountBody, response: { 200: Account, ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { params: AccountParams, body: ChangeAccountBody, response: { 200: Account, ...errorResponses } } },
     async (request, reply) => {
       const { role, is_active } = request.body;
       // An admin cannot lock themselves out: another admin has to do it.
@@ -127,7 +137,7 @@ export const adminApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:id/reset-password/',
-    { schema: { params: AccountParams, body: ResetPasswordBody, response: { 200: Account, ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { params: AccountParams, body: ResetPasswordBody, response: { 200: Account, ...errorResponses } } },
     async (request, reply) => {
       const row = await resetAccountPassword(db, request.user!.id, request.params.id, await hashPassword(request.body.password));
       if (!row) return reply.code(404).send({ detail: 'Not found.' });

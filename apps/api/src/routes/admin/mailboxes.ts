@@ -148,20 +148,26 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { status, body, retryAfter: undefined };
   }
 
-  app.get('/mailboxes/', { schema: { response: { 200: Type.Array(Mailbox), ...errorResponses } } }, async () => (await listMailboxes(db)).map(withSource));
+  app.get('/mailboxes/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(Mailbox), ...errorResponses } } }, async () =>
+    (await listMailboxes(db)).map(withSource),
+  );
 
-  app.post('/mailboxes/', { schema: { body: MailboxBody, response: { 201: Mailbox, ...errorResponses, ...MailboxRefusals } } }, async (request, reply) => {
-    const input = checked(request.body);
-    if (typeof input === 'string') return reply.code(400).send({ detail: input });
-    const refused = await refusedTarget(input);
-    if (refused) return reply.code(400).send({ detail: refused });
-    const { status, body } = answer(await createMailbox(db, key, request.user!.id, input), input);
-    return reply.code(status === 200 ? 201 : status).send(body);
-  });
+  app.post(
+    '/mailboxes/',
+    { config: { credential: 'admin' }, schema: { body: MailboxBody, response: { 201: Mailbox, ...errorResponses, ...MailboxRefusals } } },
+    async (request, reply) => {
+      const input = checked(request.body);
+      if (typeof input === 'string') return reply.code(400).send({ detail: input });
+      const refused = await refusedTarget(input);
+      if (refused) return reply.code(400).send({ detail: refused });
+      const { status, body } = answer(await createMailbox(db, key, request.user!.id, input), input);
+      return reply.code(status === 200 ? 201 : status).send(body);
+    },
+  );
 
   app.put(
     '/mailboxes/:id/',
-    { schema: { params: IdParams, body: MailboxBody, response: { 200: Mailbox, ...errorResponses, ...MailboxRefusals } } },
+    { config: { credential: 'admin' }, schema: { params: IdParams, body: MailboxBody, response: { 200: Mailbox, ...errorResponses, ...MailboxRefusals } } },
     async (request, reply) => {
       const before = await mailboxById(db, request.params.id);
       if (!before) return reply.code(404).send({ detail: 'Not found.' });
@@ -174,18 +180,22 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/mailboxes/:id/', { schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const removed = await removeMailbox(db, request.user!.id, request.params.id);
-    if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/mailboxes/:id/',
+    { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      const removed = await removeMailbox(db, request.user!.id, request.params.id);
+      if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
+      return reply.code(204).send(null);
+    },
+  );
 
   // The form, before it is saved: its own secrets, or (with `id`) the stored ones it leaves out,
   // which go only to the stored mailbox's server and provider.
   app.post(
     '/mailboxes/test/',
     {
-      config: { idempotency: 'repeatable' },
+      config: { credential: 'admin', idempotency: 'repeatable' },
       schema: { body: MailboxTestBody, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } },
     },
     async (request, reply) => {
@@ -225,7 +235,10 @@ export const mailboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/mailboxes/:id/test/',
-    { config: { idempotency: 'repeatable' }, schema: { params: IdParams, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } } },
+    {
+      config: { credential: 'admin', idempotency: 'repeatable' },
+      schema: { params: IdParams, response: { 200: ConnectionTest, ...errorResponses, ...ConnectionTestRefusals } },
+    },
     async (request, reply) => {
       const [stored] = await mailboxesToSignIn(db, key, { id: request.params.id });
       const about = { entityId: request.params.id, detail: `Test connection of ${stored ? described(stored) : 'no such mailbox'}, stored secrets` };

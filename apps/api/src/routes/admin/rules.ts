@@ -79,26 +79,40 @@ export const ruleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ? { status: 404, body: { detail: 'Not found.' } }
           : { status, body: written };
 
-    app.get(list.path, { schema: { response: { 200: Type.Array(list.row), ...errorResponses } } }, async () => list.store.list(db));
+    app.get(list.path, { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(list.row), ...errorResponses } } }, async () =>
+      list.store.list(db),
+    );
 
-    app.post(list.path, { schema: { body: list.body, response: { 201: list.row, ...errorResponses } } }, async (request, reply) => {
-      const entry = checked(request.body);
-      if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
-      const { status, body } = answer(await list.store.create(db, request.user!.id, entry.input), entry.input, 201);
-      return reply.code(status).send(body);
-    });
+    app.post(
+      list.path,
+      { config: { credential: 'admin' }, schema: { body: list.body, response: { 201: list.row, ...errorResponses } } },
+      async (request, reply) => {
+        const entry = checked(request.body);
+        if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
+        const { status, body } = answer(await list.store.create(db, request.user!.id, entry.input), entry.input, 201);
+        return reply.code(status).send(body);
+      },
+    );
 
-    app.put(`${list.path}:id/`, { schema: { params: IdParams, body: list.body, response: { 200: list.row, ...errorResponses } } }, async (request, reply) => {
-      const entry = checked(request.body);
-      if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
-      const { status, body } = answer(await list.store.change(db, request.user!.id, request.params.id, entry.input), entry.input);
-      return reply.code(status).send(body);
-    });
+    app.put(
+      `${list.path}:id/`,
+      { config: { credential: 'admin' }, schema: { params: IdParams, body: list.body, response: { 200: list.row, ...errorResponses } } },
+      async (request, reply) => {
+        const entry = checked(request.body);
+        if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
+        const { status, body } = answer(await list.store.change(db, request.user!.id, request.params.id, entry.input), entry.input);
+        return reply.code(status).send(body);
+      },
+    );
 
-    app.delete(`${list.path}:id/`, { schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-      const removed = await list.store.remove(db, request.user!.id, request.params.id);
-      if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
-      return reply.code(204).send(null);
-    });
+    app.delete(
+      `${list.path}:id/`,
+      { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+      async (request, reply) => {
+        const removed = await list.store.remove(db, request.user!.id, request.params.id);
+        if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
+        return reply.code(204).send(null);
+      },
+    );
   }
 };

@@ -6,18 +6,16 @@ import { Type } from 'typebox';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { audit, beginLoginAttempt, findUserByEmail, finishLoginAttempt, passwordHashOf, recordLogin, setOwnPassword } from '@ejdesk/db';
 import { hashPassword } from '../../lib/passwords.ts';
-import { authenticateForPasswordChange } from '../../plugins/authenticate.ts';
 import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, VerifyBody } from '@ejdesk/contract/schemas/auth.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { beginSession, endSession, noRefreshToken, liveUserOf, presentedRefresh, refreshClaims, tokenNotValid } from './sessions.ts';
 
 export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
-  app.decorateRequest('user', null);
 
   app.post(
     '/create/',
-    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
+    { config: { credential: 'none', secret: true, idempotency: 'repeatable' }, schema: { body: LoginBody, response: { 200: TokenPair, ...errorResponses } } },
     async (request, reply) => {
       const { email, password } = request.body;
       // LOCAL_LOGIN=off: the identity provider is the way in; only the break-glass accounts keep a password.
@@ -66,7 +64,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // not ended (logout, a password change or reset, the provider's logout).
   app.post(
     '/verify/',
-    { config: { idempotency: 'repeatable' }, schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } },
+    { config: { credential: 'none', idempotency: 'repeatable' }, schema: { body: VerifyBody, response: { 200: Type.Object({}), ...errorResponses } } },
     async (request, reply) => {
       const claims = tokens.verify(request.body.token);
       if (!claims || !(await liveUserOf(app.ctx, claims))) return reply.code(401).send(tokenNotValid);
@@ -76,7 +74,10 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/refresh/',
-    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } } },
+    {
+      config: { credential: 'none', secret: true, idempotency: 'repeatable' },
+      schema: { body: RefreshBody, response: { 200: AccessOnly, ...errorResponses } },
+    },
     async (request, reply) => {
       const presented = presentedRefresh(request);
       if (!presented) return reply.code(401).send(noRefreshToken);
@@ -100,7 +101,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Ending a session twice is fine; a token that is not a valid refresh token is refused.
   app.post(
     '/logout/',
-    { config: { idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } },
+    { config: { credential: 'none', idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 204: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
       const presented = presentedRefresh(request);
       if (!presented) return reply.code(401).send(noRefreshToken);
@@ -114,7 +115,7 @@ export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // One's own password, any role; after an admin's reset the only thing a user can do.
   app.post(
     '/password/',
-    { onRequest: authenticateForPasswordChange, schema: { body: ChangePasswordBody, response: { 204: Type.Null(), ...errorResponses } } },
+    { config: { credential: 'password-change' }, schema: { body: ChangePasswordBody, response: { 204: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
       const { old_password, new_password } = request.body;
       const user = request.user!;

@@ -65,14 +65,14 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
     return reply.header('cache-control', 'no-store').redirect(`/login#sso_error=${encodeURIComponent(reason)}`, 302);
   };
 
-  app.get('/', { schema: { response: { 200: SsoInfo } } }, async () => ({
+  app.get('/', { config: { credential: 'none' }, schema: { response: { 200: SsoInfo } } }, async () => ({
     enabled: Boolean(oidc),
     display_name: oidc?.displayName ?? null,
     local_login: config.localLogin.enabled,
   }));
 
   // The "Sign in with ..." button: a navigation, so every answer is a redirect.
-  app.get('/login/', { schema: { response: { 302: Redirect, 404: errorResponses[404] } } }, async (request, reply) => {
+  app.get('/login/', { config: { credential: 'none' }, schema: { response: { 302: Redirect, 404: errorResponses[404] } } }, async (request, reply) => {
     if (!rp) return reply.code(404).send(notConfigured);
     try {
       const started = await rp.begin();
@@ -90,7 +90,10 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
 
   app.get(
     '/callback/',
-    { schema: { querystring: SsoCallbackQuery, response: { 302: Redirect, 400: errorResponses[400], 404: errorResponses[404] } } },
+    {
+      config: { credential: 'none' },
+      schema: { querystring: SsoCallbackQuery, response: { 302: Redirect, 400: errorResponses[400], 404: errorResponses[404] } },
+    },
     async (request, reply) => {
       if (!rp || !oidc) return reply.code(404).send(notConfigured);
       const { state, error, error_description: description } = request.query;
@@ -140,7 +143,10 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   // The console's half: the one-time code for the tokens (the same pair as a password login).
   app.post(
     '/session/',
-    { config: { secret: true, idempotency: 'repeatable' }, schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } } },
+    {
+      config: { credential: 'none', secret: true, idempotency: 'repeatable' },
+      schema: { body: SsoExchangeBody, response: { 200: TokenPair, ...errorResponses } },
+    },
     async (request, reply) => {
       // The refresh token's id is recorded with the session as the code is taken, then the token is made.
       const jti = tokens.newId();
@@ -155,7 +161,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   // where the browser goes to end the provider's session too.
   app.post(
     '/logout/',
-    { config: { idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } },
+    { config: { credential: 'none', idempotency: 'repeatable' }, schema: { body: RefreshBody, response: { 200: SsoLogoutAnswer, ...errorResponses } } },
     async (request, reply) => {
       const presented = presentedRefresh(request);
       if (!presented) return reply.code(401).send(noRefreshToken);
@@ -171,7 +177,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty
   // OpenID Connect Back-Channel Logout: the provider posts a signed logout token.
   app.post(
     '/backchannel-logout/',
-    { config: { idempotency: 'repeatable' }, schema: { body: BackchannelLogoutBody, response: { 200: Type.Null(), ...errorResponses } } },
+    { config: { credential: 'none', idempotency: 'repeatable' }, schema: { body: BackchannelLogoutBody, response: { 200: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!rp) return reply.code(404).send(notConfigured);

@@ -4,7 +4,7 @@
 // The clock's day is today in TAT_TIME_ZONE.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkStatusChange, dayIn, disputeAgeing, disputesMatching, disputeStory, RuleProblem, setDisputeStatus, type StatusChange } from '@ejdesk/db';
-import { authenticate } from '../../plugins/authenticate.ts';
+import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { monthProblem, monthRange } from '../../lib/months.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { BulkStatusAnswer, BulkStatusBody, DisputeAgeing, DisputeIdParams, DisputeStory, StatusBody } from '@ejdesk/contract/schemas/disputes.ts';
@@ -24,26 +24,34 @@ function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown })
 export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
   const today = () => dayIn(config.clockTimeZone);
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', authenticate);
+  // An unknown path asks for a user's token too.
+  app.addHook('onRequest', unknownPathsNeed('user'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
-  app.get('/ageing/', { schema: { querystring: DashboardQuery, response: { 200: DisputeAgeing, ...errorResponses } } }, async (request, reply) => {
-    const range = monthRange(request.query.date);
-    if (!range) return reply.code(400).send({ detail: monthProblem('date') });
-    const last = new Date(range.to.getTime() - 86_400_000);
-    return disputeAgeing(db, range.from.toISOString().slice(0, 10), last.toISOString().slice(0, 10), today());
-  });
+  app.get(
+    '/ageing/',
+    { config: { credential: 'user' }, schema: { querystring: DashboardQuery, response: { 200: DisputeAgeing, ...errorResponses } } },
+    async (request, reply) => {
+      const range = monthRange(request.query.date);
+      if (!range) return reply.code(400).send({ detail: monthProblem('date') });
+      const last = new Date(range.to.getTime() - 86_400_000);
+      return disputeAgeing(db, range.from.toISOString().slice(0, 10), last.toISOString().slice(0, 10), today());
+    },
+  );
 
-  app.get('/:id/', { schema: { params: DisputeIdParams, response: { 200: DisputeStory, ...errorResponses } } }, async (request, reply) => {
-    const story = await disputeStory(db, request.params.id, today());
-    if (!story) return reply.code(404).send({ detail: 'Not found.' });
-    return story;
-  });
+  app.get(
+    '/:id/',
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: DisputeStory, ...errorResponses } } },
+    async (request, reply) => {
+      const story = await disputeStory(db, request.params.id, today());
+      if (!story) return reply.code(404).send({ detail: 'Not found.' });
+      return story;
+    },
+  );
 
   app.post(
     '/:id/status/',
-    { schema: { params: DisputeIdParams, body: StatusBody, response: { 200: DisputeStory, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: StatusBody, response: { 200: DisputeStory, ...errorResponses } } },
     async (request, reply) => {
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
@@ -55,14 +63,18 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post('/bulk-status/', { schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, ...errorResponses } } }, async (request, reply) => {
-    const { ids, filters } = request.body;
-    if ((ids === undefined) === (filters === undefined)) return reply.code(400).send({ detail: 'body: give either ids or filters, not both.' });
-    const change = changeOf(request.body);
-    if ('detail' in change) return reply.code(400).send(change);
-    const day = today();
-    const target = ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };
-    const changed = await setDisputeStatus(db, target, change, request.user!, day);
-    return { updated: changed.length };
-  });
+  app.post(
+    '/bulk-status/',
+    { config: { credential: 'user' }, schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, ...errorResponses } } },
+    async (request, reply) => {
+      const { ids, filters } = request.body;
+      if ((ids === undefined) === (filters === undefined)) return reply.code(400).send({ detail: 'body: give either ids or filters, not both.' });
+      const change = changeOf(request.body);
+      if ('detail' in change) return reply.code(400).send(change);
+      const day = today();
+      const target = ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };
+      const changed = await setDisputeStatus(db, target, change, request.user!, day);
+      return { updated: changed.length };
+    },
+  );
 };

@@ -6,7 +6,7 @@
 // stream with fetch, so no token ever travels in a URL).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EndReason, LiveEvent } from '../../lib/live.ts';
-import { authenticate } from '../../plugins/authenticate.ts';
+import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
@@ -26,42 +26,46 @@ const lastFrame = (reason: EndReason) => (reason === 'closing' ? reconnectFrame 
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { live, config } = app.ctx;
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', authenticate);
+  // An unknown path asks for a user's token too.
+  app.addHook('onRequest', unknownPathsNeed('user'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
-  app.get('/', { schema: { response: { 200: FileAnswer('text/event-stream'), ...errorResponses } } }, async (request, reply) => {
-    const stall = await live.currentStall();
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    // Events that come before the stall frame wait behind it: the stall is always the first frame.
-    let early: LiveEvent[] | null = [];
-    const unsubscribe = live.subscribe(
-      (event) => (early ? early.push(event) : res.write(frame(event))),
-      (reason) => res.end(lastFrame(reason)),
-      { user: request.user!.id, limit: config.eventStreamsPerUser },
-    );
-    const heartbeat = setInterval(() => res.write(': still here\n\n'), 20_000);
-    const end = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    };
-    request.raw.on('close', end);
-    // Ended by the hub (res.end): no heartbeat is written after it.
-    res.on('close', end);
-    res.on('error', end);
-    // The first stream of an instance makes its LISTEN connection now; the stall frame waits for
-    // it, so a client that has the stall hears every mail stored after it.
-    await live.listening();
-    if (res.writableEnded) return;
-    res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
-    for (const event of early) res.write(frame(event));
-    early = null;
-  });
+  app.get(
+    '/',
+    { config: { credential: 'user' }, schema: { response: { 200: FileAnswer('text/event-stream'), ...errorResponses } } },
+    async (request, reply) => {
+      const stall = await live.currentStall();
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      // Events that come before the stall frame wait behind it: the stall is always the first frame.
+      let early: LiveEvent[] | null = [];
+      const unsubscribe = live.subscribe(
+        (event) => (early ? early.push(event) : res.write(frame(event))),
+        (reason) => res.end(lastFrame(reason)),
+        { user: request.user!.id, limit: config.eventStreamsPerUser },
+      );
+      const heartbeat = setInterval(() => res.write(': still here\n\n'), 20_000);
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.raw.on('close', end);
+      // Ended by the hub (res.end): no heartbeat is written after it.
+      res.on('close', end);
+      res.on('error', end);
+      // The first stream of an instance makes its LISTEN connection now; the stall frame waits for
+      // it, so a client that has the stall hears every mail stored after it.
+      await live.listening();
+      if (res.writableEnded) return;
+      res.write(`retry: 5000\n${frame({ type: 'stall', data: stall })}`);
+      for (const event of early) res.write(frame(event));
+      early = null;
+    },
+  );
 };

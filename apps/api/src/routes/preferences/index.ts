@@ -3,30 +3,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { deletePreference, getPreference, preferenceLimit, savePreference } from '@ejdesk/db';
-import { authenticate } from '../../plugins/authenticate.ts';
+import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { ColumnChoice, Preference, PreferenceParams } from '@ejdesk/contract/schemas/preferences.ts';
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', authenticate);
+  // An unknown path asks for a user's token too.
+  app.addHook('onRequest', unknownPathsNeed('user'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
   // Nothing saved yet is an ordinary answer (value null), not a 404: every table asks on first use.
-  app.get('/:key/', { schema: { params: PreferenceParams, response: { 200: Preference, ...errorResponses } } }, async (request) => {
-    const row = await getPreference(db, request.user!.id, request.params.key);
-    return { key: request.params.key, value: (row?.value ?? null) as never, update_at: row?.update_at ?? null };
-  });
+  app.get(
+    '/:key/',
+    { config: { credential: 'user' }, schema: { params: PreferenceParams, response: { 200: Preference, ...errorResponses } } },
+    async (request) => {
+      const row = await getPreference(db, request.user!.id, request.params.key);
+      return { key: request.params.key, value: (row?.value ?? null) as never, update_at: row?.update_at ?? null };
+    },
+  );
 
-  app.put('/:key/', { schema: { params: PreferenceParams, body: ColumnChoice, response: { 200: Preference, ...errorResponses } } }, async (request, reply) => {
-    const row = await savePreference(db, request.user!.id, request.params.key, request.body);
-    if (row === 'full') return reply.code(400).send({ detail: `At most ${preferenceLimit} preferences are kept per operator.` });
-    return { key: request.params.key, value: row.value as never, update_at: row.update_at };
-  });
+  app.put(
+    '/:key/',
+    { config: { credential: 'user' }, schema: { params: PreferenceParams, body: ColumnChoice, response: { 200: Preference, ...errorResponses } } },
+    async (request, reply) => {
+      const row = await savePreference(db, request.user!.id, request.params.key, request.body);
+      if (row === 'full') return reply.code(400).send({ detail: `At most ${preferenceLimit} preferences are kept per operator.` });
+      return { key: request.params.key, value: row.value as never, update_at: row.update_at };
+    },
+  );
 
-  app.delete('/:key/', { schema: { params: PreferenceParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    await deletePreference(db, request.user!.id, request.params.key);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/:key/',
+    { config: { credential: 'user' }, schema: { params: PreferenceParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      await deletePreference(db, request.user!.id, request.params.key);
+      return reply.code(204).send(null);
+    },
+  );
 };

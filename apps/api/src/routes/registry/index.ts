@@ -8,14 +8,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  anyDeployToken,
   createDeployToken,
   deployRemote,
-  deployTokenOf,
   inCanaryShare,
   listDeployTokens,
   promoteRemote,
-  recordConfiguredDeployToken,
   remoteHistory,
   remoteSlots,
   reportLoadFailure,
@@ -32,7 +29,7 @@ import {
 } from '@ejdesk/db';
 import { apiContractVersion, bareOrigin, isRemoteName, remoteNames } from '@ejdesk/contract';
 import { Type } from 'typebox';
-import { authenticate, requireAdmin } from '../../plugins/authenticate.ts';
+import { configuredDeployTokenRecorded } from '../../lib/deploy-tokens.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import {
   CreatedDeployToken,
@@ -86,31 +83,9 @@ const pathsOf = (release: RemoteRelease) => (Array.isArray(release.descriptor.pa
 
 export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
-  app.decorateRequest('user', null);
-  app.decorateRequest('deployToken', null);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
+  const configuredRecorded = () => configuredDeployTokenRecorded(app.ctx);
 
-  // The configured token is recorded on first need (not at start: the API starts with its database
-  // down too), and again after a failure.
-  let recorded: Promise<void> | null = null;
-  const configuredRecorded = () =>
-    (recorded ??= recordConfiguredDeployToken(db, config.deployToken).catch((err: unknown) => {
-      recorded = null;
-      throw err;
-    }));
-
-  const deployer = async (request: FastifyRequest, reply: FastifyReply) => {
-    await configuredRecorded();
-    const [scheme, token] = String(request.headers.authorization ?? '').split(' ');
-    const found = scheme === 'Bearer' && token ? await deployTokenOf(db, token) : undefined;
-    if (found) {
-      request.deployToken = found;
-      return;
-    }
-    if (!(await anyDeployToken(db)))
-      return reply.code(403).send({ detail: 'Deploys are not enabled on this API: set REMOTE_DEPLOY_TOKEN, or have an admin create a deploy token.' });
-    return reply.code(401).send({ detail: 'A deploy needs a deploy token (Authorization: Bearer TOKEN): its team\u2019s, or REMOTE_DEPLOY_TOKEN.' });
-  };
   /** A team's token touches its own remote only. */
   const mayTouch = (request: FastifyRequest, reply: FastifyReply, name: string) => {
     const token = request.deployToken!;
@@ -118,7 +93,6 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     void reply.code(403).send({ detail: `The deploy token '${token.name}' deploys ${token.remote} only, not ${name}.` });
     return false;
   };
-  const admins = { onRequest: [authenticate, requireAdmin] };
 
   /** Each remote's allowed origins: REMOTE_ORIGINS's, and those admins added. */
   const allowedOrigins = async () => {
@@ -143,7 +117,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A release off its remote's allowed origins (recorded before they were checked, or an origin
   // since removed) is never served: a canary gives way to the current release, and a remote whose
   // current release is off them is left out.
-  app.get('/', { schema: { response: { 200: Registry, ...errorResponses } } }, async (request, reply) => {
+  app.get('/', { config: { credential: 'none' }, schema: { response: { 200: Registry, ...errorResponses } } }, async (request, reply) => {
     void reply.header('cache-control', 'no-cache').header('vary', 'authorization');
     const operator = operatorOf(request);
     const [slots, allowed] = await Promise.all([remoteSlots(db), allowedOrigins()]);
@@ -169,7 +143,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/releases/',
     {
-      onRequest: deployer,
+      config: { credential: 'deployer' },
       schema: { querystring: Type.Object({ name: Type.Optional(NameParams.properties.name) }), response: { 200: Type.Array(Release), ...errorResponses } },
     },
     async (request, reply) => {
@@ -193,7 +167,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:name/releases/',
-    { onRequest: deployer, schema: { params: NameParams, body: DeployBody, response: { 201: Switched, 409: errorResponses[400], ...errorResponses } } },
+    {
+      config: { credential: 'deployer' },
+      schema: { params: NameParams, body: DeployBody, response: { 201: Switched, 409: errorResponses[400], ...errorResponses } },
+    },
     async (request, reply) => {
       const { name } = request.params;
       if (!mayTouch(request, reply, name)) return reply;
@@ -228,7 +205,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ] as const) {
     app.post(
       `/:name/${action}/`,
-      { onRequest: deployer, schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } } },
+      {
+        config: { credential: 'deployer' },
+        schema: { params: NameParams, body: RollbackBody, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } },
+      },
       async (request, reply) => {
         const { name } = request.params;
         if (!mayTouch(request, reply, name)) return reply;
@@ -241,7 +221,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // newest good release before it, a canary ends.
   app.post(
     '/:name/withdraw/',
-    { onRequest: deployer, schema: { params: NameParams, body: WithdrawBody, response: { 200: Withdrawn, 409: errorResponses[400], ...errorResponses } } },
+    {
+      config: { credential: 'deployer' },
+      schema: { params: NameParams, body: WithdrawBody, response: { 200: Withdrawn, 409: errorResponses[400], ...errorResponses } },
+    },
     async (request, reply) => {
       const { name } = request.params;
       if (!mayTouch(request, reply, name)) return reply;
@@ -262,7 +245,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // counted saying which); a canary past CANARY_ROLLBACK_FAILURES rolls back by itself.
   app.post(
     '/:name/failures/',
-    { onRequest: authenticate, schema: { params: NameParams, body: LoadFailureBody, response: { 202: LoadFailureCounted, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { params: NameParams, body: LoadFailureBody, response: { 202: LoadFailureCounted, ...errorResponses } } },
     async (request, reply) => {
       const counted = await reportLoadFailure(
         db,
@@ -274,7 +257,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/status/', { ...admins, schema: { response: { 200: Type.Array(RemoteSlot), ...errorResponses } } }, async () => {
+  app.get('/status/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(RemoteSlot), ...errorResponses } } }, async () => {
     const slot = (r: RemoteRelease & { failures: number }) => ({
       version: r.version,
       deployed_by: r.deployedBy,
@@ -290,7 +273,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The origins each remote may come from: REMOTE_ORIGINS's (configured: changed there, not here)
   // and those admins add and remove here (audited). Each widens the console's CSP.
-  app.get('/origins/', { ...admins, schema: { response: { 200: Type.Array(RemoteOrigin), ...errorResponses } } }, async () => [
+  app.get('/origins/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(RemoteOrigin), ...errorResponses } } }, async () => [
     ...remoteNames.flatMap((remote) =>
       (config.remoteOrigins[remote] ?? []).map((origin) => ({ id: null, remote, origin, configured: true, created_by: null, create_at: null })),
     ),
@@ -306,7 +289,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/origins/',
-    { ...admins, schema: { body: NewRemoteOrigin, response: { 201: RemoteOrigin, 409: errorResponses[400], ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { body: NewRemoteOrigin, response: { 201: RemoteOrigin, 409: errorResponses[400], ...errorResponses } } },
     async (request, reply) => {
       const { remote } = request.body;
       if (!isRemoteName(remote)) return reply.code(400).send({ detail: `remote: '${remote}' is not a remote (${remoteNames.join(', ')}).` });
@@ -326,13 +309,17 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/origins/:id/', { ...admins, schema: { params: OriginIdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    if (!(await removeRemoteOrigin(db, request.params.id, request.user!.id)))
-      return reply.code(404).send({ detail: 'No such allowed origin (removed already?). The configured ones change in REMOTE_ORIGINS.' });
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/origins/:id/',
+    { config: { credential: 'admin' }, schema: { params: OriginIdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      if (!(await removeRemoteOrigin(db, request.params.id, request.user!.id)))
+        return reply.code(404).send({ detail: 'No such allowed origin (removed already?). The configured ones change in REMOTE_ORIGINS.' });
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/tokens/', { ...admins, schema: { response: { 200: Type.Array(DeployToken), ...errorResponses } } }, async () => {
+  app.get('/tokens/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(DeployToken), ...errorResponses } } }, async () => {
     await configuredRecorded();
     return (await listDeployTokens(db)).map(tokenOf);
   });
@@ -340,11 +327,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/tokens/',
     {
-      ...admins,
       // Before the write's own transaction (plugins/idempotency.ts): shared by every request, it
       // must not be made, or rolled back, inside one of them.
       preHandler: async () => void (await configuredRecorded()),
-      config: { secret: true },
+      config: { credential: 'admin', secret: true },
       schema: { body: NewDeployToken, response: { 201: CreatedDeployToken, 409: errorResponses[400], ...errorResponses } },
     },
     async (request, reply) => {
@@ -354,9 +340,13 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/tokens/:id/', { ...admins, schema: { params: TokenIdParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    if (!(await revokeDeployToken(db, request.params.id, request.user!.id)))
-      return reply.code(404).send({ detail: 'No such deploy token (revoked already?).' });
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/tokens/:id/',
+    { config: { credential: 'admin' }, schema: { params: TokenIdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      if (!(await revokeDeployToken(db, request.params.id, request.user!.id)))
+        return reply.code(404).send({ detail: 'No such deploy token (revoked already?).' });
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -11,19 +11,17 @@ import {
   RevealBody,
   RevealedBankPassword,
 } from '@ejdesk/contract/schemas/admin.ts';
-import { requireAdmin } from '../../plugins/authenticate.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets } = app.ctx;
-  // After the token check of /api/scrape (a parent hook runs first): the admin lists are admins' only.
-  app.addHook('onRequest', requireAdmin);
-
-  app.get('/store/password/list/', { schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } }, async () => listBankPasswords(db));
+  app.get('/store/password/list/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } }, async () =>
+    listBankPasswords(db),
+  );
 
   app.post(
     '/store/password/create/',
-    { schema: { body: CreateBankPasswordBody, response: { 201: BankPassword, ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { body: CreateBankPasswordBody, response: { 201: BankPassword, ...errorResponses } } },
     async (request, reply) => {
       const { bank_name, bank_pass } = request.body;
       const row = await createBankPassword(db, secrets.bankPassKey, request.user!.id, bank_name.trim(), bank_pass);
@@ -35,7 +33,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/store/password/:id/reveal/',
     {
-      config: { secret: true, idempotency: 'repeatable' },
+      config: { credential: 'admin', secret: true, idempotency: 'repeatable' },
       schema: { params: IdParams, body: RevealBody, response: { 200: RevealedBankPassword, ...errorResponses } },
     },
     async (request, reply) => {
@@ -45,13 +43,19 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/bank/msp/list/', { schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } }, async () => listBankMsps(db));
+  app.get('/bank/msp/list/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } }, async () =>
+    listBankMsps(db),
+  );
 
-  app.post('/bank/msp/create/', { schema: { body: CreateBankMspBody, response: { 201: BankMsp, ...errorResponses } } }, async (request, reply) => {
-    const msp = request.body.msp.trim();
-    const bankName = request.body.bank_name.trim();
-    const row = await createBankMsp(db, request.user!.id, msp, bankName);
-    if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
-    return reply.code(201).send(row);
-  });
+  app.post(
+    '/bank/msp/create/',
+    { config: { credential: 'admin' }, schema: { body: CreateBankMspBody, response: { 201: BankMsp, ...errorResponses } } },
+    async (request, reply) => {
+      const msp = request.body.msp.trim();
+      const bankName = request.body.bank_name.trim();
+      const row = await createBankMsp(db, request.user!.id, msp, bankName);
+      if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
+      return reply.code(201).send(row);
+    },
+  );
 };

@@ -43,7 +43,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/email/dashboard/count/',
-    { schema: { querystring: DashboardQuery, response: { 200: DashboardCounts, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { querystring: DashboardQuery, response: { 200: DashboardCounts, ...errorResponses } } },
     async (request, reply) => {
       const range = monthRange(request.query.date);
       if (!range) return reply.code(400).send({ detail: monthProblem('date') });
@@ -53,7 +53,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     underScrape(emailListPaths.all),
-    { schema: { querystring: AllEmailQuery, response: { 200: EmailPage, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { querystring: AllEmailQuery, response: { 200: EmailPage, ...errorResponses } } },
     async (request, reply) => {
       const q = request.query;
       const page = pageOf(q);
@@ -72,35 +72,43 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   for (const [path, selection] of categoryLists) {
-    app.get(path, { schema: { querystring: CategoryQuery, response: { 200: EmailPage, ...errorResponses } } }, async (request, reply) => {
-      const q = request.query;
-      const page = pageOf(q);
-      const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
-      if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
-      const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
-      if ('detail' in ordering) return reply.code(400).send(ordering);
-      const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, emailOrder(ordering));
-      return sendPage(request, reply, page, result);
-    });
+    app.get(
+      path,
+      { config: { credential: 'user' }, schema: { querystring: CategoryQuery, response: { 200: EmailPage, ...errorResponses } } },
+      async (request, reply) => {
+        const q = request.query;
+        const page = pageOf(q);
+        const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
+        if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
+        const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
+        if ('detail' in ordering) return reply.code(400).send(ordering);
+        const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, emailOrder(ordering));
+        return sendPage(request, reply, page, result);
+      },
+    );
   }
 
   app.get(
     '/email/to/json/data/',
-    { schema: { querystring: JsonDataQuery, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { querystring: JsonDataQuery, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
     async (request) => listEmailJsonData(db, request.query.limit ?? 1000),
   );
 
   app.get(
     '/email/to/json/data/:id/',
-    { schema: { params: IdParams, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { params: IdParams, response: { 200: Type.Array(EmailJsonItem), ...errorResponses } } },
     async (request, reply) => {
       const item = await findEmailJsonData(db, request.params.id);
       return item ? [item] : reply.code(404).send({ detail: 'Not found.' });
     },
   );
 
-  app.get('/email/body/html/text/data/:id/', { schema: { params: IdParams, response: { 200: EmailDetails, ...errorResponses } } }, async (request, reply) => {
-    const email = await findEmailDetails(db, request.params.id);
-    return email ?? reply.code(404).send({ detail: 'Not found.' });
-  });
+  app.get(
+    '/email/body/html/text/data/:id/',
+    { config: { credential: 'user' }, schema: { params: IdParams, response: { 200: EmailDetails, ...errorResponses } } },
+    async (request, reply) => {
+      const email = await findEmailDetails(db, request.params.id);
+      return email ?? reply.code(404).send({ detail: 'Not found.' });
+    },
+  );
 };

@@ -30,7 +30,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/extract/email/data/pagination/',
-    { schema: { querystring: EjTableQuery, response: { 200: Paginated(DisputeRecord), ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { querystring: EjTableQuery, response: { 200: Paginated(DisputeRecord), ...errorResponses } } },
     async (request, reply) => {
       const ordering = parseOrdering<EjOrder['field']>(request.query.ordering, ejOrderings, '-id');
       if ('detail' in ordering) return reply.code(400).send(ordering);
@@ -51,7 +51,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const kind of ['overage', 'succeeding'] as const) {
     app.get(
       `/extract/${kind}/data/`,
-      { schema: { querystring: EmptyQuery, response: { 200: Type.Array(EjFileRecord), ...errorResponses } } },
+      { config: { credential: 'user' }, schema: { querystring: EmptyQuery, response: { 200: Type.Array(EjFileRecord), ...errorResponses } } },
       async (_request, reply) => reply.type('application/json; charset=utf-8').send(streamed(await ejJsonArrayStream(db, { kind }))),
     );
   }
@@ -59,7 +59,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // GET /api/scrape/extract/export/?format=csv|xlsx&kind=dispute|overage|succeeding&<the table's filters>
   // 499 (nginx's "client closed request") is only ever logged: nobody is left to read it.
   const exportAnswers = { 200: FileAnswer('text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), ...errorResponses, 499: Detail };
-  app.get('/extract/export/', { schema: { querystring: EjExportQuery, response: exportAnswers } }, async (request, reply) => {
+  app.get('/extract/export/', { config: { credential: 'user' }, schema: { querystring: EjExportQuery, response: exportAnswers } }, async (request, reply) => {
     // At most config.exportConcurrency at once: each holds a connection per batch and a core.
     const { exports, config, metrics } = app.ctx;
     if (exports.inFlight >= config.exportConcurrency) {

@@ -40,7 +40,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (paginated) {
       app.get(
         `${base}/pagination/`,
-        { schema: { querystring: DataFileQuery, response: { 200: Paginated(DataFile), ...errorResponses } } },
+        { config: { credential: 'user' }, schema: { querystring: DataFileQuery, response: { 200: Paginated(DataFile), ...errorResponses } } },
         async (request, reply) => {
           const q = request.query;
           const page = pageOf(q);
@@ -51,15 +51,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       );
     } else {
-      app.get(`${base}/`, { schema: { querystring: EmptyQuery, response: { 200: Type.Array(ListedDataFile), ...errorResponses } } }, async () =>
-        listAllDataFiles(db, kind),
+      app.get(
+        `${base}/`,
+        { config: { credential: 'user' }, schema: { querystring: EmptyQuery, response: { 200: Type.Array(ListedDataFile), ...errorResponses } } },
+        async () => listAllDataFiles(db, kind),
       );
     }
     // Details answer with and without the trailing slash (the original client asks for the text ones without).
     for (const path of [`${base}/:id`, `${base}/:id/`]) {
       app.get(
         path,
-        { schema: { params: IdParams, querystring: EmptyQuery, response: { 200: DataFileDetail(rowsKey, responseKey), ...errorResponses } } },
+        {
+          config: { credential: 'user' },
+          schema: { params: IdParams, querystring: EmptyQuery, response: { 200: DataFileDetail(rowsKey, responseKey), ...errorResponses } },
+        },
         async (request, reply) => {
           const found = await findDataFileWithLabelledRows(db, kind, request.params.id, responseKey);
           if (!found) return reply.code(404).send({ detail: 'Not found.' });

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { changeView, chooseDefaultView, createView, deleteView, listViews, viewLimit, type ViewRefusal } from '@ejdesk/db';
-import { authenticate } from '../../plugins/authenticate.ts';
+import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { View, ViewChange, ViewInput, ViewListQuery, ViewParams, Views } from '@ejdesk/contract/schemas/views.ts';
 
@@ -50,17 +50,17 @@ const isRefusal = (result: unknown): result is ViewRefusal => typeof result === 
 
 export const viewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', authenticate);
+  // An unknown path asks for a user's token too.
+  app.addHook('onRequest', unknownPathsNeed('user'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
   const asker = (user: { id: number; role: string }) => ({ id: user.id, admin: user.role === 'admin' });
   const withErrors = { ...errorResponses, 409: errorResponses[400] };
 
-  app.get('/', { schema: { querystring: ViewListQuery, response: { 200: Views, ...errorResponses } } }, async (request) => {
+  app.get('/', { config: { credential: 'user' }, schema: { querystring: ViewListQuery, response: { 200: Views, ...errorResponses } } }, async (request) => {
     return listViews(db, request.user!.id, request.query.list) as never;
   });
 
-  app.post('/', { schema: { body: ViewInput, response: { 201: View, ...withErrors } } }, async (request, reply) => {
+  app.post('/', { config: { credential: 'user' }, schema: { body: ViewInput, response: { 201: View, ...withErrors } } }, async (request, reply) => {
     const query = viewQuery(request.body.query);
     if ('detail' in query) return reply.code(400).send(query);
     const result = await createView(db, asker(request.user!), request.body.list, { ...request.body, ...query });
@@ -68,29 +68,41 @@ export const viewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(result as never);
   });
 
-  app.put('/:id/', { schema: { params: ViewParams, body: ViewChange, response: { 200: View, ...withErrors } } }, async (request, reply) => {
-    const query = viewQuery(request.body.query);
-    if ('detail' in query) return reply.code(400).send(query);
-    const result = await changeView(db, asker(request.user!), request.params.id, { ...request.body, ...query });
-    if (isRefusal(result)) return refuse(reply, result);
-    return result as never;
-  });
+  app.put(
+    '/:id/',
+    { config: { credential: 'user' }, schema: { params: ViewParams, body: ViewChange, response: { 200: View, ...withErrors } } },
+    async (request, reply) => {
+      const query = viewQuery(request.body.query);
+      if ('detail' in query) return reply.code(400).send(query);
+      const result = await changeView(db, asker(request.user!), request.params.id, { ...request.body, ...query });
+      if (isRefusal(result)) return refuse(reply, result);
+      return result as never;
+    },
+  );
 
-  app.delete('/:id/', { schema: { params: ViewParams, response: { 204: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const result = await deleteView(db, asker(request.user!), request.params.id);
-    if (result !== 'deleted') return refuse(reply, result);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/:id/',
+    { config: { credential: 'user' }, schema: { params: ViewParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      const result = await deleteView(db, asker(request.user!), request.params.id);
+      if (result !== 'deleted') return refuse(reply, result);
+      return reply.code(204).send(null);
+    },
+  );
 
   // Any view the operator can open, a shared one too, can be their default for its list.
   for (const [method, on] of [
     ['put', true],
     ['delete', false],
   ] as const) {
-    app[method]('/:id/default/', { schema: { params: ViewParams, response: { 200: View, ...errorResponses } } }, async (request, reply) => {
-      const result = await chooseDefaultView(db, request.user!.id, request.params.id, on);
-      if (isRefusal(result)) return refuse(reply, result);
-      return result as never;
-    });
+    app[method](
+      '/:id/default/',
+      { config: { credential: 'user' }, schema: { params: ViewParams, response: { 200: View, ...errorResponses } } },
+      async (request, reply) => {
+        const result = await chooseDefaultView(db, request.user!.id, request.params.id, on);
+        if (isRefusal(result)) return refuse(reply, result);
+        return result as never;
+      },
+    );
   }
 };
