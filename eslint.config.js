@@ -7,6 +7,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import dbDomainZones from './packages/db/lint-zones.js';
 
 // The dependency rules. Each folder below may import none of what its entry forbids, whether by
 // package name (@ejdesk/db) or by path (../../shell/src/...): import-x resolves paths, and a
@@ -83,6 +84,7 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  ...dbDomainZones,
   {
     // Settings are read once per process through its schema; nothing else reads the environment.
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.{ts,tsx}', 'rsbuild.shared.ts'],

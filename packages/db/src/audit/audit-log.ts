@@ -5,7 +5,7 @@
 import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { containsText, type Page, type PageOf, withinDays } from '../filters.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 import { auditLog } from './schema.ts';
 
 export interface AuditFilters {

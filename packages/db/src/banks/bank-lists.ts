@@ -1,6 +1,6 @@
 // The two admin lists: stored bank passwords (encrypted at rest, audited on reveal) and bank -> MSP.
 import { desc, eq } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { decryptBankPass, encryptBankPass } from '../bank-pass-cipher.ts';
 import type { Db } from '../client.ts';
 import { bankMsps, bankPasswords } from './schema.ts';

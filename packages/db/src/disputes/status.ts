@@ -1,6 +1,6 @@
 // The status from an operator: checked, applied to one dispute or many, audited and told.
 import { sql, type SQL } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { type Db, mailChannel, notifySql, queryRows } from '../client.ts';
 import { RuleProblem } from '../refusals.ts';
 import { type DisputeOutcome, disputeOutcomes, type DisputeStatus, disputeStatuses } from './schema.ts';

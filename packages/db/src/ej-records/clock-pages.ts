@@ -19,9 +19,14 @@ import {
   valueFields,
   withoutClock,
 } from './filters.ts';
-import { clockOrdered, complaintBound, type EjOrder, ejOrderFields, orderTerms, pageOf } from './lists.ts';
+import { clockOrdered, complaintBound, type EjOrder, ejOrderFields, orderTerms, pageOf } from './orders.ts';
 import { ejRecords } from './schema.ts';
 
+/**
+ * The filters' conditions, the narrowest sparse text filter replaced by its exact values (the
+ * column's btree then finds the candidates, every other condition is checked on them alone);
+ * null when a text filter matches no value at all.
+ */
 export async function narrowedConditions(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<SQL | undefined | null> {
   if (texts.length === 0) return ejConditions(filters);
   const matches = await matchValues(db, filters.kind, texts);

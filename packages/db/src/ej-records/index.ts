@@ -3,5 +3,6 @@
 export * from './schema.ts';
 // Named: what the other domains and the API use; the rest of these files are this domain's own.
 export { type EjFilters, ejRecordColumns, ejConditions, disputesMatching } from './filters.ts';
-export { type EjRecordRow, ejOrderFields, disputeOrderFields, type EjOrder, newestFirst, listEjRecords } from './lists.ts';
+export { ejOrderFields, disputeOrderFields, type EjOrder, newestFirst } from './orders.ts';
+export { type EjRecordRow, listEjRecords } from './lists.ts';
 export * from './export.ts';

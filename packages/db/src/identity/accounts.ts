@@ -1,7 +1,7 @@
 // The Users screen's data: accounts as admins manage them. Every change is written to
 // the audit log in the same transaction, so a change and its record never part.
 import { asc, eq, sql } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import type { Db } from '../client.ts';
 import { type UserRole, users } from './schema.ts';
 

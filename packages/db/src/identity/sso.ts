@@ -1,7 +1,7 @@
 // Single sign-on's rows: the requests waiting for the identity provider's callback, the users it
 // signs in (found by the provider's subject, else linked by e-mail), and the sessions it began.
 import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import type { Db } from '../client.ts';
 import { revokedTokens, ssoRequests, ssoSessions, type UserRole, users } from './schema.ts';
 

@@ -1,7 +1,7 @@
 // Users and their sign-in: finding and creating them, the login throttle (failed logins per account
 // and per IP), the refresh tokens a logout ended, and changing one's own password.
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { type Db, queryRows } from '../client.ts';
 import { loginFailures, revokedTokens, type UserRole, users } from './schema.ts';
 

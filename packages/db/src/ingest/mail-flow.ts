@@ -4,10 +4,10 @@
 import type { MailFlow as MailFlowSchema, Stall as StallSchema } from '@ejdesk/contract/schemas/mail-flow.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { type Db, mailChannel, notifySql, queryRows } from '../client.ts';
 import { removeProcessedRecords } from '../disputes/index.ts';
-import { emails } from '../emails/index.ts';
+import { emails } from '../emails/schema.ts';
 import { emailSources } from './schema.ts';
 
 /** A watched mailbox's state; `pnpm ingest --from` runs are sources too, importing then imported. */

@@ -6,7 +6,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { auditedList, auditLog } from '../audit/index.ts';
 import { decryptBankPass } from '../bank-pass-cipher.ts';
-import { bankMsps, bankPasswords } from '../banks/index.ts';
+import { bankMsps, bankPasswords } from '../banks/schema.ts';
 import type { Db } from '../client.ts';
 import { clockSettings } from '../disputes/index.ts';
 import { RuleProblem } from '../refusals.ts';

@@ -3,9 +3,9 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { type Db, mailChannel, notifySql, queryRows } from '../client.ts';
 import { applyMessageToDisputes, removeProcessedRecords } from '../disputes/index.ts';
-import type { EjRecordKind } from '../ej-records/index.ts';
-import { type EmailCategory, emails } from '../emails/index.ts';
-import type { DataFileKind } from '../files/index.ts';
+import type { EjRecordKind } from '../ej-records/schema.ts';
+import { type EmailCategory, emails } from '../emails/schema.ts';
+import type { DataFileKind } from '../files/schema.ts';
 import { emailSources, subjectFingerprints } from './schema.ts';
 
 /** A transaction handle or the database: everything here runs inside the caller's transaction. */

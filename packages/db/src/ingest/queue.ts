@@ -3,7 +3,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { type Db, mailChannel, queryRows } from '../client.ts';
-import { emails } from '../emails/index.ts';
+import { emails } from '../emails/schema.ts';
 
 /** A transaction handle or the database: everything here runs inside the caller's transaction. */
 type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;

@@ -4,9 +4,9 @@
 // every API process. Every creation and revocation is audited.
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import type { Db } from '../client.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 import { isUniqueViolation } from '../refusals.ts';
 import { deployTokens } from './schema.ts';
 

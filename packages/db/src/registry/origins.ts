@@ -1,8 +1,8 @@
 // The origins a remote's releases may come from (REMOTE_ORIGINS, and those admins add on Releases).
 import { count, eq, sql } from 'drizzle-orm';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { type Db, notifySql, releaseChannel } from '../client.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 import { isUniqueViolation } from '../refusals.ts';
 import { remoteOrigins } from './schema.ts';
 

@@ -3,7 +3,7 @@
 // so every shell server reading the registry sees the old release or the new, never a mix.
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
-import { auditLog } from '../audit/index.ts';
+import { auditLog } from '../audit/schema.ts';
 import { type Db, notifySql, releaseChannel } from '../client.ts';
 import { isUniqueViolation } from '../refusals.ts';
 import { remoteCurrent, remoteReleases } from './schema.ts';

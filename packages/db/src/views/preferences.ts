@@ -1,7 +1,7 @@
 // An operator's console choices, one JSON value per key (see userPreferences in schema.ts).
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 import { userPreferences } from './schema.ts';
 
 /** How many keys one operator may keep: enough for every table, too few to fill the disk. */

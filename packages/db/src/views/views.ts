@@ -3,7 +3,7 @@
 // name twice, and a view's default moves with it in the same transaction.
 import { and, count, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { users } from '../identity/index.ts';
+import { users } from '../identity/schema.ts';
 import { savedViewDefaults, savedViews } from './schema.ts';
 
 /** How many views one operator may keep over all lists: a working set, not an archive. */
