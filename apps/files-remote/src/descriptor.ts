@@ -1,7 +1,7 @@
 // What this remote owns and puts in the side nav (see RemoteDescriptor): the shell reads it from
 // remotes.json; this remote's build writes it beside mf-manifest.json.
 import type { RemoteDescriptor } from '@ejdesk/contract';
-import { fileKinds } from './features/kinds.ts';
+import { fileKinds } from './lib/kinds.ts';
 
 export default {
   name: 'files',

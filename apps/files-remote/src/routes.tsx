@@ -2,7 +2,7 @@
 import { Route, Routes } from 'react-router-dom';
 import { FileDetailPage } from './features/file-detail/FileDetailPage.tsx';
 import { FileListPage } from './features/file-lists/FileListPage.tsx';
-import { fileKinds } from './features/kinds.ts';
+import { fileKinds } from './lib/kinds.ts';
 
 export const filesLinks = fileKinds.map((kind) => ({ label: kind.title, to: kind.path }));
 

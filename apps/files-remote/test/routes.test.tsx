@@ -4,7 +4,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeApi, fileKindPaths, restoreFakeApi, routes } from '@ejdesk/api-client/testing';
 import { renderScreen, screenTestHooks } from '@ejdesk/ui/testing';
-import { fileKinds } from '../src/features/kinds.ts';
+import { fileKinds } from '../src/lib/kinds.ts';
 import FilesRoutes from '../src/routes.tsx';
 
 const at = '2026-11-20T09:30:00Z';

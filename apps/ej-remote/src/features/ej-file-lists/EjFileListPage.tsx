@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getEjFileRecords, loadFailure } from '@ejdesk/api-client';
 import { Card, Page, sortedRows, useColumnChoice, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
-import { ExportButtons } from '../ej-export/ExportButtons.tsx';
-import { ejTableColumns } from '../ej-table/columns.tsx';
+import { ExportButtons } from '../ej-export/index.ts';
+import { ejTableColumns } from '../ej-table/index.ts';
 
 const noFilters: string[] = [];
 

@@ -20,9 +20,8 @@ import {
   type ColumnDef,
   type RowSelection,
 } from '@ejdesk/ui';
-import { ExportButtons } from '../ej-export/ExportButtons.tsx';
-import { BulkStatus } from '../disputes/BulkStatus.tsx';
-import { QuickFilters, tatChoices } from '../disputes/QuickFilters.tsx';
+import { BulkStatus, QuickFilters, tatChoices } from '../disputes/index.ts';
+import { ExportButtons } from '../ej-export/index.ts';
 import styles from './ej-table.module.css';
 import { clockColumns, ejTableColumns } from './columns.tsx';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
 import { CopyableId, CutText, formatAmount, formatShortDate, type ColumnDef } from '@ejdesk/ui';
-import { DueDate, penaltyText, statusText } from '../disputes/clock.tsx';
+import { DueDate, penaltyText, statusText } from '../disputes/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
 const dates = new Set(['Transaction Date', 'Complaint Date']);

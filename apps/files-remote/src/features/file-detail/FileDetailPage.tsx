@@ -20,7 +20,7 @@ import {
   useListState,
   type ColumnDef,
 } from '@ejdesk/ui';
-import type { FileKind } from '../kinds.ts';
+import type { FileKind } from '../../lib/kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
 
 const searches = [

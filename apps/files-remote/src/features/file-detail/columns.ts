@@ -2,7 +2,7 @@
 // same list drives the table and both exports.
 import type { LabelledRow } from '@ejdesk/api-client';
 import type { ExportColumn } from '@ejdesk/export';
-import type { FileKind } from '../kinds.ts';
+import type { FileKind } from '../../lib/kinds.ts';
 
 const key = (name: string) => (row: LabelledRow) => row[name] ?? null;
 

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { getDataFilePage, getDataFiles, isNotFound, loadFailure, type DataFileListRow } from '@ejdesk/api-client';
 import { Card, DataTable, formatDateTime, Page, PaginatedListPage, useColumnChoice, type ColumnDef, type FilterDef } from '@ejdesk/ui';
-import type { FileKind } from '../kinds.ts';
+import type { FileKind } from '../../lib/kinds.ts';
 
 const filters: readonly FilterDef[] = [
   { name: 'name', label: 'Name', type: 'text' },

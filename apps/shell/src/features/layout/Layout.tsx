@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logOut, useSession, watchLiveEvents, type MailStall } from '@ejdesk/api-client';
-import { changedSection, navigationFor, screenPath } from '../remotes/remote-registry.ts';
+import { changedSection, navigationFor, screenPath } from '../remotes/index.ts';
 import styles from './layout.module.css';
 
 /**

@@ -1,0 +1,2 @@
+// The EJ table's columns, which the overage and succeeding lists show too.
+export { ejTableColumns } from './columns.tsx';
