@@ -9,12 +9,11 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { createUser, openDatabase, queryRows } from '@ejdesk/db';
+import { openDatabase, queryRows } from '@ejdesk/db';
 import { seed } from '@ejdesk/db/seed';
 import { startApiProcess, startNginx, type ApiProcess } from '@ejdesk/api/test-helpers';
 import { freePort } from '@ejdesk/http/testing';
 import { startDovecot } from '@ejdesk/mailbox/testing';
-import { hashPassword } from '../../api/src/lib/passwords.ts';
 import { bulkCorpus } from '../test/support/corpus.ts';
 import { freshDatabase } from './databases.ts';
 
@@ -28,7 +27,6 @@ async function requestsPerSecond(): Promise<void> {
   const database = await openDatabase({ url });
   await seed(database.db, { emails: 5000, ej: 100_000, filesPerKind: 100 });
   await database.db.execute(sql`vacuum analyze`);
-  await createUser(database.db, operator.email, await hashPassword(operator.password));
   await database.close();
 
   const env = {
@@ -39,6 +37,12 @@ async function requestsPerSecond(): Promise<void> {
     LOG_LEVEL: 'warn',
     EJDESK_HOSTED_WORKER: '',
   };
+  // The operator the load signs in as, made as an admin would: the API's own CLI (its password
+  // hashing is the API's, not the ingester's to import).
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/user-create.ts', '--email', operator.email], {
+    cwd: new URL('../../api', import.meta.url).pathname,
+    env: { ...process.env, ...env, EJDESK_PASSWORD: operator.password },
+  });
   const apis: ApiProcess[] = [];
   for (let i = 0; i < 2; i++) apis.push(await startApiProcess({ ...env, API_PORT: String(await freePort()), LOGIN_MAX_FAILURES: '1000' }));
   for (const api of apis) await api.waitFor('/api/ready', 200);
