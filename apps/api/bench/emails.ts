@@ -1,7 +1,7 @@
 // Email monitoring at 1,000,000 emails: every list endpoint and the dashboard count.
 import { sql } from 'drizzle-orm';
 import { dashboardCounts, listEmails, queryRows, type EmailListFilters, type EmailOrder } from '@ejdesk/db';
-import { categoryLists } from '../src/routes/scrape/emails.ts';
+import { categoryLists } from '../src/routes/emails/index.ts';
 import { openBench, printFloors, report, type Scenario } from './harness.ts';
 
 const wanted = Number(process.env.BENCH_EMAILS ?? 1_000_000);

@@ -1,9 +1,8 @@
-// Builds the API: plugins, then routes whose folders mirror the URL. Used by the server and by tests.
+// Builds the API: plugins, then the routes, whose folders are the data domains (routes/index.ts).
+// Used by the server and by tests.
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { Detail } from '@ejdesk/contract/schemas/common.ts';
 import type { Database } from '@ejdesk/db';
 import type { ApiConfig } from './config.ts';
 import type { AppContext, RouteInfo } from './context.ts';
@@ -14,23 +13,13 @@ import { answerClientError, bodyLimit, discardUnreadBody } from '@ejdesk/http';
 import { registerBodies } from './plugins/bodies.ts';
 import { databaseUnavailable, registerErrorHandling } from './plugins/errors.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
-import { registryRoutes } from './routes/registry/index.ts';
-import { backupRoutes } from './routes/backup/index.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { guardRoutes, requireDeclaredCredentials } from './plugins/credentials.ts';
 import { registerIdempotency, requestScopedDb } from './plugins/idempotency.ts';
-import { jwtRoutes } from './routes/auth/jwt.ts';
-import { oidcRoutes } from './routes/auth/oidc.ts';
 import { createRelyingParty, type RelyingPartyOptions } from './lib/sso.ts';
-import { adminApiRoutes } from './routes/admin/index.ts';
-import { eventRoutes } from './routes/events/index.ts';
-import { mailFlowRoutes } from './routes/mail-flow/index.ts';
-import { disputeRoutes } from './routes/disputes/index.ts';
-import { preferenceRoutes } from './routes/preferences/index.ts';
-import { viewRoutes } from './routes/views/index.ts';
-import { scrapeRoutes } from './routes/scrape/index.ts';
+import { registerRoutes } from './routes/index.ts';
 
 interface BuildOptions {
   database: Database;
@@ -138,34 +127,13 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     retryMs: config.writeRetrySeconds * 1000,
     hashSecrets: [secrets.jwtSecret, ...(secrets.jwtPreviousSecret ? [secrets.jwtPreviousSecret] : [])],
   });
-  // The console's refresh token arrives in a cookie (routes/auth/sessions.ts); nothing else reads one.
+  // The console's refresh token arrives in a cookie (routes/identity/sessions.ts); nothing else reads one.
   await app.register(cookie);
   // After the hooks that answer whatever the credential (the database down, the instance draining).
   guardRoutes(app);
 
-  // Liveness: the process answers. Readiness: the database answers and its migrations are current.
-  const Health = { 200: Type.Object({ status: Type.Literal('ok') }) };
-  for (const url of ['/api/health', '/api/health/'])
-    app.get(url, { logLevel: 'warn', config: { credential: 'none' }, schema: { response: Health } }, async () => ({ status: 'ok' as const }));
-  for (const url of ['/api/ready', '/api/ready/']) {
-    const Ready = { 200: Type.Object({ status: Type.Literal('ready') }), 503: Detail };
-    app.get(url, { logLevel: 'warn', config: { credential: 'none' }, schema: { response: Ready } }, async (_request, reply) => {
-      const current = ctx.status.migrated && (await database.isCurrent().catch(() => false));
-      if (!current) return databaseUnavailable(reply);
-      return { status: 'ready' as const };
-    });
-  }
-  await app.register(jwtRoutes, { prefix: '/api/auth/jwt' });
-  await app.register(oidcRoutes, { prefix: '/api/auth/oidc', ...(config.oidc && sso && { relyingParty: createRelyingParty(config.oidc, sso) }) });
-  await app.register(scrapeRoutes, { prefix: '/api/scrape' });
-  await app.register(preferenceRoutes, { prefix: '/api/preferences' });
-  await app.register(viewRoutes, { prefix: '/api/views' });
-  await app.register(adminApiRoutes, { prefix: '/api/admin' });
-  await app.register(mailFlowRoutes, { prefix: '/api/mail-flow' });
-  await app.register(disputeRoutes, { prefix: '/api/disputes' });
-  await app.register(eventRoutes, { prefix: '/api/events' });
-  await app.register(registryRoutes, { prefix: '/api/registry' });
-  await app.register(backupRoutes, { prefix: '/api/backup' });
+  // Every route, by domain (routes/index.ts).
+  await registerRoutes(app, { relyingParty: config.oidc && sso ? createRelyingParty(config.oidc, sso) : undefined });
   // The event streams end first when the API shuts down (close() would otherwise wait for them).
   app.addHook('preClose', async () => ctx.live.close());
   return app;

@@ -229,7 +229,7 @@ export interface OidcConfig {
 const trustProxyOf = (value: string | undefined): ApiConfig['trustProxy'] =>
   value === undefined || value === 'false' ? false : value === 'true' ? true : value;
 
-/** The path the provider sends the browser back to, under the console's address (routes/auth/oidc.ts). */
+/** The path the provider sends the browser back to, under the console's address (routes/identity/single-sign-on.ts). */
 const oidcCallbackPath = '/api/auth/oidc/callback/';
 
 function oidcOf(s: Settings<typeof apiSettings>): OidcConfig | undefined {

@@ -52,7 +52,7 @@ declare module 'fastify' {
     user: AuthenticatedUser | null;
     /** The client's address: the socket's, or X-Forwarded-For from the trusted shell proxy. */
     clientIp: string;
-    /** The deploy token a registry write came with (routes/registry): its name and its remote, null for every remote. */
+    /** The deploy token a registry write came with (plugins/credentials.ts, 'deployer'): its name and its remote, null for every remote. */
     deployToken: { name: string; remote: string | null } | null;
   }
 }

@@ -1,7 +1,7 @@
 import { emails, type EmailCategory } from '@ejdesk/db';
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoryLists } from '../src/routes/scrape/emails.ts';
+import { categoryLists } from '../src/routes/emails/index.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 interface Fixture {

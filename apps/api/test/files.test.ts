@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { dataFileRows, dataFiles, queryRows, type DataFileKind } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileKinds } from '../src/routes/scrape/files.ts';
+import { fileKinds } from '../src/routes/files/index.ts';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 const keys = [

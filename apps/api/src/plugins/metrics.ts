@@ -1,12 +1,10 @@
-// GET /api/metrics in the Prometheus text format (prom-client): requests and latency by route and
-// status, the database pool, exports in flight, login throttle refusals, the mail queue, and the
-// process's own figures. Answers with METRICS_TOKEN as a Bearer token, or without one only on the
-// API's own port (never through the shell's proxy, which does not forward it either).
+// What GET /api/metrics (routes/operations/metrics.ts) serves in the Prometheus text format
+// (prom-client): requests and latency by route and status, the database pool, exports in flight,
+// login throttle refusals, the mail queue, and the process's own figures.
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { queryRows, type Database } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
-import { Detail, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 export interface ApiMetrics {
   registry: client.Registry;
@@ -94,12 +92,4 @@ export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics): void
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-
-  for (const url of ['/api/metrics', '/api/metrics/']) {
-    app.get(
-      url,
-      { logLevel: 'warn', config: { credential: 'metrics' }, schema: { response: { 200: FileAnswer('text/plain'), 401: Detail, 404: Detail } } },
-      async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-    );
-  }
 }

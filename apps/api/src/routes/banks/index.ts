@@ -1,4 +1,5 @@
-// /api/scrape/store/password/* and /api/scrape/bank/msp/* (the admin lists, docs/api.md).
+// /api/scrape/store/password/* and /api/scrape/bank/msp/*: the banks' admin lists (docs/api.md),
+// admins only: each bank's stored password (revealed with a reason, audited) and its MSP.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createBankMsp, createBankPassword, listBankMsps, listBankPasswords, revealBankPassword } from '@ejdesk/db';
@@ -13,7 +14,7 @@ import {
 } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
-export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets } = app.ctx;
   app.get('/store/password/list/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(BankPassword), ...errorResponses } } }, async () =>
     listBankPasswords(db),

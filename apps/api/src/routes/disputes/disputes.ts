@@ -4,7 +4,6 @@
 // The clock's day is today in TAT_TIME_ZONE.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkStatusChange, dayIn, disputeAgeing, disputesMatching, disputeStory, RuleProblem, setDisputeStatus, type StatusChange } from '@ejdesk/db';
-import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { monthProblem, monthRange } from '../../lib/months.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { BulkStatusAnswer, BulkStatusBody, DisputeAgeing, DisputeIdParams, DisputeStory, StatusBody } from '@ejdesk/contract/schemas/disputes.ts';
@@ -24,9 +23,6 @@ function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown })
 export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
   const today = () => dayIn(config.clockTimeZone);
-  // An unknown path asks for a user's token too.
-  app.addHook('onRequest', unknownPathsNeed('user'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
   app.get(
     '/ageing/',

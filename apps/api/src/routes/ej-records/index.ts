@@ -1,4 +1,5 @@
-// EJ error data (docs/api.md) and its streamed export.
+// /api/scrape/extract/*: the EJ records (the EJ error table with each dispute's clock, overage and
+// succeeding; docs/api.md) and their streamed export.
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -24,7 +25,7 @@ const noClock = { dispute_id: null, status: 'open', outcome: null, due_date: nul
 
 const exportNames = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
 
-export const extractRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
   const today = () => dayIn(config.clockTimeZone);
 

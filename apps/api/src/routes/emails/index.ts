@@ -1,4 +1,5 @@
-// Email monitoring (the dashboard, the email lists and details; docs/api.md).
+// /api/scrape/email/* and /api/scrape/ejs/*: email monitoring (the dashboard, the email lists and
+// details; docs/api.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emailListPaths, underScrape } from '@ejdesk/contract';

@@ -1,4 +1,4 @@
-// File data (docs/api.md): one route factory for all seven kinds; the kinds
+// /api/scrape/{text,excel,pdf,other}/...: the data files (docs/api.md): one route factory for all seven kinds; the kinds
 // differ only in their paths and in the key that carries the rows.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

@@ -10,7 +10,7 @@ import { AccessOnly, ChangePasswordBody, LoginBody, RefreshBody, TokenPair, Veri
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { beginSession, endSession, noRefreshToken, liveUserOf, presentedRefresh, refreshClaims, tokenNotValid } from './sessions.ts';
 
-export const jwtRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const passwordSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, config } = app.ctx;
 
   app.post(

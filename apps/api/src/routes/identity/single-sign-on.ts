@@ -46,7 +46,7 @@ function bindingOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export const oidcRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty }> = async (app, options) => {
+export const singleSignOnRoutes: FastifyPluginAsyncTypebox<{ relyingParty?: RelyingParty }> = async (app, options) => {
   const { db, tokens, config } = app.ctx;
   const oidc = config.oidc;
   const rp = oidc ? (options.relyingParty ?? createRelyingParty(oidc)) : undefined;

@@ -6,7 +6,6 @@
 // stream with fetch, so no token ever travels in a URL).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EndReason, LiveEvent } from '../../lib/live.ts';
-import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 
 const frame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
@@ -26,9 +25,6 @@ const lastFrame = (reason: EndReason) => (reason === 'closing' ? reconnectFrame 
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { live, config } = app.ctx;
-  // An unknown path asks for a user's token too.
-  app.addHook('onRequest', unknownPathsNeed('user'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
   app.get(
     '/',

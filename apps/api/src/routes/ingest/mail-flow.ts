@@ -3,15 +3,11 @@
 // shell's banner). Reprocessing an email is an admin's: /api/admin/emails/{id}/reprocess/.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mailFlow, mailStall } from '@ejdesk/db';
-import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { MailFlow, Stall } from '@ejdesk/contract/schemas/mail-flow.ts';
 
 export const mailFlowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
-  // An unknown path asks for a user's token too.
-  app.addHook('onRequest', unknownPathsNeed('user'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
   app.get('/', { config: { credential: 'user' }, schema: { response: { 200: MailFlow, ...errorResponses } } }, async () =>
     mailFlow(db, config.stallAfterSeconds),

@@ -1,38 +1,12 @@
-// /api/admin/sender-mappings/, /api/admin/ignore-rules/ and /api/admin/tat-rules/: the ingester's
-// rules and the turnaround rules as admin lists (list, add, change, delete; each write audited).
-// All answer alike, from this one table.
+// /api/admin/sender-mappings/ and /api/admin/ignore-rules/: the ingester's rules as admin lists
+// (list, add, change, delete; each write audited): which sender is which bank, and what mail to ignore.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  checkIgnoreRule,
-  checkSenderMapping,
-  checkTatRule,
-  ignoreRuleList,
-  RuleProblem,
-  senderMappings,
-  tatRuleList,
-  type AuditedList,
-  type Written,
-} from '@ejdesk/db';
-import { Type, type TSchema } from 'typebox';
-import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
-import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { checkIgnoreRule, checkSenderMapping, ignoreRuleList, senderMappings } from '@ejdesk/db';
 import { IgnoreRule, IgnoreRuleBody, SenderMapping, SenderMappingBody } from '@ejdesk/contract/schemas/rules.ts';
-import { TatRule, TatRuleBody } from '@ejdesk/contract/schemas/disputes.ts';
-
-interface RuleList<Input> {
-  path: string;
-  row: TSchema;
-  body: TSchema;
-  /** The meaning beyond the shape (packages/db): the same checks as the rules file's. */
-  check: (body: Record<string, unknown>) => Input;
-  store: AuditedList<Input, unknown>;
-  /** The 400 for an entry that is there already. */
-  duplicate: (input: Input) => string;
-}
-const ruleList = <Input>(list: RuleList<Input>) => list as unknown as RuleList<unknown>;
+import { auditedList, auditedListRoutes } from '../../lib/audited-lists.ts';
 
 const lists = [
-  ruleList({
+  auditedList({
     path: '/sender-mappings/',
     row: SenderMapping,
     body: SenderMappingBody,
@@ -40,7 +14,7 @@ const lists = [
     store: senderMappings,
     duplicate: (input) => `The sender '${input.sender}' is already mapped.`,
   }),
-  ruleList({
+  auditedList({
     path: '/ignore-rules/',
     row: IgnoreRule,
     body: IgnoreRuleBody,
@@ -48,71 +22,8 @@ const lists = [
     store: ignoreRuleList,
     duplicate: (input) => `An ignore rule for the ${input.field} "${input.pattern}" already exists.`,
   }),
-  // A write moves the open disputes onto the rules as they now are, in the same transaction.
-  ruleList({
-    path: '/tat-rules/',
-    row: TatRule,
-    body: TatRuleBody,
-    check: checkTatRule,
-    store: tatRuleList,
-    duplicate: (input) =>
-      `A TAT rule named "${input.name}" or for ${input.scope === 'all' ? 'all disputes' : `the ${input.scope} "${input.scopeValue}"`} already exists.`,
-  }),
 ];
 
 export const ruleRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx;
-  for (const list of lists) {
-    /** The checked entry, or the 400's detail. */
-    const checked = (body: unknown): { input: unknown; problem?: undefined } | { problem: string } => {
-      try {
-        return { input: list.check(body as Record<string, unknown>) };
-      } catch (err) {
-        if (err instanceof RuleProblem) return { problem: `body: ${err.message}.` };
-        throw err;
-      }
-    };
-    const answer = (written: Written<unknown>, input: unknown, status = 200) =>
-      written === 'conflict'
-        ? { status: 400, body: { detail: list.duplicate(input) } }
-        : written === 'missing'
-          ? { status: 404, body: { detail: 'Not found.' } }
-          : { status, body: written };
-
-    app.get(list.path, { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(list.row), ...errorResponses } } }, async () =>
-      list.store.list(db),
-    );
-
-    app.post(
-      list.path,
-      { config: { credential: 'admin' }, schema: { body: list.body, response: { 201: list.row, ...errorResponses } } },
-      async (request, reply) => {
-        const entry = checked(request.body);
-        if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
-        const { status, body } = answer(await list.store.create(db, request.user!.id, entry.input), entry.input, 201);
-        return reply.code(status).send(body);
-      },
-    );
-
-    app.put(
-      `${list.path}:id/`,
-      { config: { credential: 'admin' }, schema: { params: IdParams, body: list.body, response: { 200: list.row, ...errorResponses } } },
-      async (request, reply) => {
-        const entry = checked(request.body);
-        if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
-        const { status, body } = answer(await list.store.change(db, request.user!.id, request.params.id, entry.input), entry.input);
-        return reply.code(status).send(body);
-      },
-    );
-
-    app.delete(
-      `${list.path}:id/`,
-      { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
-      async (request, reply) => {
-        const removed = await list.store.remove(db, request.user!.id, request.params.id);
-        if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
-        return reply.code(204).send(null);
-      },
-    );
-  }
+  for (const list of lists) await app.register(auditedListRoutes(list));
 };

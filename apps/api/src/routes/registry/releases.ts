@@ -83,7 +83,6 @@ const pathsOf = (release: RemoteRelease) => (Array.isArray(release.descriptor.pa
 
 export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
   const configuredRecorded = () => configuredDeployTokenRecorded(app.ctx);
 
   /** A team's token touches its own remote only. */

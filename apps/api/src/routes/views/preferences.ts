@@ -3,15 +3,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { deletePreference, getPreference, preferenceLimit, savePreference } from '@ejdesk/db';
-import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { ColumnChoice, Preference, PreferenceParams } from '@ejdesk/contract/schemas/preferences.ts';
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  // An unknown path asks for a user's token too.
-  app.addHook('onRequest', unknownPathsNeed('user'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
 
   // Nothing saved yet is an ordinary answer (value null), not a 404: every table asks on first use.
   app.get(

@@ -5,7 +5,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { changeView, chooseDefaultView, createView, deleteView, listViews, viewLimit, type ViewRefusal } from '@ejdesk/db';
-import { unknownPathsNeed } from '../../plugins/credentials.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { View, ViewChange, ViewInput, ViewListQuery, ViewParams, Views } from '@ejdesk/contract/schemas/views.ts';
 
@@ -50,9 +49,6 @@ const isRefusal = (result: unknown): result is ViewRefusal => typeof result === 
 
 export const viewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  // An unknown path asks for a user's token too.
-  app.addHook('onRequest', unknownPathsNeed('user'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
   const asker = (user: { id: number; role: string }) => ({ id: user.id, admin: user.role === 'admin' });
   const withErrors = { ...errorResponses, 409: errorResponses[400] };
 

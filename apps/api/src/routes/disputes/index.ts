@@ -1,0 +1,3 @@
+// Disputes: the dispute desk, and the turnaround rules its clock runs on.
+export { disputeRoutes } from './disputes.ts';
+export { tatRuleRoutes } from './tat-rules.ts';
