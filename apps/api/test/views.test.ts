@@ -1,6 +1,7 @@
 import { savedViewDefaults, savedViews, viewLimit } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, anotherOperator, backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { viewLists } from '../src/routes/views/index.ts';
 
 describe.each(backends)('saved views on %s', (backend) => {
   let t: TestApp;
@@ -166,6 +167,18 @@ describe.each(backends)('saved views on %s', (backend) => {
     for (const url of ['/0/', '/-1/', '/abc/', '/99999999999/']) expect((await call('PUT', url, operator, { name: 'x', query: '' })).statusCode, url).toBe(400);
     expect(await t.database.db.select().from(savedViews)).toEqual(before);
     expect((await call('GET', '/?list=email', 'JWT forged.token.here')).statusCode).toBe(401);
+  });
+
+  it('refuses a view of a list the console does not have, and keeps one of each list it has', async () => {
+    const auth = await anotherOperator(t, 'lists@example.com');
+    const before = await t.database.db.select().from(savedViews);
+    for (const list of ['no-such-list', 'emails', 'users', 'columns']) {
+      const response = await call('POST', '/', auth, { list, name: 'Nowhere', query: '' });
+      expect(response.statusCode, list).toBe(400);
+      expect(response.json().detail).toMatch(new RegExp(`^body 'list': '${list}' is not one of the console's lists`));
+    }
+    expect(await t.database.db.select().from(savedViews)).toEqual(before);
+    for (const list of viewLists) expect((await call('POST', '/', auth, { list, name: 'Somewhere', query: '' })).statusCode, list).toBe(201);
   });
 
   it(`keeps at most ${viewLimit} views per operator, even when they are saved in parallel`, async () => {

@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { changeView, chooseDefaultView, createView, deleteView, listViews, viewLimit, type ViewRefusal } from '@ejdesk/db';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { isViewList, viewLists } from './lists.ts';
 import { View, ViewChange, ViewInput, ViewListQuery, ViewParams, Views } from '@ejdesk/contract/schemas/views.ts';
 
 /** At most this many parameters: every filter of the widest list, its order and its page size. */
@@ -57,6 +58,9 @@ export const viewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/', { config: { credential: 'user' }, schema: { body: ViewInput, response: { 201: View, ...withErrors } } }, async (request, reply) => {
+    if (!isViewList(request.body.list)) {
+      return reply.code(400).send({ detail: `body 'list': '${request.body.list}' is not one of the console's lists (${viewLists.join(', ')}).` });
+    }
     const query = viewQuery(request.body.query);
     if ('detail' in query) return reply.code(400).send(query);
     const result = await createView(db, asker(request.user!), request.body.list, { ...request.body, ...query });
