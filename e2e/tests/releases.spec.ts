@@ -30,22 +30,22 @@ function buildNextAdmin(): string {
     join(app, 'rsbuild.config.ts'),
     `import { defineRemote } from '${repo}/rsbuild.shared.ts';\nimport descriptor from './src/descriptor.ts';\nexport default defineRemote(descriptor);\n`,
   );
+  // A new screen is one row of the remote's screen table and its component in routes.tsx.
   const descriptor = join(app, 'src/descriptor.ts');
-  writeFileSync(
-    descriptor,
-    readFileSync(descriptor, 'utf8')
-      .replace(/'audit-log',?(\s*)\]/, "'audit-log', 'release-notes',$1]")
-      .replace("{ label: 'Audit Log', path: '/audit-log', order: 160 },", "$&\n    { label: 'Release Notes', path: '/release-notes', order: 170 },"),
+  const withScreen = readFileSync(descriptor, 'utf8').replace(
+    "  auditLog: { path: '/audit-log', label: 'Audit Log', nav: 160 },",
+    "$&\n  releaseNotes: { path: '/release-notes', label: 'Release Notes', nav: 170 },",
   );
+  if (!withScreen.includes('releaseNotes')) throw new Error('the admin remote’s screen table has changed: update buildNextAdmin');
+  writeFileSync(descriptor, withScreen);
   writeFileSync(
     join(app, 'src/ReleaseNotesPage.tsx'),
     `import { Page } from '@ejdesk/ui';\nexport function ReleaseNotesPage() {\n  return <Page title="Release Notes"><p>Admin lists, second release.</p></Page>;\n}\n`,
   );
   const routes = join(app, 'src/routes.tsx');
-  writeFileSync(
-    routes,
-    `import { ReleaseNotesPage } from './ReleaseNotesPage.tsx';\n${readFileSync(routes, 'utf8').replace('    </Routes>', '      <Route path="/release-notes" element={<ReleaseNotesPage />} />\n    </Routes>')}`,
-  );
+  const withPage = readFileSync(routes, 'utf8').replace('  auditLog: <AuditLogPage />,', '$&\n  releaseNotes: <ReleaseNotesPage />,');
+  if (!withPage.includes('releaseNotes')) throw new Error('the admin remote’s routes have changed: update buildNextAdmin');
+  writeFileSync(routes, `import { ReleaseNotesPage } from './ReleaseNotesPage.tsx';\n${withPage}`);
   execFileSync(join(app, 'node_modules/.bin/rsbuild'), ['build'], { cwd: app, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
   return join(app, 'dist');
 }
