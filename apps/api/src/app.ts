@@ -49,7 +49,7 @@ export async function buildApp({ database, config, secrets, logger = false, migr
     // A path parameter is the route's to judge, however long (its schema bounds it): a long id is
     // answered 400 like any malformed one, after the route's credential. The HTTP layer's limit on
     // a request's head (16 KB) comes first.
-    maxParamLength: 16_384,
+    routerOptions: { maxParamLength: 16_384 },
     // The router's own refusals (a malformed URL, a parameter past even that length): 400 too.
     frameworkErrors: (error, _request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
