@@ -1,4 +1,5 @@
-// Access-token check for /api/scrape/*: `Authorization: JWT <token>` (the original client) or Bearer.
+// The access-token checks behind the 'user', 'admin' and 'password-change' credentials
+// (plugins/credentials.ts): `Authorization: JWT <token>` (the original client) or Bearer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveUser } from '@ejdesk/db';
 import { revokedForUser } from '../lib/tokens.ts';
