@@ -1,3 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } });
+export default defineConfig({
+  // The global setup makes the migrated database templates the suites copy (testing/template.ts).
+  test: { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, globalSetup: ['testing/global-setup.ts'] },
+});

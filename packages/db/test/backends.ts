@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/index.ts';
+import { migratedDatabase } from '../testing/template.ts';
 
 export /** A fresh database of the backend, and how to drop it. */
 async function fresh(backend: string): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -25,6 +26,12 @@ async function fresh(backend: string): Promise<{ database: Database; drop: () =>
       await admin.end();
     },
   };
+}
+
+/** A migrated database of the backend (a copy of the migrated template: see testing/template.ts), and how to drop it. */
+export async function migrated(backend: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const { database, drop } = await migratedDatabase(backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined, { prefix: 'ejdesk_test_counts' });
+  return { database, drop };
 }
 
 export const backends = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];

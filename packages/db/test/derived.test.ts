@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedSql, queryRows, type Database } from '../src/index.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 
 /** name -> body, as the functions.sql files write them. */
 const bodies = new Map(
@@ -15,8 +15,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
   });
   afterAll(() => drop());
 

@@ -25,7 +25,7 @@ import {
   type EjOrder,
   type TatRuleInput,
 } from '../src/index.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 
 const rbi: TatRuleInput = {
   name: 'RBI harmonised TAT (failed ATM withdrawal)',
@@ -55,8 +55,7 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
   let operator: Operator;
   let counter = 0;
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
     const user = await createUser(database.db, 'desk@example.com', 'x');
     operator = { id: user!.id, email: 'desk@example.com' };
   }, 60_000);

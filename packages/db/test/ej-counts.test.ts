@@ -3,15 +3,14 @@
 import { count, desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ejConditions, ejRecords, listEjRecords, type Database, type EjFilters } from '../src/index.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 import { seed } from '../src/seed.ts';
 
 describe.each(backends)('EJ counts on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
     await seed(database.db, { emails: 0, ej: 4000, filesPerKind: 0, now: new Date('2026-06-15T12:00:00Z') });
     await database.db
       .update(ejRecords)

@@ -4,7 +4,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardCounts, emails, listEmails, queryRows, type Database, type EmailListFilters } from '../src/index.ts';
 import { seed } from '../src/seed.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 
 const now = new Date('2026-06-15T12:00:00Z');
 
@@ -13,8 +13,7 @@ describe.each(backends)('email counters on %s', (backend) => {
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
     await seed(database.db, { emails: 6000, ej: 0, filesPerKind: 0, now });
     // Writes after the seed: the triggers must follow updates and deletes too.
     await database.db

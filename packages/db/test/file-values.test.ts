@@ -5,15 +5,14 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsText, dataFiles, listDataFiles, withinDays, type Database, type DataFileFilters, type DataFileKind } from '../src/index.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 import { seed } from '../src/seed.ts';
 
 describe.each(backends)('file list counts on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
     await seed(database.db, { emails: 0, ej: 0, filesPerKind: 300, now: new Date('2026-06-15T12:00:00Z') });
     await database.db
       .update(dataFiles)

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseMailboxes, queryRows, releaseMailboxes, type Database } from '../src/index.ts';
-import { backends, fresh } from './backends.ts';
+import { backends, migrated } from './backends.ts';
 
 const held = async (database: Database) =>
   Object.fromEntries(
@@ -18,8 +18,7 @@ describe.each(backends)('mailbox leases on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ database, drop } = await fresh(backend));
-    await database.migrate();
+    ({ database, drop } = await migrated(backend));
   }, 60_000);
   afterAll(() => drop());
 
