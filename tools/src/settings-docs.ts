@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsTable } from '@ejdesk/settings';
 import { apiReference, apiReferenceDoc } from './api-reference.ts';
+import { dataModelDoc, withTables } from './data-model-docs.ts';
 import { apiSettings, backupSettings, demoSettings, userCreateSettings } from '../../apps/api/src/config.ts';
 import { edgeSettings } from '../../apps/edge/src/config.ts';
 import { releaseSettings } from '../../apps/release-cli/src/config.ts';
@@ -66,6 +67,8 @@ export function withSettings(doc: string): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(operationsDoc, withSettings(readFileSync(operationsDoc, 'utf8')));
   console.log('docs/operations.md: settings written from the schemas');
+  writeFileSync(dataModelDoc, withTables(readFileSync(dataModelDoc, 'utf8')));
+  console.log('docs/data-model.md: tables written from the schema');
   writeFileSync(apiReferenceDoc, await apiReference());
   console.log('docs/api-reference.md: written from GET /api/openapi.json');
 }

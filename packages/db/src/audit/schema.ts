@@ -2,6 +2,7 @@
 import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../identity/schema.ts';
 
+/** Who did what, when, from where: logins, logouts, reveals (with the reason), every admin change. */
 export const auditLog = pgTable(
   'audit_log',
   {

@@ -17,6 +17,7 @@ export const bankPasswords = pgTable(
   (t) => [uniqueIndex('bank_passwords_bank_lower_key').on(sql`lower(${t.bankName})`)],
 );
 
+/** Which MSP serves which bank. */
 export const bankMsps = pgTable(
   'bank_msps',
   {

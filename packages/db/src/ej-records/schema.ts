@@ -9,6 +9,7 @@ import { dataFiles } from '../files/schema.ts';
 export const ejRecordKinds = ['dispute', 'overage', 'succeeding'] as const;
 export type EjRecordKind = (typeof ejRecordKinds)[number];
 
+/** The EJ error rows: the 16 EJ fields, bank name, `kind` (dispute, overage, succeeding), file name, the email they came from. */
 export const ejRecords = pgTable(
   'ej_records',
   {

@@ -7,6 +7,7 @@ import { createdAt, updatedAt, inList } from '../columns.ts';
 export const emailCategories = ['processed', 'ej_not_found', 'ignored', 'same_subject', 'same_subject_processing'] as const;
 export type EmailCategory = (typeof emailCategories)[number];
 
+/** Every mail read: from, to, subject, bodies, received and created times, `category` (ej_not_found, ignored, same_subject, same_subject_processing, processed), read flag, the extracted rows as `json_load_data`. */
 export const emails = pgTable(
   'emails',
   {

@@ -8,6 +8,7 @@ import { emails } from '../emails/schema.ts';
 export const dataFileKinds = ['text', 'missing', 'missing_txn', 'between_successful', 'excel', 'pdf', 'other'] as const;
 export type DataFileKind = (typeof dataFileKinds)[number];
 
+/** Files extracted from mail, by `kind` (text, missing, missing_txn, between_successful, excel, pdf, other), name, subject, email. */
 export const dataFiles = pgTable(
   'data_files',
   {

@@ -8,6 +8,7 @@ import { createdAt, inList } from '../columns.ts';
 export const userRoles = ['operator', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
 
+/** Accounts: email, argon2id hash, role (`operator`: every screen but the admin lists; `admin`: those too), active, must change password. */
 export const users = pgTable(
   'users',
   {

@@ -56,6 +56,7 @@ export const remoteOrigins = pgTable(
   (t) => [uniqueIndex('remote_origins_key').on(t.remote, t.origin)],
 );
 
+/** Which release of each remote the shell loads now, and its canary with the share it reaches. */
 export const remoteCurrent = pgTable(
   'remote_current',
   {
