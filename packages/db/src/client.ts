@@ -72,6 +72,8 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for a real server. */
   poolSize?: number;
+  /** How long a query waits for a pooled connection (or a new one) before failing: 5 s by default. */
+  connectTimeoutMs?: number;
   /** A statement running longer is cancelled by the server (API requests); none by default (CLIs). */
   statementTimeoutMs?: number;
   /**
@@ -133,7 +135,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       // The API's handle: a statement's bound, and a transaction left idle a minute (a write whose
