@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.ts';
-import { backends, createTestApp, operator, type TestApp } from './helpers.ts';
+import { backends, createTestApp, operator, testPoolWaitMs, type TestApp } from './helpers.ts';
 
 const limit = 10;
 const proxySecret = 'throttle-test-proxy';
@@ -22,7 +22,7 @@ describe.each(backends)('failed-login throttle on %s', (backend) => {
     t = await createTestApp(backend, { loginMaxFailures: limit, loginMaxFailuresPerIp: 1000, proxySecret });
     if (backend === 'postgres') {
       // A second API instance with its own pool on the same database, as behind a load balancer.
-      const database = await openDatabase({ url: t.config.databaseUrl, poolSize: 4 });
+      const database = await openDatabase({ url: t.config.databaseUrl, poolSize: 4, connectTimeoutMs: testPoolWaitMs });
       second = { database, app: await buildApp({ database, config: t.config, secrets: t.secrets }) };
     }
     apps = second ? [t.app, second.app] : [t.app];

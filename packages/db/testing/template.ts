@@ -135,13 +135,16 @@ export async function throwawayDatabase(server: string, options: { template?: st
  * A migrated database of its own: a copy of the PGlite template in memory, or (given a server URL)
  * a copy of the server's template database, dropped again by `drop`.
  */
-export async function migratedDatabase(server: string | undefined, options: { poolSize?: number; prefix?: string } = {}): Promise<ScratchDatabase> {
+export async function migratedDatabase(
+  server: string | undefined,
+  options: { poolSize?: number; connectTimeoutMs?: number; prefix?: string } = {},
+): Promise<ScratchDatabase> {
   if (!server) {
     const database = await openDatabase({ loadDataDir: await pgliteTemplateDump() });
     return { url: undefined, database, drop: () => database.close() };
   }
   const scratch = await throwawayDatabase(server, { template: await postgresTemplateDatabase(server), prefix: options.prefix });
-  const database = await openDatabase({ url: scratch.url, poolSize: options.poolSize ?? 4 });
+  const database = await openDatabase({ url: scratch.url, poolSize: options.poolSize ?? 4, connectTimeoutMs: options.connectTimeoutMs });
   return {
     url: scratch.url,
     database,
