@@ -4,6 +4,7 @@ export * from './components/Button.tsx';
 export * from './components/Field.tsx';
 export * from './components/States.tsx';
 export * from './components/Page.tsx';
+export * from './components/Text.tsx';
 export * from './components/DataTable.tsx';
 export * from './components/Pager.tsx';
 export * from './components/Modal.tsx';

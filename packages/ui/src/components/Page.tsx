@@ -39,3 +39,24 @@ export function Page(props: {
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
   return <div className={['ej-card', className].filter(Boolean).join(' ')}>{children}</div>;
 }
+
+/**
+ * A card of text and forms (not a table) under a small title, with room around its content and
+ * between panels; `actions` (a button) stand at the title's right.
+ */
+export function Panel({ title, actions, className, children }: { title: ReactNode; actions?: ReactNode; className?: string; children: ReactNode }) {
+  const heading = <h2 className="ej-section-title">{title}</h2>;
+  return (
+    <div className={['ej-card', 'ej-panel', className].filter(Boolean).join(' ')}>
+      {actions ? (
+        <div className="ej-panel__header">
+          {heading}
+          {actions}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </div>
+  );
+}

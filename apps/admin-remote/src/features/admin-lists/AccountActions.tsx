@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { changeAccount, errorDetail, resetAccountPassword, useSession, type Account } from '@ejdesk/api-client';
-import { Button, FormModal, notify, TextField } from '@ejdesk/ui';
+import { Button, FormModal, Note, notify, TextField } from '@ejdesk/ui';
 
 export const accountsQueryKey = ['admin', 'users'] as const;
 
@@ -34,7 +34,7 @@ export function AccountActions({ account }: { account: Account }) {
     setGiven('');
     reset.reset();
   };
-  if (account.id === me) return <span className="ej-note">You</span>;
+  if (account.id === me) return <Note inline>You</Note>;
   return (
     <span style={{ display: 'inline-flex', gap: 'var(--ej-space-2)' }}>
       <Button

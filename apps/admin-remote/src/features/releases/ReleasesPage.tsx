@@ -7,7 +7,21 @@ import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { remoteNames } from '@ejdesk/contract';
 import { errorDetail, listRemoteSlots, loadFailure, type RemoteSlot } from '@ejdesk/api-client';
-import { Button, Card, ChoiceField, DataTable, formatDateTime, FormModal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+import {
+  Button,
+  Card,
+  ChoiceField,
+  DataTable,
+  formatDateTime,
+  FormModal,
+  Note,
+  notify,
+  Page,
+  Panel,
+  TextField,
+  useColumnChoice,
+  type ColumnDef,
+} from '@ejdesk/ui';
 import { allowOrigin, listAllowedOrigins, removeAllowedOrigin, type AllowedOrigin } from './allowed-origins.ts';
 import styles from './releases.module.css';
 
@@ -53,7 +67,7 @@ function AllowedOrigins() {
         id: 'actions',
         cell: ({ row }) =>
           row.original.configured ? (
-            <span className="ej-note">Changed in the configuration</span>
+            <Note inline>Changed in the configuration</Note>
           ) : (
             <Button
               size="small"
@@ -70,17 +84,19 @@ function AllowedOrigins() {
   );
   const choice = useColumnChoice('allowed-origins', originColumns);
   return (
-    <Card className={`ej-panel ${styles.origins}`}>
-      <div className={styles.heading}>
-        <h2 className="ej-section-title">Allowed Origins</h2>
+    <Panel
+      title="Allowed Origins"
+      className={styles.origins}
+      actions={
         <Button variant="primary" onClick={() => setAdding(true)}>
           Allow Origin
         </Button>
-      </div>
-      <p className={`ej-note ${styles.note}`}>
+      }
+    >
+      <Note className={styles.note}>
         A remote’s releases are deployed and served only from these origins; the console’s content security policy names them and no other. A release elsewhere
         is refused, and one already recorded there is no longer served.
-      </p>
+      </Note>
       <DataTable
         caption="Allowed Origins"
         columns={originColumns}
@@ -120,9 +136,9 @@ function AllowedOrigins() {
           value={form.origin}
           onChange={(e) => setForm((f) => ({ ...f, origin: e.target.value }))}
         />
-        <p className="ej-note" id="allowed-origin-hint">
+        <Note id="allowed-origin-hint">
           Where this remote’s team publishes its builds. Its code runs in every console, admins’ included: allow only an origin your bank controls.
-        </p>
+        </Note>
       </FormModal>
       <FormModal
         open={removing !== null}
@@ -147,7 +163,7 @@ function AllowedOrigins() {
             : null}
         </p>
       </FormModal>
-    </Card>
+    </Panel>
   );
 }
 

@@ -2,10 +2,10 @@
 // rule), every email and file row that names it in time order (each linking to its email), the
 // status history with who or what set each and why, and the form to set the status with a note.
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getDispute, isNotFound, loadFailure, setDisputeStatus, type StatusChange } from '@ejdesk/api-client';
-import { Card, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page } from '@ejdesk/ui';
+import { CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page, Panel, TextLink } from '@ejdesk/ui';
 import { DueDate, statusText } from './clock.tsx';
 import { StatusForm } from './StatusForm.tsx';
 import styles from './disputes.module.css';
@@ -56,8 +56,7 @@ export function DisputePage() {
   return (
     <Page title={`Dispute ${d.atm_id} / ${d.txt_no}`}>
       <div className={styles.story}>
-        <Card className="ej-panel">
-          <h2 className="ej-section-title">Turnaround</h2>
+        <Panel title="Turnaround">
           <dl className={styles.facts}>
             {facts.map(([term, value]) => (
               <div key={term}>
@@ -66,9 +65,8 @@ export function DisputePage() {
               </div>
             ))}
           </dl>
-        </Card>
-        <Card className="ej-panel">
-          <h2 className="ej-section-title">Set the status</h2>
+        </Panel>
+        <Panel title="Set the status">
           <StatusForm
             key={d.status_at as string}
             initial={d.status}
@@ -77,12 +75,15 @@ export function DisputePage() {
             error={save.error}
             onSubmit={(change) => save.mutate(change)}
           />
-        </Card>
+        </Panel>
       </div>
-      <Card className="ej-panel">
-        <h2 className="ej-section-title">
-          Story ({d.rows.length} {d.rows.length === 1 ? 'row' : 'rows'})
-        </h2>
+      <Panel
+        title={
+          <>
+            Story ({d.rows.length} {d.rows.length === 1 ? 'row' : 'rows'})
+          </>
+        }
+      >
         <ol className={styles.timeline}>
           {d.rows.map((row) => (
             <li key={`${row.source}-${row.record_id ?? row.file_row_id}`}>
@@ -101,9 +102,7 @@ export function DisputePage() {
                   <>
                     {' '}
                     from {row.email_from || 'an unknown sender'}:{' '}
-                    <Link className="ej-link" to={`/email-details-data/${row.email_id}`}>
-                      {row.email_subject || 'the email'}
-                    </Link>
+                    <TextLink to={`/email-details-data/${row.email_id}`}>{row.email_subject || 'the email'}</TextLink>
                   </>
                 )}
               </span>
@@ -113,9 +112,8 @@ export function DisputePage() {
             </li>
           ))}
         </ol>
-      </Card>
-      <Card className="ej-panel">
-        <h2 className="ej-section-title">History</h2>
+      </Panel>
+      <Panel title="History">
         {d.history.length === 0 ? (
           <p className={styles.muted}>No status change yet: open since the first mail.</p>
         ) : (
@@ -131,7 +129,7 @@ export function DisputePage() {
             ))}
           </ol>
         )}
-      </Card>
+      </Panel>
     </Page>
   );
 }

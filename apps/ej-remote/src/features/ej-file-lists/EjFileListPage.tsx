@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getEjFileRecords, loadFailure } from '@ejdesk/api-client';
-import { Card, Page, sortedRows, useColumnChoice, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
+import { Card, Note, Page, sortedRows, useColumnChoice, useListState, useSorting, VirtualTable } from '@ejdesk/ui';
 import { ExportButtons } from '../ej-export/index.ts';
 import { ejTableColumns } from '../ej-table/index.ts';
 
@@ -18,9 +18,7 @@ export function EjFileListPage({ kind, title }: { kind: 'overage' | 'succeeding'
   const rows = useMemo(() => query.data && sortedRows(query.data, sorting, (row, key) => row[key as keyof typeof row]), [query.data, sorting]);
   return (
     <Page title={title} actions={<ExportButtons kind={kind} count={query.data?.length} />}>
-      <p className="ej-note" aria-live="polite">
-        {query.data ? `${query.data.length.toLocaleString()} record${query.data.length === 1 ? '' : 's'}` : 'Loading...'}
-      </p>
+      <Note aria-live="polite">{query.data ? `${query.data.length.toLocaleString()} record${query.data.length === 1 ? '' : 's'}` : 'Loading...'}</Note>
       <Card>
         <VirtualTable
           caption={title}

@@ -1,10 +1,9 @@
 // The table columns of an EJ list, from the same column table the exports use (packages/export),
 // with operators' formats: amounts right-aligned with two decimals, dates as DD/MM/YY, identifiers
 // with a copy button, long text cut to one line with the whole on hover.
-import { Link } from 'react-router-dom';
 import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
-import { CopyableId, CutText, formatAmount, formatShortDate, type ColumnDef } from '@ejdesk/ui';
+import { CopyableId, CutText, formatAmount, formatShortDate, TextLink, type ColumnDef } from '@ejdesk/ui';
 import { DueDate, penaltyText, statusText } from '../disputes/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
@@ -59,12 +58,12 @@ export const clockColumns: ColumnDef<DisputeRecord, unknown>[] = [
     accessorFn: (row) => statusText(row),
     cell: (c) =>
       c.row.original.dispute_id ? (
-        <Link className="ej-link" to={`/disputes/${c.row.original.dispute_id}`}>
+        <TextLink to={`/disputes/${c.row.original.dispute_id}`}>
           {String(c.getValue())}
           <span className="ej-visually-hidden">
             : the story of ATM {c.row.original.atm_id}, transaction {c.row.original.txt_no}
           </span>
-        </Link>
+        </TextLink>
       ) : (
         String(c.getValue())
       ),

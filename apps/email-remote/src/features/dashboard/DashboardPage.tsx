@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
-import { Page, TextField } from '@ejdesk/ui';
+import { Page, TextField, TextLink } from '@ejdesk/ui';
 import { currentMonth, toApiMonth } from '../../lib/month.ts';
 import { AgeingCard } from './AgeingCard.tsx';
 import { DashboardCard } from './DashboardCard.tsx';
@@ -114,9 +114,7 @@ export function DashboardPage() {
           <ul className={styles.summary}>
             {summary.map((item) => (
               <li key={item.key}>
-                <Link className="ej-link" to={`${item.to}?month=${emailMonth}`}>
-                  {item.label}
-                </Link>
+                <TextLink to={`${item.to}?month=${emailMonth}`}>{item.label}</TextLink>
                 <span className={styles.figure}>{counts[item.key]}</span>
               </li>
             ))}

@@ -1,8 +1,7 @@
 // One paginated email list: the shared list page, configured by a row of lists.ts.
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
 import { getEmailPage, isNotFound, loadFailure, type EmailListRow } from '@ejdesk/api-client';
-import { formatDateTime, PaginatedListPage, type ColumnDef } from '@ejdesk/ui';
+import { formatDateTime, PaginatedListPage, TextLink, type ColumnDef } from '@ejdesk/ui';
 import { toApiMonth } from '../../lib/month.ts';
 import type { EmailListConfig } from './lists.ts';
 
@@ -23,9 +22,9 @@ export function EmailListPage({ list }: { list: EmailListConfig }) {
         header: list.linkColumn,
         id: 'link',
         cell: ({ row }) => (
-          <Link className="ej-link" to={list.linkTo(row.original.id)} aria-label={`Show Data: ${row.original.subject_name}`}>
+          <TextLink to={list.linkTo(row.original.id)} aria-label={`Show Data: ${row.original.subject_name}`}>
             Show Data
-          </Link>
+          </TextLink>
         ),
       },
     ],

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { failureReason, type EmailJsonItem, type JsonRecord } from '@ejdesk/api-client';
 import { columnsFromFirstRecord, downloadCsv, downloadXlsx, exportFiles, missingValue } from '@ejdesk/export';
-import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Page, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, ErrorState, formatLoose, LoadingState, Note, Page, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 
 interface JsonDataPageProps {
   queryKey: readonly unknown[];
@@ -44,7 +44,7 @@ export function JsonDataPage({ queryKey, load, note }: JsonDataPageProps) {
         </>
       }
     >
-      {note && <p className="ej-note">{note}</p>}
+      {note && <Note>{note}</Note>}
       <Card>
         <DataTable caption="Email Data Table" columns={columns} rows={rows} choice={choice} />
       </Card>

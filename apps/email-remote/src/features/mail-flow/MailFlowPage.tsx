@@ -3,9 +3,8 @@
 // each with its reason and a link to its email. The answer refreshes when the server says mail was
 // processed (the live events), and on Refresh. A stall is the shell's banner, on every screen.
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
 import { getMailFlow, loadFailure, type MailFailure, type MailboxFlow } from '@ejdesk/api-client';
-import { Button, Card, DataTable, formatDateTime, Page, type ColumnDef } from '@ejdesk/ui';
+import { Button, Card, DataTable, formatDateTime, Page, TextLink, type ColumnDef } from '@ejdesk/ui';
 import styles from './mail-flow.module.css';
 
 const mailFlowQueryKey = ['mail-flow'] as const;
@@ -51,11 +50,7 @@ const failureColumns: ColumnDef<MailFailure, unknown>[] = [
   {
     header: 'Subject',
     accessorKey: 'subject',
-    cell: ({ row }) => (
-      <Link className="ej-link" to={`/email-details-data/${row.original.email_id}`}>
-        {row.original.subject || `Email ${row.original.email_id}`}
-      </Link>
-    ),
+    cell: ({ row }) => <TextLink to={`/email-details-data/${row.original.email_id}`}>{row.original.subject || `Email ${row.original.email_id}`}</TextLink>,
   },
   { header: 'Reason', accessorKey: 'reason', cell: (c) => <span className={styles.reason}>{c.getValue() as string}</span> },
 ];

@@ -2,9 +2,8 @@
 // PDF and other formats.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
 import { getDataFilePage, getDataFiles, isNotFound, loadFailure, type DataFileListRow } from '@ejdesk/api-client';
-import { Card, DataTable, formatDateTime, Page, PaginatedListPage, useColumnChoice, type ColumnDef, type FilterDef } from '@ejdesk/ui';
+import { Card, DataTable, formatDateTime, Page, PaginatedListPage, TextLink, useColumnChoice, type ColumnDef, type FilterDef } from '@ejdesk/ui';
 import type { FileKind } from '../../lib/kinds.ts';
 
 const filters: readonly FilterDef[] = [
@@ -24,9 +23,9 @@ function fileColumns(kind: FileKind): ColumnDef<DataFileListRow, unknown>[] {
       header: 'Details',
       id: 'link',
       cell: ({ row }) => (
-        <Link className="ej-link" to={`${kind.path}/${row.original.id}`} aria-label={`Show Data: ${row.original.name}`}>
+        <TextLink to={`${kind.path}/${row.original.id}`} aria-label={`Show Data: ${row.original.name}`}>
           Show Data
-        </Link>
+        </TextLink>
       ),
     },
   ];
