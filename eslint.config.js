@@ -151,7 +151,7 @@ const rootBuildFiles = {
 /**
  * No import cycles in the workspace's source: a cycle makes load order decide what is undefined at
  * start. Followed 6 imports deep, external packages not at all. Its cost on the whole tree
- * (`TIMING=20 npx eslint .`): about 2 s at depth 3, 4-5 s at 6, no more unlimited (the source's
+ * (`TIMING=20 npx eslint .`): about 2 s at depth 3, 4-5 s at 6 and the same unlimited (the source's
  * import chains are short), of a lint that takes about 21 s of CPU without it.
  */
 const noCycles = {
