@@ -27,6 +27,7 @@ type Schema = {
 type Operation = {
   tags?: string[];
   security?: Record<string, unknown>[];
+  'x-required-role'?: string;
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
@@ -78,7 +79,12 @@ export async function apiReference(): Promise<string> {
   ];
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
-      out.push('', `## ${method.toUpperCase()} \`${path}\``, '', `Credential: ${credential(op.security)}.`);
+      out.push(
+        '',
+        `## ${method.toUpperCase()} \`${path}\``,
+        '',
+        `Credential: ${credential(op.security)}${op['x-required-role'] ? ` of an ${op['x-required-role']}` : ''}.`,
+      );
       const params = op.parameters ?? [];
       if (params.length) {
         out.push('', '| parameter | in | required | accepts |', '| --- | --- | --- | --- |');
