@@ -6,7 +6,7 @@ import { Type, type TSchema } from 'typebox';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 
-export interface RuleList<Input> {
+interface RuleList<Input> {
   path: string;
   row: TSchema;
   body: TSchema;

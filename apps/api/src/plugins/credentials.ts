@@ -63,7 +63,7 @@ const backup: Check = async (request, reply) => {
 };
 
 /** What each credential asks of a request; each sends its own refusal. */
-export const checkOf: Record<Credential, Check> = {
+const checkOf: Record<Credential, Check> = {
   none: async () => undefined,
   user: authenticate,
   admin: async (request, reply) => (await authenticate(request, reply)) ?? requireAdmin(request, reply),
