@@ -3,10 +3,12 @@
 // migrated data folder dumped once and loaded by each suite. Migrating costs seconds per database
 // (about 10 s for PGlite on a busy 2-core machine); a copy costs about one.
 //
-// Each template is named by a hash of every SQL file of this package and the migration journal, so
-// a changed migration or SQL function makes a new one. Building is safe from many processes at once
-// (vitest workers, package suites side by side, another checkout on the same server): PostgreSQL's
-// under an advisory lock, PGlite's written to a private file and renamed into place.
+// Each template is named by a hash of everything that decides what migrating makes: the package's
+// SQL files, the migration journal, the code that runs them and the installed drizzle-orm, pg and
+// PGlite; so a changed migration, SQL function, migration runner or upgrade makes a new one.
+// Building is safe from many processes at once (vitest workers, package suites side by side, another
+// checkout on the same server): PostgreSQL's under an advisory lock, PGlite's written to a private
+// file and renamed into place.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,25 +19,38 @@ import { openDatabase, type Database } from '../src/index.ts';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * The migration runner's code: openDatabase and migrate (client.ts), the functions.sql loader
+ * (current-sql.ts), and this file, which makes and marks the templates.
+ */
+const migrationCode = ['src/client.ts', 'src/current-sql.ts', 'testing/template.ts'].map((path) => join(packageRoot, path));
+
+/** The installed libraries that run the migrations and hold the data. */
+const migrationLibraries = ['drizzle-orm', 'pg', '@electric-sql/pglite'];
+
+const installedVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(packageRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
 /** Every file under the package whose content decides what a migrated database holds. */
 function schemaFiles(dir = packageRoot): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.name === 'node_modules' || entry.name.startsWith('.')) return [];
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return schemaFiles(path);
-    return entry.name.endsWith('.sql') || entry.name === '_journal.json' ? [path] : [];
+    return entry.name.endsWith('.sql') || entry.name === '_journal.json' || migrationCode.includes(path) ? [path] : [];
   });
 }
 
-/** A short hash of the package's SQL (migrations, functions) and migration journal. */
+/** A short hash of the package's SQL (migrations, functions), migration journal, migration code and libraries. */
 export function schemaHash(): string {
   const hash = createHash('sha256');
   for (const file of schemaFiles().sort()) hash.update(relative(packageRoot, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const name of migrationLibraries) hash.update(`${name}@${installedVersion(name)}`).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
 // A data folder is loaded only by the PGlite that dumped it: its version is part of the name.
-const pgliteVersion = (JSON.parse(readFileSync(join(packageRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+const pgliteVersion = installedVersion('@electric-sql/pglite');
 const cacheDir = join(tmpdir(), 'ejdesk-test-templates');
 
 const pgliteTemplateFile = () => join(cacheDir, `pglite-${pgliteVersion}-${schemaHash()}.tgz`);
