@@ -59,6 +59,8 @@ let pgliteTemplate: Promise<Buffer> | undefined;
 
 /** The migrated PGlite data folder (a gzipped tar), made once per schema and kept in the temp folder. */
 export function pgliteTemplateDump(): Promise<Buffer> {
+  // A failure is not kept: a transient one (a busy machine, a full temp folder) would otherwise fail
+  // every later suite of the same worker.
   pgliteTemplate ??= (async () => {
     const file = pgliteTemplateFile();
     if (existsSync(file)) return readFileSync(file);
@@ -74,7 +76,10 @@ export function pgliteTemplateDump(): Promise<Buffer> {
     } finally {
       await database.close();
     }
-  })();
+  })().catch((error: unknown) => {
+    pgliteTemplate = undefined;
+    throw error;
+  });
   return pgliteTemplate;
 }
 
@@ -124,6 +129,10 @@ export function postgresTemplateDatabase(server: string): Promise<string> {
     } finally {
       await client.query(`select pg_advisory_unlock(hashtext('ejdesk test template'))`);
     }
+  }).catch((error: unknown) => {
+    // Not kept, as the PGlite template's.
+    postgresTemplate = undefined;
+    throw error;
   });
   return postgresTemplate;
 }
