@@ -8,9 +8,9 @@
 // PGlite; so a changed migration, SQL function, migration runner or upgrade makes a new one.
 // Building is safe from many processes at once (vitest workers, package suites side by side, another
 // checkout on the same server): PostgreSQL's under an advisory lock, PGlite's written to a private
-// file and renamed into place.
+// file and renamed into place. Whoever builds a new template removes those more than a day old.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,11 +49,31 @@ export function schemaHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** A template older than this is removed by whoever builds a new one (never one in use). */
+const staleAfterMs = 24 * 60 * 60 * 1000;
+
 // A data folder is loaded only by the PGlite that dumped it: its version is part of the name.
 const pgliteVersion = installedVersion('@electric-sql/pglite');
 const cacheDir = join(tmpdir(), 'ejdesk-test-templates');
 
 const pgliteTemplateFile = () => join(cacheDir, `pglite-${pgliteVersion}-${schemaHash()}.tgz`);
+
+/**
+ * Remove the PGlite dumps (and partial files of makers that stopped) more than a day old, never the
+ * current one. One another checkout still uses is made again there when next needed.
+ */
+function removeStaleDumps(current: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(cacheDir)) {
+    const path = join(cacheDir, name);
+    if (!name.startsWith('pglite-') || path === current) continue;
+    try {
+      if (now - statSync(path).mtimeMs > staleAfterMs) rmSync(path, { force: true });
+    } catch {
+      // Removed meanwhile by another maker: nothing to do.
+    }
+  }
+}
 
 let pgliteTemplate: Promise<Buffer> | undefined;
 
@@ -72,6 +92,7 @@ export function pgliteTemplateDump(): Promise<Buffer> {
       const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
       writeFileSync(partial, dump);
       renameSync(partial, file);
+      removeStaleDumps(file);
       return dump;
     } finally {
       await database.close();
@@ -100,6 +121,39 @@ async function onServer<T>(server: string, work: (client: pg.Client) => Promise<
   }
 }
 
+// A template's age is kept in its comment (pg_database has no creation time, and reading the data
+// folder's files needs a superuser): "ejdesk test template, made <ISO time>".
+const madeNote = (word: 'made' | 'first seen') => `ejdesk test template, ${word} ${new Date().toISOString()}`;
+const noteTime = (note: string | null) => Date.parse(/(?:made|first seen) (\S+)$/.exec(note ?? '')?.[1] ?? '');
+
+/**
+ * Drop the other templates more than a day old (those of older schemas, this checkout's or
+ * another's). One with a connection is left alone, and a copy being made from one holds it until
+ * done (CREATE DATABASE locks its template, DROP waits). A template older than these notes is
+ * noted as first seen now, and dropped a day later. Called under the advisory lock.
+ */
+async function dropStaleTemplates(client: pg.Client, current: string): Promise<void> {
+  const others = await client.query<{ datname: string; note: string | null }>(
+    `select d.datname, shobj_description(d.oid, 'pg_database') as note from pg_database d
+      where d.datname like 'ejdesk\\_template\\_%' and d.datname <> $1
+        and not exists (select 1 from pg_stat_activity a where a.datname = d.datname)`,
+    [current],
+  );
+  for (const { datname, note } of others.rows) {
+    try {
+      const made = noteTime(note);
+      if (Number.isNaN(made)) await client.query(`comment on database ${datname} is '${madeNote('first seen')}'`);
+      else if (Date.now() - made > staleAfterMs) {
+        // DROP refuses a template; without FORCE it also refuses one that took a connection meanwhile.
+        await client.query(`alter database ${datname} with is_template false`);
+        await client.query(`drop database ${datname}`);
+      }
+    } catch {
+      // Owned by another role, or taken meanwhile: left for a later build.
+    }
+  }
+}
+
 let postgresTemplate: Promise<string> | undefined;
 
 /**
@@ -124,7 +178,9 @@ export function postgresTemplateDatabase(server: string): Promise<string> {
       }
       await client.query(`alter database ${name} with allow_connections false`);
       await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await client.query(`comment on database ${name} is '${madeNote('made')}'`);
       await client.query(`alter database ${name} with is_template true`);
+      await dropStaleTemplates(client, name);
       return name;
     } finally {
       await client.query(`select pg_advisory_unlock(hashtext('ejdesk test template'))`);
@@ -167,7 +223,14 @@ export async function migratedDatabase(
     const database = await openDatabase({ loadDataDir: await pgliteTemplateDump() });
     return { url: undefined, database, drop: () => database.close() };
   }
-  const scratch = await throwawayDatabase(server, { template: await postgresTemplateDatabase(server), prefix: options.prefix });
+  const copy = async () => throwawayDatabase(server, { template: await postgresTemplateDatabase(server), prefix: options.prefix });
+  // The template may have been dropped since it was cached (more than a day old, by another
+  // checkout's newer build): made again, once.
+  const scratch = await copy().catch((error: unknown) => {
+    if ((error as { code?: string }).code !== '3D000') throw error;
+    postgresTemplate = undefined;
+    return copy();
+  });
   const database = await openDatabase({ url: scratch.url, poolSize: options.poolSize ?? 4, connectTimeoutMs: options.connectTimeoutMs });
   return {
     url: scratch.url,
