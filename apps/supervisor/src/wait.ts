@@ -50,18 +50,21 @@ export async function waitUntilServing({ what, child, progress, say = console.lo
   }
 }
 
-const answer = (url: string) => fetch(url, { signal: AbortSignal.timeout(3_000) });
+const answer = (url: string, timeoutMs = 3_000) => fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+const notListening = { ready: false, doing: 'starting (not listening yet)' } as const;
 
 /**
- * The API's progress from its own endpoints: not listening yet (starting), listening but not ready
- * (/api/health answers, /api/ready not: its database is being reached or migrated), or ready.
+ * The API's progress from its own endpoints: not listening yet (starting), listening but silent
+ * (a connection taken, no answer in time: busy starting), listening but not ready (/api/health
+ * answers, /api/ready not: its database is being reached or migrated), or ready.
  */
-export async function apiProgress(apiUrl: string): Promise<Progress> {
+export async function apiProgress(apiUrl: string, timeoutMs?: number): Promise<Progress> {
   try {
-    if ((await answer(`${apiUrl}/api/ready/`)).ok) return { ready: true };
+    if ((await answer(`${apiUrl}/api/ready/`, timeoutMs)).ok) return { ready: true };
     return { ready: false, doing: 'listening, waiting for its database to answer and be migrated' };
-  } catch {
-    return { ready: false, doing: 'starting (not listening yet)' };
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'TimeoutError') return { ready: false, doing: 'listening but not answering yet' };
+    return notListening;
   }
 }
 
@@ -72,5 +75,5 @@ export async function serverProgress(url: string): Promise<Progress> {
   } catch {
     // not listening yet
   }
-  return { ready: false, doing: 'starting (not listening yet)' };
+  return notListening;
 }

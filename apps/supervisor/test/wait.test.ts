@@ -2,6 +2,7 @@
 // doing (starting, listening while its database is reached and migrated, ready), and gives up at
 // once, naming how it ended, when the process exits first: no fixed limit a busy machine can pass.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@ejdesk/http/testing';
@@ -81,5 +82,14 @@ describe('waiting for a supervised process', () => {
     await server.listen({ port, host: '127.0.0.1' });
     expect(await serverProgress(`http://127.0.0.1:${port}/`)).toEqual({ ready: true });
     await server.close();
+  });
+
+  it('an API that takes the connection but does not answer in time is listening, not starting', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    expect(await apiProgress(`http://127.0.0.1:${port}`, 300)).toEqual({ ready: false, doing: 'listening but not answering yet' });
+    silent.close();
+    expect(await apiProgress(`http://127.0.0.1:${port}`, 300)).toEqual({ ready: false, doing: 'starting (not listening yet)' });
   });
 });
