@@ -85,16 +85,22 @@ const migrated = async () => {
   }
 };
 
+// Under `pnpm start`: its word that it listens (an answer on the port could be another process's).
+const listen = async () => {
+  await app.listen({ host: config.host, port: config.port });
+  process.send?.({ listening: config.port });
+};
+
 // One try before listening: an instance restarted behind a proxy takes no request (a POST answered
 // 503 cannot be passed on) until it can serve it. A database still down is waited for listening,
 // /api/health answering meanwhile: 1 s doubling to 10 s between tries.
 if (!(await migrated())) {
-  await app.listen({ host: config.host, port: config.port });
+  await listen();
   for (let delay = 1_000; !closing && !(await migrated()); delay = Math.min(delay * 2, 10_000)) {
     app.log.warn(`trying the database again in ${delay / 1000} s`);
     await sleep(delay);
   }
-} else await app.listen({ host: config.host, port: config.port });
+} else await listen();
 
 if (hostedWorker && !closing) {
   const hosted = await hostedWorker.start({ db: database.db, bankPassKey: secrets.bankPassKey, embedded: database.backend === 'pglite' });

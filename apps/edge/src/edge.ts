@@ -21,6 +21,8 @@ const server = await serveShell({
   proxySecret: edge.EJDESK_PROXY_SECRET,
 });
 console.log(`EJ Desk edge on http://${host()}:${shellPort()}, forwarding /api to ${apiUrl()}`);
+// Under `pnpm start`: its word that it listens (an answer on the port could be another process's).
+process.send?.({ listening: shellPort() });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     void server.close().then(() => process.exit(0));

@@ -12,6 +12,8 @@ if (!isRemoteName(name)) {
 }
 const server = await serveRemote(releasesDir(name), remotePort(name), host());
 console.log(`${name}'s releases served on http://${host()}:${remotePort(name)} from ${releasesDir(name)}`);
+// Under `pnpm start`: its word that it listens (an answer on the port could be another process's).
+process.send?.({ listening: remotePort(name) });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     void server.close().then(() => process.exit(0));
