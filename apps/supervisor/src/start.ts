@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { remoteNames } from '@ejdesk/contract';
+import { remoteNames, type RemoteName } from '@ejdesk/contract';
 import { childEnv } from '@ejdesk/settings';
 import {
   apiPort,
@@ -25,7 +25,19 @@ import {
   stoppedMark,
   supervisor,
 } from './config.ts';
-import { apiProgress, serverProgress, StoppedBeforeReady, waitUntilServing, type Progress } from './wait.ts';
+import {
+  apiProgress,
+  hearListening,
+  ownProgress,
+  portTaken,
+  serverProgress,
+  StoppedBeforeReady,
+  stoppedSaying,
+  takenPort,
+  waitUntilServing,
+  type Port,
+  type Progress,
+} from './wait.ts';
 
 // Child processes run in their own folders: hand them an absolute data folder. The console's
 // address (where single sign-on's callback and logout come back to) is the shell's unless set.
@@ -33,6 +45,26 @@ const env = childEnv({ EJDESK_DATA_DIR: dataDir(), PUBLIC_URL: supervisor.PUBLIC
 const edgeApp = join(root, 'apps/edge');
 const apps = [{ name: 'shell', dir: 'apps/shell' }, ...remoteNames.map((n) => ({ name: n, dir: `apps/${n}-remote` }))];
 const sharedInputs = ['packages/ui/src', 'packages/api-client/src', 'packages/contract/src', 'packages/export/src', 'rsbuild.shared.ts', 'pnpm-lock.yaml'];
+
+// 0. Each server of this run needs a port of its own: one held by another process (an earlier
+// `pnpm start`, a dev server) is said now, before anything is built, rather than passing for ours.
+const listensOn = {
+  api: { port: apiPort(), host: '127.0.0.1', setting: 'API_PORT' },
+  remote: (name: RemoteName): Port => ({ port: remotePort(name), host: supervisor.HOST, setting: `${name.toUpperCase()}_REMOTE_PORT` }),
+  shell: { port: shellPort(), host: supervisor.HOST, setting: 'SHELL_PORT' },
+};
+const ports = [listensOn.api, ...remoteNames.map(listensOn.remote), listensOn.shell];
+for (const port of ports) {
+  const first = ports.find((other) => other.port === port.port)!;
+  if (first !== port) {
+    console.error(`EJ Desk: ${first.setting} and ${port.setting} are both ${port.port}; each server needs a port of its own.`);
+    process.exit(1);
+  }
+  if (await portTaken(port)) {
+    console.error(`EJ Desk: ${takenPort(port)}`);
+    process.exit(1);
+  }
+}
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -84,13 +116,31 @@ const deployToken = supervisor.REMOTE_DEPLOY_TOKEN || randomBytes(24).toString('
 mkdirSync(dirname(deployTokenFile()), { recursive: true });
 writeFileSync(deployTokenFile(), `${deployToken}\n`, { mode: 0o600 });
 let stopping = false;
+// Until EJ Desk is running, a process that stops fails the start rather than being started again.
+let starting = true;
 const children = new Map<string, ChildProcess>();
+const supervised = new Map<string, Supervised>();
+const ready = new Set<string>();
 
 interface Supervised {
   name: string;
+  /** Its name as a sentence begins it: "The API". */
+  what: string;
+  port: Port;
   cwd: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+}
+
+/** Never settles: what follows a stop (or a failed start) must not run while the process ends. */
+const untilExit = () => new Promise<never>(() => undefined);
+
+/** The start fails: why, in one line, then exit 1 (the children end with this process). */
+async function startFailed(why: Promise<string> | string): Promise<never> {
+  if (stopping) return untilExit();
+  stopping = true;
+  console.error(`\n${await why}`);
+  process.exit(1);
 }
 
 /**
@@ -100,13 +150,23 @@ interface Supervised {
  * data folder's run/ for operators and the tests.
  */
 function supervise(child: Supervised, backoff = 1_000): void {
+  if (stopping) return;
   const startedAt = Date.now();
-  const process_ = spawn(process.execPath, child.args, { cwd: child.cwd, stdio: 'inherit', env: child.env });
+  // The IPC channel is how the server says it listens (its port taken by another, it never does).
+  const process_ = spawn(process.execPath, child.args, { cwd: child.cwd, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: child.env });
+  hearListening(process_);
   children.set(child.name, process_);
+  supervised.set(child.name, child);
   mkdirSync(dirname(pidFile(child.name)), { recursive: true });
   writeFileSync(pidFile(child.name), `${process_.pid}\n`);
   process_.on('exit', (code, signal) => {
     if (stopping) return;
+    if (starting) {
+      void startFailed(
+        stoppedSaying(child.what, signal ?? `exit ${code}`, child.port, ready.has(child.name) ? 'right after it was ready' : 'before it was ready'),
+      );
+      return;
+    }
     if (existsSync(stoppedMark(child.name))) {
       console.error(`${new Date().toISOString()} ${child.name} stopped on request; \`pnpm remote start\` brings it back.`);
       const waiting = setInterval(() => {
@@ -129,6 +189,8 @@ process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
 for (const name of remoteNames) rmSync(stoppedMark(`${name}-remote`), { force: true });
 supervise({
   name: 'api',
+  what: 'The API',
+  port: listensOn.api,
   cwd: join(root, 'apps/api'),
   args: ['--import', 'tsx', 'src/server.ts'],
   env: {
@@ -145,23 +207,34 @@ supervise({
   },
 });
 for (const name of remoteNames) {
-  supervise({ name: `${name}-remote`, cwd: edgeApp, args: ['--import', 'tsx', 'src/remote-server.ts', name], env });
+  supervise({
+    name: `${name}-remote`,
+    what: `The ${name} remote's server`,
+    port: listensOn.remote(name),
+    cwd: edgeApp,
+    args: ['--import', 'tsx', 'src/remote-server.ts', name],
+    env,
+  });
 }
 
-// Each is waited for as long as it runs, however busy the machine; one that exits first ends the start.
-async function serving(name: string, what: string, progress: () => Promise<Progress>): Promise<void> {
+// Each is waited for as long as it runs, however busy the machine; one that exits first ends the start
+// (quietly when it is stopping: Ctrl+C reaches the children too). Ready is the process's own word
+// that it listens, then its answer: an answer alone may come from another process on the port.
+async function serving(name: string, progress: () => Promise<Progress>): Promise<void> {
+  if (stopping) return untilExit();
+  const child = children.get(name)!;
+  const { what, port } = supervised.get(name)!;
   try {
-    await waitUntilServing({ what, child: children.get(name)!, progress });
+    await waitUntilServing({ what, child, progress: ownProgress(child, progress), port });
+    ready.add(name);
   } catch (err) {
     if (!(err instanceof StoppedBeforeReady)) throw err;
-    console.error(`\n${err.message}`);
-    stopping = true;
-    process.exit(1);
+    return startFailed(err.message);
   }
 }
-await serving('api', 'The API', () => apiProgress(apiUrl()));
+await serving('api', () => apiProgress(apiUrl()));
 console.log('The API is ready.');
-await Promise.all(remoteNames.map((n) => serving(`${n}-remote`, `The ${n} remote's server`, () => serverProgress(`${localOrigin(remotePort(n))}/`))));
+await Promise.all(remoteNames.map((n) => serving(`${n}-remote`, () => serverProgress(`${localOrigin(remotePort(n))}/`))));
 
 // 4. A remote's local build that is new (no release in the registry has its content) is published and
 // made current, as `pnpm remote deploy` would; one deployed since from elsewhere stays current.
@@ -175,13 +248,19 @@ await new Promise((done) =>
 );
 
 // 5. The shell's server: remotes.json is the registry, read through the API on every request.
+if (stopping) await untilExit();
 supervise({
   name: 'shell',
+  what: "The shell's server",
+  port: listensOn.shell,
   cwd: edgeApp,
   args: ['--import', 'tsx', 'src/edge.ts'],
   env: { ...env, SHELL_DIST: join(root, 'apps/shell/dist'), API_URL: apiUrl(), EJDESK_PROXY_SECRET: proxySecret },
 });
-await serving('shell', "The shell's server", () => serverProgress(`${localOrigin(shellPort())}/remotes.json`));
+await serving('shell', () => serverProgress(`${localOrigin(shellPort())}/remotes.json`));
+// One that stopped meanwhile is failing the start: it is not running.
+if (stopping) await untilExit();
+starting = false;
 
 console.log(`\nEJ Desk is running at ${origin}`);
 if (!supervisor.DATABASE_URL) console.log('Demo logins: operator@example.com / ejdesk-demo (operator), admin@example.com / ejdesk-admin (admin)');

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@ejdesk/http/testing';
-import { apiProgress, serverProgress, waitUntilServing } from '../src/wait.ts';
+import { apiProgress, hearListening, ownProgress, serverProgress, waitUntilServing } from '../src/wait.ts';
 
 const running: ChildProcess[] = [];
 const child = (code: string) => {
@@ -91,5 +91,69 @@ describe('waiting for a supervised process', () => {
     expect(await apiProgress(`http://127.0.0.1:${port}`, 300)).toEqual({ ready: false, doing: 'listening but not answering yet' });
     silent.close();
     expect(await apiProgress(`http://127.0.0.1:${port}`, 300)).toEqual({ ready: false, doing: 'starting (not listening yet)' });
+  });
+});
+
+// A server's port held by another process (an earlier `pnpm start`, a dev server answering 404):
+// its answers must not pass for the server's, which fails to listen and exits.
+describe('a server whose port another process holds', () => {
+  const server = (port: number) => {
+    const code = `require('node:http').createServer((_, answer) => answer.end()).listen(${port}, '127.0.0.1', () => process.send({ listening: ${port} }))`;
+    const started = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    hearListening(started);
+    running.push(started);
+    return started;
+  };
+
+  it("is not ready on the other process's answer, and fails naming the port", async () => {
+    const port = await freePort();
+    const other = Fastify();
+    other.get('/remotes.json', async (_request, reply) => reply.code(404).send());
+    await other.listen({ port, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${port}/remotes.json`;
+    // The other process answers below 500: an answer alone would have passed for ours.
+    expect(await serverProgress(url)).toEqual({ ready: true });
+    const said: string[] = [];
+    const shell = server(port);
+    const waited = waitUntilServing({
+      what: "The shell's server",
+      child: shell,
+      progress: ownProgress(shell, () => serverProgress(url)),
+      port: { port, host: '127.0.0.1', setting: 'SHELL_PORT' },
+      say: (line) => said.push(line),
+      pollMs: 50,
+    });
+    await expect(waited).rejects.toThrow(
+      `The shell's server stopped (exit 1) before it was ready: port ${port} is taken by another process; stop it, or set SHELL_PORT to a free port.`,
+    );
+    expect(said).toEqual(["The shell's server: starting (not listening yet)..."]);
+    await other.close();
+  });
+
+  it('one that says it listens is ready', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const remote = server(port);
+    await waitUntilServing({
+      what: 'The email remote',
+      child: remote,
+      progress: ownProgress(remote, () => serverProgress(url)),
+      say: () => undefined,
+      pollMs: 50,
+    });
+    expect(remote.exitCode).toBeNull();
+  });
+
+  it('stopped for another reason, with its port free: its own messages say why', async () => {
+    const port = await freePort();
+    const gone = child('process.exit(2)');
+    const waited = waitUntilServing({
+      what: 'The files remote',
+      child: gone,
+      progress: ownProgress(gone, () => serverProgress(`http://127.0.0.1:${port}/`)),
+      port: { port, host: '127.0.0.1', setting: 'FILES_REMOTE_PORT' },
+      say: () => undefined,
+    });
+    await expect(waited).rejects.toThrow('The files remote stopped (exit 2) before it was ready; its own messages above say why.');
   });
 });
