@@ -12,7 +12,8 @@
 //   --jobs N                               suites at once (2 by default, TEST_JOBS)
 //
 // With --all a failed lint or typecheck stops the run (as it stops CI), and the e2e specs run only
-// when every package's suite passed.
+// when every package's suite passed. A folder named that has no suite fails the run before any
+// starts.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -152,6 +153,15 @@ async function main(): Promise<void> {
   const jobs = Math.max(1, Math.floor(Number(jobsArg >= 0 ? args[jobsArg + 1] : process.env.TEST_JOBS || 2)) || 1);
   const all = workspaces();
   let suites = all.filter((w) => w.hasTests && w.name !== '@ejdesk/e2e');
+  const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs').map((a) => a.replace(/^\.\//, '').replace(/\/$/, ''));
+  // A misspelt folder would otherwise run nothing and pass.
+  const unknown = named.filter((dir) => !suites.some((w) => w.dir === dir));
+  if (unknown.length) {
+    console.error(`No package suite in ${unknown.join(', ')}. The folders with one: ${suites.map((w) => w.dir).join(', ')}`);
+    if (unknown.includes('e2e')) console.error('The e2e specs run with --all, or alone: pnpm --filter @ejdesk/e2e test');
+    process.exitCode = 1;
+    return;
+  }
   if (args.includes('--changed')) {
     const files = changedFiles();
     const selected = touched(all, files);
@@ -159,7 +169,6 @@ async function main(): Promise<void> {
     console.log(`${files.length} changed files: the suites of ${suites.map((w) => w.dir).join(', ') || 'no package'}`);
     if (selected.has('@ejdesk/e2e')) console.log('The e2e specs are touched too: pnpm --filter @ejdesk/e2e test');
   }
-  const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs').map((a) => a.replace(/\/$/, ''));
   if (named.length) suites = suites.filter((w) => named.includes(w.dir));
   const whole = args.includes('--all');
   const rank = (w: Workspace) => (slowFirst.includes(w.name) ? slowFirst.indexOf(w.name) : slowFirst.length);
