@@ -13,8 +13,9 @@
 //
 // With --all a failed lint or typecheck stops the run (as it stops CI), and the e2e specs run only
 // when every package's suite passed. A folder named that has no suite fails the run before any
-// starts.
-import { spawn, execFileSync } from 'node:child_process';
+// starts. SIGINT (Ctrl+C) or SIGTERM ends every suite running, with all it started (vitest's
+// workers, the e2e specs' `pnpm start`), then the run: exit 130 or 143.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -93,17 +94,102 @@ interface Outcome {
   tests: string;
 }
 
+/** The suites running now, by their folder. */
+const running = new Map<ChildProcess, string>();
+/** Set once the run is being stopped: no suite starts after it. */
+let stopping: NodeJS.Signals | undefined;
+/** How long the suites have to end after the signal is passed on, before they are killed. */
+const graceMs = 10_000;
+
+interface Process {
+  pid: number;
+  parent: number;
+  /** ps's state: Z for a zombie (ended, not yet reaped). */
+  state: string;
+  /** When it started: with the pid, which process it is (a pid is reused once its process ends). */
+  started: string;
+}
+
+/** The machine's processes now (by `ps`, so on Linux and macOS alike). */
+function processes(): Process[] {
+  const table = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,stat=,lstart='], { encoding: 'utf8' });
+  return table.split('\n').flatMap((line) => {
+    const [, pid, parent, state, started] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+)$/.exec(line) ?? [];
+    return pid ? [{ pid: Number(pid), parent: Number(parent), state: state!, started: started! }] : [];
+  });
+}
+
+/** Every process below `pid`. */
+function descendants(table: Process[], pid: number): Process[] {
+  const found: Process[] = [];
+  for (let parents = [pid]; parents.length;) {
+    const next = table.filter((p) => parents.includes(p.parent));
+    found.push(...next);
+    parents = next.map((p) => p.pid);
+  }
+  return found;
+}
+
+/** Those of `these` still running. */
+function stillRunning(these: Process[]): Process[] {
+  const now = processes();
+  return these.filter((p) => now.some((q) => q.pid === p.pid && q.started === p.started && !q.state.startsWith('Z')));
+}
+
+const signal = (pid: number, name: NodeJS.Signals) => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Ended already.
+  }
+};
+
+/**
+ * Pass the signal to every suite running (each its own process group) and to every process they
+ * started (a server Playwright starts has a group of its own, and outlives a Playwright that ends
+ * first), wait until all have ended (killed after `graceMs`), then exit as a process ended by the
+ * signal does.
+ */
+async function stop(received: NodeJS.Signals): Promise<void> {
+  if (stopping) return;
+  stopping = received;
+  const suites = [...running];
+  console.log(`\n${received}: ending ${suites.map(([, dir]) => dir).join(', ') || 'no suite'} and all they started`);
+  const table = processes();
+  const started = suites.flatMap(([child]) => descendants(table, child.pid!));
+  for (const [child] of suites) signal(-child.pid!, received);
+  for (const p of started) signal(p.pid, received);
+  const killAt = Date.now() + graceMs;
+  for (let left = stillRunning(started); running.size || left.length; left = stillRunning(started)) {
+    if (Date.now() > killAt + graceMs) {
+      console.error(`Still running after SIGKILL: ${left.map((p) => p.pid).join(', ')}`);
+      break;
+    }
+    if (Date.now() > killAt) {
+      for (const [child] of suites) signal(-child.pid!, 'SIGKILL');
+      for (const p of left) signal(p.pid, 'SIGKILL');
+    }
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+  process.exit(received === 'SIGINT' ? 130 : 143);
+}
+
 /** Run one suite (or a step of the root's: `pnpm run <script>`), its lines prefixed with its directory. */
 function runSuite(workspace: Pick<Workspace, 'dir'>, width: number, script = 'test', cwd = join(root, workspace.dir)): Promise<Outcome> {
+  // Stopping: nothing more starts, and the run ends once the running suites have.
+  if (stopping) return new Promise(() => undefined);
   const started = performance.now();
   const prefix = `${workspace.dir.padEnd(width)} | `;
   let tests = '';
   return new Promise((resolve) => {
+    // A process group of its own, so that a signal reaches all the suite started.
     const child = spawn('pnpm', ['run', '--silent', script], {
       cwd,
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     });
+    running.set(child, workspace.dir);
     for (const stream of [child.stdout, child.stderr]) {
       let partial = '';
       stream.setEncoding('utf8');
@@ -119,7 +205,10 @@ function runSuite(workspace: Pick<Workspace, 'dir'>, width: number, script = 'te
       });
       stream.on('end', () => partial && process.stdout.write(prefix + partial + '\n'));
     }
-    child.on('close', (code, signal) => resolve({ workspace, seconds: (performance.now() - started) / 1000, code: code ?? (signal ? 1 : 0), tests }));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ workspace, seconds: (performance.now() - started) / 1000, code: code ?? (signal ? 1 : 0), tests });
+    });
   });
 }
 
@@ -136,6 +225,8 @@ async function runAll(queue: Workspace[], jobs: number, width: number, outcomes:
 }
 
 function report(outcomes: Outcome[], jobs: number, started: number, width: number): void {
+  // Stopped by a signal: the suites ended by it did not fail, and stop() says which they were.
+  if (stopping) return;
   const failed = outcomes.filter((o) => o.code !== 0);
   console.log(`\nEach suite's time, slowest first (package suites ${jobs} at a time; ${((performance.now() - started) / 1000).toFixed(0)} s in all):`);
   for (const o of [...outcomes].sort((a, b) => b.seconds - a.seconds)) {
@@ -188,4 +279,5 @@ async function main(): Promise<void> {
   report(outcomes, jobs, started, width);
 }
 
+for (const received of ['SIGINT', 'SIGTERM'] as const) process.on(received, () => void stop(received));
 await main();
