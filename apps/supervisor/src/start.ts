@@ -184,6 +184,9 @@ function supervise(child: Supervised, backoff = 1_000): void {
 }
 // Whatever ends this process, its children must not outlive it.
 process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+// Heard from the first child on: Ctrl+C while one is awaited stops them all, with exit 0.
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 // A mark left by an earlier run's `pnpm remote stop` does not outlive that run.
 for (const name of remoteNames) rmSync(stoppedMark(`${name}-remote`), { force: true });
@@ -282,5 +285,3 @@ async function stop() {
   );
   process.exit(0);
 }
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
