@@ -7,12 +7,11 @@
 //   tsx tools/src/test-all.ts --changed    the suites of the packages a change touches, and of
 //                                          the packages that depend on them (pnpm test:changed)
 //   tsx tools/src/test-all.ts --all        pnpm test: lint and typecheck first, then every package's
-//                                          suite, then the e2e specs (alone: they need both cores)
+//                                          suite with the e2e specs beside them
 //   tsx tools/src/test-all.ts apps/api packages/db    those packages' suites
 //   --jobs N                               suites at once (2 by default, TEST_JOBS)
 //
-// With --all a failed lint or typecheck stops the run (as it stops CI), and the e2e specs run only
-// when every package's suite passed. A folder named that has no suite fails the run before any
+// With --all a failed lint or typecheck stops the run (as it stops CI). A folder named that has no suite fails the run before any
 // starts. SIGINT (Ctrl+C) or SIGTERM ends every suite running, with all it started (vitest's
 // workers, the e2e specs' `pnpm start`), then the run: exit 130 or 143.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -273,9 +272,12 @@ async function main(): Promise<void> {
     outcomes.push(outcome);
     if (outcome.code !== 0) return report(outcomes, jobs, started, width);
   }
-  await runAll(queue, jobs, width, outcomes);
+  // The e2e specs spend their time waiting on the browser and the app (10 minutes here for 3 of
+  // CPU): they run beside the package suites, in a lane of their own.
   const e2e = all.find((w) => w.name === '@ejdesk/e2e');
-  if (whole && e2e && outcomes.every((o) => o.code === 0)) outcomes.push(await runSuite(e2e, width));
+  const browser = whole && e2e ? runSuite(e2e, width) : undefined;
+  await runAll(queue, jobs, width, outcomes);
+  if (browser) outcomes.push(await browser);
   report(outcomes, jobs, started, width);
 }
 
