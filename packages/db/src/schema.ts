@@ -14,3 +14,4 @@ export * from './mailboxes/schema.ts';
 export * from './registry/schema.ts';
 export * from './disputes/schema.ts';
 export * from './idempotency/schema.ts';
+export * from './journals/schema.ts';

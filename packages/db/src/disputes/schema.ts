@@ -110,6 +110,8 @@ export const disputes = pgTable(
       .where(sql`${t.status} <> 'resolved'`),
     index('disputes_status_idx').on(t.status, t.id),
     index('disputes_rule_idx').on(t.ruleId),
+    // The disputes of an ATM's day: a journal received finds the complaints it answers.
+    index('disputes_atm_day_idx').on(t.atmId, t.transactionDate),
   ],
 );
 
