@@ -1,2 +1,63 @@
+// @ejdesk/journal: reads an ATM's electronic journal (EJ) and says what happened to each
+// withdrawal's cash, with the lines that show it. Pure parsing: no database, no network.
+import { readLines, type Line } from './decode.ts';
+import { JournalReader } from './engine.ts';
+import { families } from './families/index.ts';
+import type { Family } from './families/family.ts';
+import type { ParsedJournal } from './types.ts';
+
 export * from './types.ts';
 export { decodeJournal } from './decode.ts';
+export { families } from './families/index.ts';
+export type { EventKind, Family, LinePattern } from './families/family.ts';
+
+/** How many of a journal's first lines are read to recognise its family. */
+const detectLines = 2000;
+
+function scores(lines: readonly string[]): { family: Family; score: number }[] {
+  return families.map((family) => ({ family, score: family.detect.filter((re) => lines.some((line) => re.test(line))).length }));
+}
+
+function best(lines: readonly string[]): Family | null {
+  let top: { family: Family; score: number } | null = null;
+  for (const s of scores(lines)) if (!top || s.score > top.score) top = s;
+  // Two different identifying lines at least: one word in prose is not a journal.
+  return top && top.score >= 2 ? top.family : null;
+}
+
+/** The family whose identifying lines the journal's first lines match best; null when none does. */
+export function detectFamily(firstLines: string[]): string | null {
+  return best(firstLines.slice(0, detectLines))?.name ?? null;
+}
+
+/**
+ * Reads a journal (whole, or streamed in chunks) into its transactions, verdicts, cassette counts and
+ * anomalies. Null when the content is not a journal of any family: it is recognised by content,
+ * never by its name (the name only fills in an ATM ID and a day the journal does not print).
+ */
+export async function parseJournal(source: Uint8Array | AsyncIterable<Uint8Array>, options: { fileName?: string } = {}): Promise<ParsedJournal | null> {
+  let reader: JournalReader | null = null;
+  const head: Line[] = [];
+  let undecided = true;
+  for await (const lines of readLines(source)) {
+    if (undecided) {
+      for (const line of lines) head.push(line);
+      if (head.length < detectLines) continue;
+      undecided = false;
+      const family = best(head.map((l) => l.text));
+      if (!family) return null;
+      reader = new JournalReader(family, options.fileName);
+      for (const line of head) reader.line(line.no, line.text);
+      head.length = 0;
+      continue;
+    }
+    for (const line of lines) reader!.line(line.no, line.text);
+  }
+  if (undecided) {
+    const family = best(head.map((l) => l.text));
+    if (!family) return null;
+    reader = new JournalReader(family, options.fileName);
+    for (const line of head) reader.line(line.no, line.text);
+  }
+  return reader!.finish();
+}

@@ -5,7 +5,8 @@
 export const verdicts = ['dispensed', 'partial', 'not_dispensed', 'retracted', 'reversed', 'indeterminate'] as const;
 export type Verdict = (typeof verdicts)[number];
 
-export const transactionKinds = ['withdrawal', 'other'] as const;
+/** A declined withdrawal (the host refused, nothing presented) has no verdict. */
+export const transactionKinds = ['withdrawal', 'declined', 'other'] as const;
 export type TransactionKind = (typeof transactionKinds)[number];
 
 export interface JournalTransaction {
@@ -27,7 +28,7 @@ export interface JournalTransaction {
   presented: number[] | null;
   /** Notes presented times each cassette's denomination; '0.00' unless taken; null when indeterminate. */
   dispensedAmount: string | null;
-  /** Null for other kinds than withdrawals. */
+  /** Null for other kinds than withdrawals (declined ones included). */
   verdict: Verdict | null;
   /** The facts the verdict rests on, in the operators' words. */
   reason: string;

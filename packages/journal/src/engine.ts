@@ -1,0 +1,673 @@
+// The one state machine every family shares: lines become events (the family's patterns), events
+// become transactions, and at the end of the file each withdrawal gets its verdict from the rules in
+// docs/journals.md. Denominations and ambiguous dates are resolved only at the end, since a journal
+// may print its cassette table (or an unambiguous date) after the transactions it explains.
+import type { EventKind, Family } from './families/family.ts';
+import { fromFileName } from './filename.ts';
+import type { Anomaly, AnomalyKind, CassetteCount, CounterSnapshot, JournalTransaction, ParsedJournal, Verdict } from './types.ts';
+
+const months: Record<string, number> = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
+
+/** A date as the journal printed it; `open` when day and month could be either way round. */
+interface DateParts {
+  year: number;
+  /** Month, or the first number when open. */
+  a: number;
+  /** Day, or the second number when open. */
+  b: number;
+  open: boolean;
+}
+
+/** Where the transaction stopped being readable. */
+type Interruption = { kind: 'restart' | 'gap' | 'end'; line: number };
+
+interface Txn {
+  from: number;
+  to: number;
+  date: DateParts | null;
+  time: string | null;
+  atm: string | null;
+  card: string | null;
+  rrn: string | null;
+  stan: string | null;
+  serial: string | null;
+  code: string | null;
+  codeLine: number | null;
+  /** Amounts in paise. */
+  entered: number | null;
+  receipt: number | null;
+  /** The request's amount field as printed: rupees or paise, settled at the end. */
+  requestField: number | null;
+  requested: boolean;
+  responseLine: number | null;
+  declinedLine: number | null;
+  stacked: number[] | null;
+  presented: number[] | null;
+  presentedLines: number[];
+  awaitingCounts: boolean;
+  taken: number | null;
+  retracted: number | null;
+  timeout: number | null;
+  failure: number | null;
+  reversal: number | null;
+  interrupted: Interruption | null;
+  cutStart: boolean;
+}
+
+interface Snapshot {
+  line: number;
+  date: DateParts | null;
+  time: string | null;
+  rows: Map<string, number[]>;
+  cassettes: CassetteCount[];
+}
+
+const blankTxn = (from: number): Txn => ({
+  from,
+  to: from,
+  date: null,
+  time: null,
+  atm: null,
+  card: null,
+  rrn: null,
+  stan: null,
+  serial: null,
+  code: null,
+  codeLine: null,
+  entered: null,
+  receipt: null,
+  requestField: null,
+  requested: false,
+  responseLine: null,
+  declinedLine: null,
+  stacked: null,
+  presented: null,
+  presentedLines: [],
+  awaitingCounts: false,
+  taken: null,
+  retracted: null,
+  timeout: null,
+  failure: null,
+  reversal: null,
+  interrupted: null,
+  cutStart: false,
+});
+
+/** Rupees as printed ('2,000.00', '2000') to paise; null when it is not an amount. */
+function paise(text: string | undefined): number | null {
+  if (!text) return null;
+  const m = /^(\d+)(?:\.(\d\d))?$/.exec(text.replace(/,/g, ''));
+  if (!m) return null;
+  const value = Number(m[1]) * 100 + Number(m[2] ?? 0);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+const rupees = (p: number) => `${Math.floor(p / 100)}.${String(p % 100).padStart(2, '0')}`;
+
+/** Notes per cassette: '0,4,0,0', '0 4 0 0', '1:0 2:4', 'CST1:00 CST2:05', or two digits each ('0204'). */
+function counts(groups: Record<string, string | undefined>): number[] | null {
+  if (groups.pairs) {
+    const pairs = groups.pairs.match(/\d\d/g);
+    return pairs ? pairs.map(Number) : null;
+  }
+  const fromCst: number[] = [];
+  for (let i = 1; i <= 8; i++) {
+    const v = groups[`cst${i}`];
+    if (v !== undefined) fromCst[i - 1] = Number(v);
+  }
+  if (fromCst.length) return Array.from(fromCst, (v) => v ?? 0);
+  const text = groups.notes;
+  if (!text) return null;
+  const tokens = text.match(/\d+(?:\s*[:=]\s*\d+)?/g);
+  if (!tokens || tokens.length > 16) return null;
+  if (tokens.some((t) => /[:=]/.test(t))) {
+    const out: number[] = [];
+    for (const token of tokens) {
+      const [position, count] = token.split(/\s*[:=]\s*/).map(Number);
+      if (!position || position > 16 || count === undefined) return null;
+      out[position - 1] = count;
+    }
+    return Array.from(out, (v) => v ?? 0);
+  }
+  return tokens.map(Number);
+}
+
+const lastFour = (card: string) => {
+  const digits = card.replace(/\D/g, '');
+  return digits.length >= 4 ? digits.slice(-4) : null;
+};
+
+function datePartsOf(g: Record<string, string | undefined>): DateParts | null {
+  const year = (y: string | undefined) => (y === undefined ? NaN : y.length === 2 ? 2000 + Number(y) : Number(y));
+  if (g.p1 && g.p2) {
+    const a = Number(g.p1);
+    const b = Number(g.p2);
+    const y = year(g.year);
+    if (!(a >= 1 && b >= 1 && a <= 31 && b <= 31) || !(y >= 1990 && y <= 2099)) return null;
+    if (a > 12 && b > 12) return null;
+    // Settled here when one of the two cannot be a month.
+    if (a > 12) return { year: y, a: b, b: a, open: false };
+    if (b > 12) return { year: y, a, b, open: false };
+    return { year: y, a, b, open: true };
+  }
+  const month = g.mon ? months[g.mon.toUpperCase()] : g.month ? Number(g.month) : undefined;
+  const day = g.day ? Number(g.day) : undefined;
+  const y = year(g.year);
+  if (!month || !day || month > 12 || day > 31 || !(y >= 1990 && y <= 2099)) return null;
+  return { year: y, a: month, b: day, open: false };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'YYYY-MM-DD' of a date, reading an open one in the given order. */
+function isoDay(d: DateParts, order: 'mdy' | 'dmy'): string {
+  const [month, day] = d.open && order === 'dmy' ? [d.b, d.a] : [d.a, d.b];
+  return `${d.year}-${pad(month)}-${pad(day)}`;
+}
+
+const normalTime = (t: string) => (t.length === 5 ? `${t}:00` : t);
+
+const trimText = (text: string) => text.trim().slice(0, 200);
+
+/** Reads one journal's lines, in order, with one family's patterns. */
+export class JournalReader {
+  private readonly txns: Txn[] = [];
+  private open: Txn | null = null;
+  private readonly snapshots: Snapshot[] = [];
+  private snapshot: Snapshot | null = null;
+  private readonly anomalies: Anomaly[] = [];
+  private lineCount = 0;
+  private unknown = 0;
+  private date: DateParts | null = null;
+  private time: string | null = null;
+  private atm: string | null = null;
+  private firstDate: DateParts | null = null;
+  /** Dates printed in an order the file settles: votes for how to read the open ones. */
+  private readonly settled = new Set<string>();
+  private readonly openDates: DateParts[] = [];
+  private seenStart = false;
+
+  constructor(
+    private readonly family: Family,
+    private readonly fileName?: string,
+  ) {}
+
+  line(no: number, text: string): void {
+    this.lineCount = no;
+    if (text.trim() === '') return;
+    const upper = text.toUpperCase();
+    for (const pattern of this.family.patterns) {
+      if (pattern.hint !== undefined && !upper.includes(pattern.hint)) continue;
+      const m = pattern.re.exec(text);
+      if (!m) continue;
+      this.event(pattern.event, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
+      return;
+    }
+    this.unknown++;
+    if (this.open) this.open.to = no;
+  }
+
+  private anomaly(line: number, kind: AnomalyKind, text: string): void {
+    this.anomalies.push({ line, kind, text: trimText(text) });
+  }
+
+  private noteDate(d: DateParts): void {
+    if (!this.firstDate) this.firstDate = d;
+    if (d.open) this.openDates.push(d);
+    else this.settled.add(`${d.year}-${d.a}-${d.b}`);
+  }
+
+  /** The transaction the line belongs to; at the top of a file, one that began before it. */
+  private current(no: number, kind: EventKind): Txn | null {
+    if (this.open) return this.open;
+    const money =
+      kind === 'presented' ||
+      kind === 'counts' ||
+      kind === 'taken' ||
+      kind === 'retracted' ||
+      kind === 'timeout' ||
+      kind === 'failure' ||
+      kind === 'stacked' ||
+      kind === 'response' ||
+      kind === 'request' ||
+      kind === 'reversal';
+    if (!this.seenStart && money) {
+      this.seenStart = true;
+      const txn = blankTxn(no);
+      txn.cutStart = true;
+      txn.date = this.date;
+      txn.time = this.time;
+      this.open = txn;
+      this.anomaly(no, 'cut', 'The journal begins inside a transaction.');
+      return txn;
+    }
+    return null;
+  }
+
+  private closeSnapshot(): void {
+    const s = this.snapshot;
+    if (!s) return;
+    this.snapshot = null;
+    if (s.rows.size) {
+      const width = Math.max(...[...s.rows.values()].map((v) => v.length));
+      const row = (name: string, i: number) => s.rows.get(name)?.[i] ?? null;
+      for (let i = 0; i < width; i++) {
+        s.cassettes.push({
+          position: i + 1,
+          denomination: row('DENOMINATION', i),
+          dispensed: row('DISPENSED', i),
+          rejected: row('REJECTED', i),
+          remaining: row('REMAINING', i),
+        });
+      }
+    }
+    if (s.cassettes.length) this.snapshots.push(s);
+  }
+
+  private finishTxn(txn: Txn, interrupted: Interruption | null): void {
+    txn.interrupted = interrupted;
+    this.txns.push(txn);
+    if (this.open === txn) this.open = null;
+  }
+
+  private event(kind: EventKind, g: Record<string, string | undefined>, no: number, text: string): void {
+    if (kind !== 'counterRow' && kind !== 'counterCassette' && kind !== 'known') this.closeSnapshot();
+    // Every line may carry its date and time.
+    const d = datePartsOf(g);
+    if (d) {
+      this.noteDate(d);
+      this.date = d;
+    }
+    if (g.time) this.time = normalTime(g.time);
+    if (g.atm && !this.atm) this.atm = g.atm.toUpperCase();
+
+    switch (kind) {
+      case 'start': {
+        this.seenStart = true;
+        if (this.open) {
+          this.anomaly(no, 'gap', 'A transaction starts before the previous one ended.');
+          this.finishTxn(this.open, { kind: 'gap', line: no });
+        }
+        const txn = blankTxn(no);
+        txn.date = this.date;
+        txn.time = this.time;
+        this.open = txn;
+        return;
+      }
+      case 'restart': {
+        if (this.open) {
+          this.anomaly(no, 'restart', text);
+          this.finishTxn(this.open, { kind: 'restart', line: no });
+        }
+        return;
+      }
+      case 'counterStart': {
+        this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
+        if (this.open) this.open.to = no;
+        return;
+      }
+      case 'counterRow': {
+        if (this.snapshot && g.field && g.values) this.snapshot.rows.set(g.field.toUpperCase(), g.values.trim().split(/\s+/).map(Number));
+        else this.unknown++;
+        if (this.open) this.open.to = no;
+        return;
+      }
+      case 'counterCassette': {
+        if (!this.snapshot) this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
+        const num = (v: string | undefined) => (v === undefined ? null : Number(v));
+        const init = num(g.init);
+        const dispensed = num(g.dispensed);
+        const rejected = num(g.rejected);
+        const remaining = num(g.remaining) ?? (init !== null && dispensed !== null && rejected !== null ? Math.max(0, init - dispensed - rejected) : null);
+        this.snapshot.cassettes.push({ position: Number(g.position), denomination: num(g.denom), dispensed, rejected, remaining });
+        if (this.open) this.open.to = no;
+        return;
+      }
+      default:
+        break;
+    }
+
+    const txn = this.current(no, kind);
+    if (!txn) return;
+    if (kind === 'response' || kind === 'fields' || kind === 'declined') hostFields(text, g);
+    txn.to = no;
+    if (!txn.date && d) txn.date = d;
+    if (!txn.time && g.time) txn.time = normalTime(g.time);
+    if (g.atm) txn.atm = g.atm.toUpperCase();
+    if (g.card) txn.card = lastFour(g.card) ?? txn.card;
+    if (g.rrn) txn.rrn = g.rrn;
+    if (g.stan) txn.stan = g.stan;
+    if (g.serial) txn.serial = g.serial;
+    if (g.code) {
+      txn.code = g.code.toUpperCase();
+      txn.codeLine = no;
+    }
+
+    switch (kind) {
+      case 'end':
+        this.finishTxn(txn, null);
+        return;
+      case 'amount':
+        txn.entered = paise(g.amount) ?? txn.entered;
+        return;
+      case 'fields':
+        if (g.amount) txn.receipt = paise(g.amount) ?? txn.receipt;
+        return;
+      case 'request':
+        txn.requested = true;
+        if (g.minor) txn.requestField = Number(g.minor);
+        if (g.amount) txn.entered = paise(g.amount) ?? txn.entered;
+        return;
+      case 'response':
+        txn.responseLine = no;
+        return;
+      case 'declined':
+        txn.declinedLine = no;
+        return;
+      case 'stacked':
+        txn.stacked = counts(g);
+        return;
+      case 'presented': {
+        const notes = counts(g);
+        txn.presentedLines.push(no);
+        if (notes) txn.presented = add(txn.presented, notes);
+        else if (txn.stacked) txn.presented = add(txn.presented, txn.stacked);
+        else txn.awaitingCounts = true;
+        return;
+      }
+      case 'counts': {
+        const notes = counts(g);
+        if (txn.awaitingCounts && notes) {
+          txn.presented = add(txn.presented, notes);
+          txn.presentedLines.push(no);
+          txn.awaitingCounts = false;
+        }
+        return;
+      }
+      case 'taken':
+        txn.taken = no;
+        return;
+      case 'timeout':
+        txn.timeout = no;
+        return;
+      case 'retracted':
+        txn.retracted = no;
+        this.anomaly(no, 'retract', text);
+        return;
+      case 'failure':
+        txn.failure = no;
+        this.anomaly(no, 'dispense_failure', g.device ? `${trimText(text)} (device code ${g.device.trim()})` : text);
+        return;
+      case 'reversal':
+        txn.reversal = no;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The journal as read: verdicts given now that the whole file is known. */
+  finish(): ParsedJournal {
+    this.closeSnapshot();
+    if (this.open) {
+      this.anomaly(this.lineCount, 'cut', 'The journal ends inside a transaction.');
+      this.finishTxn(this.open, { kind: 'end', line: this.lineCount });
+    }
+    const order = this.dateOrder();
+    const named = this.fileName ? fromFileName(this.fileName) : { atmId: null, day: null };
+    const atmId = this.atm ?? named.atmId;
+    const day = this.firstDate ? isoDay(this.firstDate, order) : named.day;
+    const counters: CounterSnapshot[] = this.snapshots.map((s) => ({ line: s.line, at: stamp(s.date, s.time, order, day), cassettes: s.cassettes }));
+    const transactions = this.txns.map((t, i) => this.judge(t, i + 1, order, atmId, day));
+    this.anomalies.sort((x, y) => x.line - y.line);
+    return {
+      family: this.family.name,
+      atmId,
+      day,
+      lineCount: this.lineCount,
+      unknownLines: this.unknown,
+      transactions,
+      counters,
+      anomalies: this.anomalies,
+    };
+  }
+
+  /** How this file's open dates read: the file's own evidence first, then its file name, then the family's habit. */
+  private dateOrder(): 'mdy' | 'dmy' {
+    let mdy = 0;
+    let dmy = 0;
+    for (const d of this.openDates) {
+      if (this.settled.has(`${d.year}-${d.a}-${d.b}`)) mdy++;
+      if (this.settled.has(`${d.year}-${d.b}-${d.a}`)) dmy++;
+    }
+    if (mdy !== dmy) return mdy > dmy ? 'mdy' : 'dmy';
+    const named = this.fileName ? fromFileName(this.fileName).day : null;
+    const first = this.openDates[0];
+    if (named && first) {
+      if (isoDay(first, 'mdy') === named) return 'mdy';
+      if (isoDay(first, 'dmy') === named) return 'dmy';
+    }
+    return this.family.ambiguousDates;
+  }
+
+  /** The denominations that apply to a presentation at `line`: the nearest table after it, else before. */
+  private denominations(line: number): (number | null)[] | null {
+    let before: Snapshot | null = null;
+    for (const s of this.snapshots) {
+      if (!s.cassettes.some((c) => c.denomination)) continue;
+      if (s.line >= line) return byPosition(s.cassettes);
+      before = s;
+    }
+    return before ? byPosition(before.cassettes) : null;
+  }
+
+  private judge(t: Txn, seq: number, order: 'mdy' | 'dmy', atmId: string | null, day: string | null): JournalTransaction {
+    const presentedNotes = t.presented?.reduce((a, b) => a + b, 0) ?? 0;
+    let presentedAmount: number | null = null;
+    let missingDenomination = false;
+    if (t.presented && presentedNotes > 0) {
+      const denoms = this.denominations(t.presentedLines[0] ?? t.from);
+      presentedAmount = 0;
+      t.presented.forEach((n, i) => {
+        if (n === 0) return;
+        const denom = denoms?.[i];
+        if (!denom) missingDenomination = true;
+        else presentedAmount! += n * denom * 100;
+      });
+      if (missingDenomination) presentedAmount = null;
+    }
+    const requested = requestedAmount(t, presentedAmount);
+    const approvedCode = t.code === null ? null : this.family.approvedCodes.includes(t.code);
+    const declined = (approvedCode === false || t.declinedLine !== null) && presentedNotes === 0;
+    const withdrawal = requested !== null || presentedNotes > 0 || t.stacked !== null;
+
+    const base = {
+      seq,
+      atmId: t.atm ?? atmId,
+      at: stamp(t.date, t.time, order, day),
+      cardLast4: t.card,
+      rrn: t.rrn,
+      stan: t.stan,
+      serial: t.serial,
+      responseCode: t.code,
+      requestedAmount: requested === null ? null : rupees(requested),
+      presented: t.presented,
+      lines: { from: t.from, to: t.to },
+      cut: t.interrupted?.kind === 'end' ? ('end' as const) : t.cutStart ? ('start' as const) : null,
+    };
+    const result = (
+      kind: JournalTransaction['kind'],
+      verdict: Verdict | null,
+      reason: string,
+      evidence: (number | null)[],
+      dispensed: number | null,
+    ): JournalTransaction => ({
+      ...base,
+      kind,
+      verdict,
+      reason,
+      dispensedAmount: dispensed === null ? null : rupees(dispensed),
+      evidence: [...new Set(evidence.filter((n): n is number => n !== null))].sort((a, b) => a - b),
+    });
+
+    if (!withdrawal) return result('other', null, 'Not a withdrawal.', [], null);
+    if (t.interrupted || t.cutStart) {
+      const why =
+        t.interrupted?.kind === 'restart'
+          ? 'The ATM restarted before the transaction ended.'
+          : t.interrupted?.kind === 'gap'
+            ? 'A new transaction started before this one ended.'
+            : t.interrupted?.kind === 'end'
+              ? 'The journal ends before the transaction does.'
+              : 'The journal begins after the transaction started.';
+      return result('withdrawal', 'indeterminate', why, [t.interrupted?.line ?? t.from, ...t.presentedLines, t.taken, t.retracted], null);
+    }
+    if (t.taken !== null && t.retracted !== null) {
+      this.anomaly(t.retracted, 'contradiction', 'The journal says the notes were both taken and retracted.');
+      return result(
+        'withdrawal',
+        'indeterminate',
+        'The journal says the notes were both taken and retracted.',
+        [...t.presentedLines, t.taken, t.retracted],
+        null,
+      );
+    }
+    if (declined)
+      return result('declined', null, `Declined by the host${t.code ? ` (response code ${t.code})` : ''}.`, [t.codeLine, t.declinedLine, t.responseLine], null);
+
+    if (presentedNotes > 0) {
+      const notes = describeNotes(t.presented!, this.denominations(t.presentedLines[0] ?? t.from));
+      if (presentedAmount === null) {
+        return result(
+          'withdrawal',
+          'indeterminate',
+          `Notes presented (${notes}), but the journal does not state every cassette's denomination.`,
+          [...t.presentedLines, t.taken, t.retracted],
+          null,
+        );
+      }
+      if (t.taken !== null) {
+        if (requested !== null && presentedAmount > requested) {
+          this.anomaly(t.presentedLines[0]!, 'contradiction', 'More notes presented than the amount requested.');
+          return result('withdrawal', 'indeterminate', `Notes presented (${notes}) exceed the amount requested.`, [...t.presentedLines, t.taken], null);
+        }
+        if (requested !== null && presentedAmount < requested) {
+          return result(
+            'withdrawal',
+            'partial',
+            `Notes presented (${notes} = ${rupees(presentedAmount)}) are less than requested (${rupees(requested)}), and taken.`,
+            [...t.presentedLines, t.taken, t.failure],
+            presentedAmount,
+          );
+        }
+        return result(
+          'withdrawal',
+          'dispensed',
+          `Notes presented in full (${notes} = ${rupees(presentedAmount)}) and taken.`,
+          [...t.presentedLines, t.taken],
+          presentedAmount,
+        );
+      }
+      if (t.retracted !== null) {
+        return result(
+          'withdrawal',
+          'retracted',
+          `Notes presented (${notes}), not taken${t.timeout !== null ? ' in time' : ''}, and retracted.`,
+          [...t.presentedLines, t.timeout, t.retracted],
+          0,
+        );
+      }
+      return result(
+        'withdrawal',
+        'indeterminate',
+        `Notes presented (${notes}); the journal does not say whether they were taken or retracted.`,
+        [...t.presentedLines, t.timeout],
+        null,
+      );
+    }
+
+    if (t.taken !== null || t.retracted !== null) {
+      this.anomaly(t.taken ?? t.retracted!, 'contradiction', 'Notes taken or retracted, but none presented.');
+      return result('withdrawal', 'indeterminate', 'The journal says notes were taken or retracted, but none were presented.', [t.taken, t.retracted], null);
+    }
+    if (t.reversal !== null) {
+      return result(
+        'withdrawal',
+        'reversed',
+        'No notes presented; the journal shows the reversal sent to the host.',
+        [t.failure, t.reversal, t.responseLine],
+        0,
+      );
+    }
+    if (approvedCode === true || t.responseLine !== null) {
+      const why =
+        t.failure !== null
+          ? 'Approved, the dispense failed, nothing presented, and no reversal in the journal.'
+          : 'Approved, nothing presented, and no reversal in the journal.';
+      return result('withdrawal', 'not_dispensed', why, [t.codeLine, t.responseLine, t.failure], 0);
+    }
+    if (!t.requested) return result('other', null, 'Cancelled before the host was asked.', [], null);
+    return result('withdrawal', 'indeterminate', "The host's answer is not in the journal.", [t.failure], null);
+  }
+}
+
+// The host's fields where a family's pattern leaves them to the line (`HOST RESPONSE : 00 SEQ NO : 0187
+// RRN : 503506001870`, `STAN 004512 RRN 503506004512`): each read when its label is on the line.
+const hostLabels: [keyof Pick<Txn, 'rrn' | 'stan' | 'serial' | 'code'>, RegExp][] = [
+  ['rrn', /\bRRN\b\.?\s*(?:NO\.?)?\s*[:=]?\s*(\d{6,12})\b/i],
+  ['stan', /\bSTAN\b\.?\s*(?:NO\.?)?\s*[:=]?\s*(\d{4,6})\b/i],
+  ['serial', /\b(?:SEQ(?:UENCE)?\s*(?:NO|NUM(?:BER)?)?|TXN\s*(?:SN\s*)?NO)\.?\s*[:=]?\s*(\d+)\b/i],
+  ['code', /\b(?:RESP(?:ONSE)?(?:\s*CODE)?|RC)\s*[:=]\s*([0-9A-Z]{2,3})\b/i],
+];
+
+function hostFields(text: string, g: Record<string, string | undefined>): void {
+  for (const [field, re] of hostLabels) {
+    if (g[field] !== undefined) continue;
+    const m = re.exec(text);
+    if (m) g[field] = m[1];
+  }
+}
+
+function add(a: number[] | null, b: number[]): number[] {
+  if (!a) return [...b];
+  const out = [...a];
+  b.forEach((n, i) => (out[i] = (out[i] ?? 0) + n));
+  return out;
+}
+
+function byPosition(cassettes: CassetteCount[]): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (const c of cassettes) if (c.position >= 1 && c.position <= 16) out[c.position - 1] = c.denomination;
+  return out;
+}
+
+function describeNotes(presented: number[], denoms: (number | null)[] | null): string {
+  return presented
+    .map((n, i) => (n ? `${n} × ${denoms?.[i] ?? '?'}` : null))
+    .filter(Boolean)
+    .join(' + ');
+}
+
+/**
+ * The amount asked for, in paise: entered, else the receipt's, else the request's field read in
+ * rupees or paise, whichever agrees with the notes presented (else: paise when rupees would exceed
+ * any ATM's limit).
+ */
+function requestedAmount(t: Txn, presented: number | null): number | null {
+  const field = t.requestField;
+  const asRupees = field === null ? null : field * 100;
+  const known = t.entered ?? t.receipt;
+  if (known !== null) return known;
+  if (field === null || field === 0) return null;
+  if (presented !== null) {
+    if (asRupees === presented) return asRupees;
+    if (field === presented) return field;
+  }
+  return field > 100000 ? field : asRupees;
+}
+
+function stamp(date: DateParts | null, time: string | null, order: 'mdy' | 'dmy', day: string | null): string | null {
+  const d = date ? isoDay(date, order) : day;
+  if (!d || !time) return null;
+  return `${d}T${time}`;
+}
