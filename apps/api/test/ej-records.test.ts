@@ -90,6 +90,9 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       overdue_days: daysSince('2025-04-01'),
       penalty: `${daysSince('2025-04-01') * 100}.00`,
       currency: 'INR',
+      // No journal has answered it yet.
+      verdict: null,
+      dispensed_amount: null,
     });
     const last = (await get(`${table}?page_size=10&page=3`)).json();
     expect(last.results.map((r: { atm_id: string }) => r.atm_id)).toEqual(['APX00006', 'APX00005', 'APX00004', 'APX00003', 'APX00002', 'APX00001']);

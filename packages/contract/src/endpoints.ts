@@ -29,3 +29,17 @@ export type EmailListName = keyof typeof emailListPaths;
 
 /** A contract path as the API's scrape routes register it (they are mounted at /api/scrape). */
 export const underScrape = (path: string) => path.replace(/^\/scrape/, '');
+
+/** Journals and the evidence they give disputes: the API serves these paths, the console asks for them by name. */
+export const journalPaths = {
+  /** GET the Journals list (paginated, filtered); POST a journal (multipart `file`). */
+  journals: '/journals/',
+  journal: (id: number) => `/journals/${id}/`,
+  lines: (id: number) => `/journals/${id}/lines/`,
+  evidencePdf: (disputeId: number) => `/disputes/${disputeId}/evidence.pdf`,
+  /** POST the list's filters (or ids): a ZIP of the disputes' evidence packs. */
+  evidenceZip: '/disputes/evidence.zip',
+  applySuggestion: (disputeId: number) => `/disputes/${disputeId}/apply-suggestion/`,
+  /** POST ids or the list's filters. */
+  applySuggestions: '/disputes/apply-suggestion/',
+} as const;

@@ -3,5 +3,6 @@
 // serve. Raise it when an endpoint changes in a way an older remote would misread.
 export const apiContractVersion = 1;
 export * from './endpoints.ts';
+export * from './journals.ts';
 export type * from './wire.ts';
 export * from './remotes.ts';

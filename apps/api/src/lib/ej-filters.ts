@@ -13,6 +13,7 @@ interface EjFilterQuery {
   tat?: TatFilter | undefined;
   age_from?: number | undefined;
   age_to?: number | undefined;
+  verdict?: string | undefined;
 }
 
 /** `today` is the clock's day (the quick filters and ages are counted to it). */
@@ -31,8 +32,8 @@ export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: st
   today,
 });
 
-/** The 400's detail when the clock's filters are asked of records that have no clock. */
+/** The 400's detail when the clock's or the journal's filters are asked of records that have neither. */
 export const clockFiltersProblem = (kind: EjFilters['kind'], q: EjFilterQuery): string | null =>
-  kind !== 'dispute' && (q.tat !== undefined || q.age_from !== undefined || q.age_to !== undefined)
-    ? `query: tat, age_from and age_to filter dispute records only, not ${kind} records.`
+  kind !== 'dispute' && (q.tat !== undefined || q.age_from !== undefined || q.age_to !== undefined || q.verdict !== undefined)
+    ? `query: tat, age_from, age_to and verdict filter dispute records only, not ${kind} records.`
     : null;

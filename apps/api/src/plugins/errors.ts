@@ -24,6 +24,10 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
     return `${where} '${field}': must be a date as YYYY-MM-DD, from 0001-01-01 to 9998-12-31.`;
   }
   if (issue.keyword === 'type' && issue.params.type === 'integer') return `${where} '${field}': must be a whole number.`;
+  // A word of a list (a verdict, an anomaly kind): the words it may be.
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
+    return `${where} '${field}': must be one of ${issue.params.allowedValues.map(String).join(', ')}.`;
+  }
   return `${where}${field ? ` '${field}'` : ''}: ${issue.message ?? 'is invalid'}.`;
 }
 

@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { RequiredText, Timestamp } from './common.ts';
 import { EjRecord, ejFilterFields } from './ej-records.ts';
+import { Evidence, VerdictWord } from './journals.ts';
 
 const Status = Type.Union([Type.Literal('open'), Type.Literal('awaiting_msp'), Type.Literal('resolved')]);
 const Outcome = Type.Union([Type.Literal('credited'), Type.Literal('rejected'), Type.Literal('other')]);
@@ -21,8 +22,17 @@ const clockFields = {
   currency: Type.String(),
 };
 
-/** A row of the EJ error table: the record, its dispute and the dispute's clock. */
-export const DisputeRecord = Type.Object({ ...EjRecord.properties, dispute_id: Type.Union([Type.Integer(), Type.Null()]), ...clockFields });
+/**
+ * A row of the EJ error table: the record, its dispute, the dispute's clock, and the verdict of the
+ * journal transaction the dispute matched with the amount the customer took (null before a match).
+ */
+export const DisputeRecord = Type.Object({
+  ...EjRecord.properties,
+  dispute_id: Type.Union([Type.Integer(), Type.Null()]),
+  ...clockFields,
+  verdict: Type.Union([VerdictWord, Type.Null()]),
+  dispensed_amount: Type.Union([Type.String(), Type.Null()]),
+});
 
 const StoryRow = Type.Object({
   source: Type.Union([Type.Literal('record'), Type.Literal('file_row')]),
@@ -60,7 +70,10 @@ const HistoryEvent = Type.Object({
   email_id: Type.Union([Type.Integer(), Type.Null()]),
 });
 
-/** A dispute with its clock, the rule, every row that names it (in time order) and its status history. */
+/**
+ * A dispute with its clock, the rule, every row that names it (in time order), its status history,
+ * and its journal evidence (null until a journal transaction is looked for).
+ */
 export const DisputeStory = Type.Object({
   id: Type.Integer(),
   atm_id: Type.String(),
@@ -81,6 +94,7 @@ export const DisputeStory = Type.Object({
   rule_name: Type.Union([Type.String(), Type.Null()]),
   rows: Type.Array(StoryRow),
   history: Type.Array(HistoryEvent),
+  evidence: Type.Union([Evidence, Type.Null()]),
 });
 
 export const DisputeIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
@@ -92,16 +106,34 @@ const statusFields = {
 };
 export const StatusBody = Type.Object(statusFields, { additionalProperties: false });
 
+/** Disputes by ids, or every dispute record the list's filters match ("all N matching"). */
+const targetFields = {
+  ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { minItems: 1, maxItems: 1000 })),
+  filters: Type.Optional(Type.Object(ejFilterFields, { additionalProperties: false })),
+};
+
 /** The disputes of the ids, or of every record the list's filters match ("all N matching"). */
 export const BulkStatusBody = Type.Object(
   {
     ...statusFields,
-    ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { minItems: 1, maxItems: 1000 })),
-    filters: Type.Optional(Type.Object(ejFilterFields, { additionalProperties: false })),
+    ...targetFields,
   },
   { additionalProperties: false },
 );
 export const BulkStatusAnswer = Type.Object({ updated: Type.Integer() });
+
+/** The disputes to apply their verdict's suggestion to. */
+export const ApplySuggestionBody = Type.Object(targetFields, { additionalProperties: false });
+
+/** How many disputes changed, and how many were left: an operator had set their status, or their verdict suggests nothing. */
+export const ApplySuggestionAnswer = Type.Object({
+  updated: Type.Integer(),
+  skipped_operator: Type.Integer(),
+  skipped_no_suggestion: Type.Integer(),
+});
+
+/** The disputes whose evidence packs the ZIP holds (those without evidence are left out). */
+export const EvidenceZipBody = Type.Object(targetFields, { additionalProperties: false });
 
 /** The open dispute records of a month by age in days, the breached ones and their penalty. */
 export const DisputeAgeing = Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
+import { VerdictWord } from './journals.ts';
 
 const Text = Type.String();
 const Amount = Type.Union([Type.String(), Type.Null()]);
@@ -38,7 +39,10 @@ const filterFields = {
   mail_received_from: FilterText,
 };
 
-/** The dispute table's filters: the record's, and its dispute's clock (a quick filter, an age in days). */
+/**
+ * The dispute table's filters: the record's, its dispute's clock (a quick filter, an age in days),
+ * and the verdict of the journal transaction the dispute matched.
+ */
 export const ejFilterFields = {
   ...filterFields,
   tat: Type.Optional(
@@ -46,6 +50,7 @@ export const ejFilterFields = {
   ),
   age_from: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   age_to: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+  verdict: Type.Optional(VerdictWord),
 };
 
 export const EjTableQuery = Type.Object({ ...PageQuery, ...ejFilterFields, ordering: Ordering }, { additionalProperties: false });

@@ -41,7 +41,7 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const story = await disputeStory(db, request.params.id, today());
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
-      return story;
+      return { ...story, evidence: null };
     },
   );
 
@@ -55,7 +55,7 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const changed = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
       const story = changed.length ? await disputeStory(db, request.params.id, day) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
-      return story;
+      return { ...story, evidence: null };
     },
   );
 

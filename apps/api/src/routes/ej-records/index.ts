@@ -23,6 +23,9 @@ const ejOrderings = disputeOrderFields.flatMap((field) => [field, `-${field}`] a
 /** A record no dispute holds yet (linked as its message is saved): open, with no clock. */
 const noClock = { dispute_id: null, status: 'open', outcome: null, due_date: null, age_days: null, overdue_days: 0, penalty: '0.00', currency: '' } as const;
 
+/** A record whose dispute has matched no journal transaction yet. */
+const noVerdict = { verdict: null, dispensed_amount: null } as const;
+
 const exportNames = { dispute: exportFiles.ejError, overage: exportFiles.overage, succeeding: exportFiles.succeeding };
 
 export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -44,7 +47,7 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         found.rows.map((r) => r.id),
         day,
       );
-      const rows = found.rows.map((r) => ({ ...r, ...(clocks.get(r.id) ?? noClock) }));
+      const rows = found.rows.map((r) => ({ ...r, ...(clocks.get(r.id) ?? noClock), ...noVerdict }));
       return sendPage(request, reply, page, { count: found.count, rows });
     },
   );
