@@ -6,7 +6,7 @@
 //   tsx tools/src/test-all.ts              every suite but the e2e specs
 //   tsx tools/src/test-all.ts --changed    the suites of the packages a change touches, and of
 //                                          the packages that depend on them (pnpm test:changed)
-//   tsx tools/src/test-all.ts --all        pnpm test: lint and typecheck first, then every package's
+//   tsx tools/src/test-all.ts --all        pnpm test: lint and typecheck first (side by side), then every package's
 //                                          suite with the e2e specs beside them
 //   tsx tools/src/test-all.ts apps/api packages/db    those packages' suites
 //   --jobs N                               suites at once (2 by default, TEST_JOBS)
@@ -266,11 +266,12 @@ async function main(): Promise<void> {
   const width = Math.max('typecheck'.length, ...suites.map((w) => w.dir.length));
   const outcomes: Outcome[] = [];
   const started = performance.now();
-  // CPU-bound, and a failure here fails the run: one after the other, before the suites.
-  for (const step of whole ? ['lint', 'typecheck'] : []) {
-    const outcome = await runSuite({ dir: step }, width, step, root);
-    outcomes.push(outcome);
-    if (outcome.code !== 0) return report(outcomes, jobs, started, width);
+  // Lint and typecheck first, side by side (each keeps about one core busy), and a failure in
+  // either fails the run before any suite starts.
+  if (whole) {
+    const checks = await Promise.all(['lint', 'typecheck'].map((step) => runSuite({ dir: step }, width, step, root)));
+    outcomes.push(...checks);
+    if (checks.some((outcome) => outcome.code !== 0)) return report(outcomes, jobs, started, width);
   }
   // The e2e specs spend their time waiting on the browser and the app (10 minutes here for 3 of
   // CPU): they run beside the package suites, in a lane of their own.
