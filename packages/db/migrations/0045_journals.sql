@@ -66,6 +66,7 @@ CREATE TABLE "journals" (
 	"unknown_lines" integer DEFAULT 0 NOT NULL,
 	"size_bytes" bigint NOT NULL,
 	"transactions" integer DEFAULT 0 NOT NULL,
+	"charset" text,
 	"anomalies" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"anomaly_kinds" text[] DEFAULT '{}'::text[] NOT NULL,
 	"source" text NOT NULL,

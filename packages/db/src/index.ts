@@ -18,3 +18,4 @@ export * from './mailboxes/index.ts';
 export * from './registry/index.ts';
 export * from './disputes/index.ts';
 export * from './idempotency/index.ts';
+export * from './journals/index.ts';

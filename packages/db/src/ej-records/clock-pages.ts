@@ -99,7 +99,7 @@ function copyOnlyCondition(filters: EjFilters, order: EjOrder): SQL | undefined 
 }
 
 /** Up to this many matches, a page is picked from all of them rather than by walking an order. */
-const FEW_MATCHES = 5_000;
+export const FEW_MATCHES = 5_000;
 
 /**
  * A page of few matches: every match found first (planned for all of them: the date, bank or
@@ -107,7 +107,7 @@ const FEW_MATCHES = 5_000;
  * every record above them when they lie far down it (the open disputes of a week two months ago:
  * 0.5 s).
  */
-async function fewPage(db: Db, where: SQL | undefined, page: Page, order: EjOrder) {
+export async function fewPage(db: Db, where: SQL | undefined, page: Page, order: EjOrder) {
   // Named ej_records, so that the order's terms read the subquery's columns; OFFSET 0 keeps it whole.
   const picked = await queryRows<{ id: string | number }>(
     db,
@@ -123,7 +123,7 @@ async function fewPage(db: Db, where: SQL | undefined, page: Page, order: EjOrde
 }
 
 /** The records of these ids, in this order. */
-async function rowsInOrder(db: Db, ids: number[]) {
+export async function rowsInOrder(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
   const at = new Map(ids.map((id, i) => [id, i]));
@@ -182,7 +182,7 @@ async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): P
  * order on (rate, due date), the resolved ones' penalty is fixed (settled_penalty), and those
  * owing nothing go by id; each of these runs gives its first `skip + size` and the runs are merged.
  */
-async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | undefined, page: Page, order: EjOrder): Promise<number[]> {
+export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | undefined, page: Page, order: EjOrder): Promise<number[]> {
   const today = todayOf(filters);
   const l = disputeRecords;
   const where = and(base, recordClockCondition(filters));

@@ -4,6 +4,7 @@ import { and, type AnyColumn, eq, gte, lte, or, sql, type SQL } from 'drizzle-or
 import { type Db, queryRows } from '../client.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
+import { disputeEvidence } from '../journals/schema.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
 
 export interface EjFilters {
@@ -21,6 +22,8 @@ export interface EjFilters {
   ageTo?: number | undefined;
   /** The clock's day (YYYY-MM-DD), needed by the clock's filters and orders. */
   today?: string | undefined;
+  /** Records of disputes whose journal evidence has this verdict (dispensed, partial, ...). */
+  verdict?: string | undefined;
 }
 
 export const clockFiltered = (f: EjFilters) => f.tat !== undefined || f.ageFrom !== undefined || f.ageTo !== undefined;
@@ -49,6 +52,18 @@ export function clockConditions(f: EjFilters): SQL | undefined {
   if (!clockFiltered(f)) return undefined;
   return sql`exists (select 1 from ${disputeRecords} where ${disputeRecords.recordId} = ${ejRecords.id} and ${recordClockCondition(f)})`;
 }
+
+/** Records of disputes whose evidence has the verdict: dispute_records' and dispute_evidence's keys, row by row. */
+export const verdictCondition = (verdict: string | undefined): SQL | undefined =>
+  verdict
+    ? sql`exists (select 1 from ${disputeRecords} join ${disputeEvidence} on ${disputeEvidence.disputeId} = ${disputeRecords.disputeId}
+        where ${disputeRecords.recordId} = ${ejRecords.id} and ${disputeEvidence.verdict} = ${verdict})`
+    : undefined;
+
+/** The records of the verdict's disputes, all of them, read first: (verdict, dispute_id), then (dispute_id, record_id). */
+export const verdictSet = (verdict: string): SQL =>
+  sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeEvidence}
+        join ${disputeRecords} on ${disputeRecords.disputeId} = ${disputeEvidence.disputeId} where ${disputeEvidence.verdict} = ${verdict}))`;
 
 export const ejRecordColumns = {
   id: ejRecords.id,
@@ -84,6 +99,7 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
     containsText(ejRecords.mailSubject, filters.mailSubject),
     containsText(ejRecords.mailReceivedFrom, filters.mailReceivedFrom),
     clockConditions(filters),
+    verdictCondition(filters.verdict),
   );
 }
 

@@ -6,6 +6,7 @@ import { applyMessageToDisputes, removeProcessedRecords } from '../disputes/inde
 import type { EjRecordKind } from '../ej-records/schema.ts';
 import { type EmailCategory, emails } from '../emails/schema.ts';
 import type { DataFileKind } from '../files/schema.ts';
+import { matchDisputes } from '../journals/index.ts';
 import { emailSources, subjectFingerprints } from './schema.ts';
 
 /** A transaction handle or the database: everything here runs inside the caller's transaction. */
@@ -167,6 +168,8 @@ export async function saveProcessedMessage(tx: Tx, message: ProcessedMessage): P
   }
   if (emailUpdate) await tx.execute(sql`with ${emailUpdate} select 1`);
   await applyMessageToDisputes(tx as Db, { emailId, msp: message.msp, day: message.clockDay });
+  // A complaint arriving after its journal finds it (under the linking's lock, still held).
+  await matchDisputes(tx as Db, { emailId });
   await tx.execute(notifySql(mailChannel));
 }
 

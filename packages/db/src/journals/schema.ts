@@ -61,6 +61,8 @@ export const journals = pgTable(
     unknownLines: integer('unknown_lines').notNull().default(0),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     transactions: integer('transactions').notNull().default(0),
+    /** 'utf-16le' or 'utf-16be' when the file begins with that BOM: pages after the first are decoded with it. */
+    charset: text('charset'),
     anomalies: jsonb('anomalies').$type<StoredAnomaly[]>().notNull().default([]),
     anomalyKinds: text('anomaly_kinds')
       .array()
