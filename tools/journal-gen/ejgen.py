@@ -1201,7 +1201,7 @@ class Generator:
         if self.a.size_mb:
             for family in self.families:
                 self.big_file(family)
-        if self.a.zip and self.files:
+        if self.a.zip and any('truth' not in f for f in self.files):
             self.zip_of_journals()
         if self.a.mail:
             self.mail()
