@@ -36,7 +36,8 @@ const usage = `Usage:
   pnpm ingest --imap [--watch]   sync the mailbox in IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_TLS (true/false),
                                  IMAP_MAILBOX (default INBOX), signed in to as IMAP_AUTH says (IMAP_PASSWORD,
                                  or IMAP_OAUTH_*: see docs/ingester.md); --watch keeps going
-  pnpm ingest --from PATH        import a folder of .eml files or an mbox file
+  pnpm ingest --from PATH        import a folder (its .eml files, mbox files, and electronic journals: journal
+                                 files of any name and ZIPs of them, recognised by their content), or one file
   pnpm ingest --reprocess        extract again from every stored message
 Options:
   --rules FILE   replace the sender mapping and ignore rules with FILE's (JSON, see README)
@@ -122,7 +123,10 @@ try {
     console.log(summary.toText());
     const seconds = (performance.now() - started) / 1000;
     const peakMb = peakMemoryKb() / 1024;
-    console.log(`Time: ${seconds.toFixed(1)} s (${(summary.processed / seconds).toFixed(0)} messages/s processed), peak memory ${peakMb.toFixed(0)} MB`);
+    const journals = summary.journals.received ? `, ${(summary.journals.received / seconds).toFixed(1)} journals/s received` : '';
+    console.log(
+      `Time: ${seconds.toFixed(1)} s (${(summary.processed / seconds).toFixed(0)} messages/s processed${journals}), peak memory ${peakMb.toFixed(0)} MB`,
+    );
     failed = summary.hardFailures.length > 0;
   }
 } catch (err) {

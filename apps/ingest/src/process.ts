@@ -13,6 +13,7 @@ import {
 } from '@ejdesk/db';
 import { cleanText, JSON_RECORDS, type DisputeRow } from './extract/columns.ts';
 import { Extractor, type Extraction } from './extract/index.ts';
+import { isDeadlock, MailJournals } from './journals.ts';
 import { limits } from './limits.ts';
 import type { MemoryBudget } from './memory.ts';
 import { headerDate, recipientsOf, senderOf } from './message.ts';
@@ -28,6 +29,8 @@ export interface ProcessOutcome {
   failures: string[];
   /** Tables not read as disputes, and why. */
   skipped: string[];
+  /** Electronic journals the message brought, and how many of them were new (the rest were stored already). */
+  journals: { received: number; created: number };
 }
 
 /**
@@ -47,6 +50,15 @@ const withMail = (row: DisputeRow, from: string, subject: string): DisputeRow =>
   mailSubject: row.mailSubject || cleanText(subject),
 });
 
+/** The message's note on its journals: "Journals: 2 (1 new): a.jrn, b.zip/c.txt (stored already)". */
+function journalNote(journals: Extraction['journals']): string | null {
+  if (journals.length === 0) return null;
+  const created = journals.filter((j) => j.created).length;
+  const names = journals.slice(0, 20).map((j) => (j.created ? j.name : `${j.name} (stored already)`));
+  const more = journals.length > 20 ? `, and ${journals.length - 20} more` : '';
+  return `Journals: ${journals.length} (${created} new): ${names.join(', ')}${more}`;
+}
+
 /** Process one queued message inside the caller's transaction. */
 async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules): Promise<ProcessOutcome> {
   // The sender (and so whether to extract, and which passwords open its files) is known from the
@@ -55,16 +67,18 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   let extractor: Extractor | undefined;
   let mail: ParsedMessage | null = null;
   let parseError: string | null = null;
+  const journalsOf = new MailJournals(tx, queued.emailId);
   try {
     mail = await parseMessage(queued.raw, (headers) => {
       sender = identifySender(rules, senderOf(headers.from), cleanText(headers.subject, limits.textChars));
       if (sender.ignoredBecause) return null;
-      extractor = new Extractor(cleanText(headers.subject, limits.textChars), sender.passwords);
+      extractor = new Extractor(cleanText(headers.subject, limits.textChars), sender.passwords, journalsOf.receive);
       return attachmentsInto(extractor);
     });
   } catch (err) {
     parseError = `the message could not be parsed (${(err as Error)?.message ?? String(err)})`;
   }
+  if (journalsOf.deadlock) throw journalsOf.deadlock; // the whole message runs again (processNext)
   const from = senderOf(mail?.from);
   const subject = cleanText(mail?.subject ?? '', limits.textChars);
   const failures = [queued.fetchError, parseError].filter((f): f is string => !!f);
@@ -72,7 +86,7 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
   // Without a Date header that parses, the time it was stored under (its delivery time) stands.
   const receivedAt = (mail && headerDate(mail)) ?? queued.receivedAt;
 
-  let extraction: Extraction = { bodyRows: [], files: [], failures: [], skipped: [] };
+  let extraction: Extraction = { bodyRows: [], files: [], failures: [], skipped: [], journals: [] };
   if (mail && extractor && !sender.ignoredBecause) {
     extractor.body(mail.html, mail.text);
     extraction = extractor.result();
@@ -98,15 +112,19 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
     .filter((f) => once(f.fingerprint))
     .map((f) => ({ ...f, rows: f.rows.map((r) => ({ ...r, row: withMail(r.row, from, subject) })) }));
   const newRows = bodyRows.length + files.reduce((n, f) => n + f.rows.length, 0);
+  // A journal is what the message delivered, like a row: stored once whatever the subject (by its SHA-256).
+  const journals = { received: extraction.journals.length, created: extraction.journals.filter((j) => j.created).length };
 
   const category: EmailCategory = sender.ignoredBecause
     ? 'ignored'
-    : newRows > 0
+    : newRows > 0 || journals.created > 0
       ? seenBefore
         ? 'same_subject_processing'
         : 'processed'
-      : seenBefore && failures.length === 0
-        ? 'same_subject'
+      : (seenBefore || journals.received > 0) && failures.length === 0
+        ? seenBefore
+          ? 'same_subject'
+          : 'processed'
         : 'ej_not_found';
 
   // Each file's EJ kind: its own (overage, succeeding), dispute for what banks mail, none for results.
@@ -133,21 +151,34 @@ async function processMessage(tx: Db, queued: QueuedMessage, rules: IngestRules)
     },
     category,
     jsonLoadData: [...bodyRows, ...files.flatMap((f) => f.rows)].slice(0, JSON_RECORDS).map((r) => r.record),
-    processingError: [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures].filter(Boolean).join('\n') || null,
+    processingError:
+      [sender.ignoredBecause ? `ignored: ${sender.ignoredBecause}` : null, ...failures, journalNote(extraction.journals)].filter(Boolean).join('\n') || null,
     bankName: sender.bankName,
     msp: sender.msp,
     clockDay: dayIn(rules.clockTimeZone, receivedAt),
     bodyRows: bodyRows.map((r) => r.row),
     files: files.map((f) => ({ kind: f.kind, name: f.name, subjectName: subject, ejKind: ejKindOf(f), rows: f.rows.map((r) => r.row) })),
   });
-  return { emailId: queued.emailId, category, rows, failures, skipped: extraction.skipped };
+  return { emailId: queued.emailId, category, rows, failures, skipped: extraction.skipped, journals };
 }
+
+// Two messages bringing the same journals in opposite orders may deadlock: PostgreSQL ends one, which runs again.
+const RUN_AGAIN = Symbol('run again');
+const ATTEMPTS = 3;
 
 /**
  * Process the next queued message; null when none is free. A message whose results cannot be
- * written (a database error) is taken off the queue with that failure, so it cannot block the rest.
+ * written (a database error) is taken off the queue with that failure, so it cannot block the rest;
+ * one whose transaction lost a deadlock is run again first.
  */
 export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudget): Promise<ProcessOutcome | null> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await processOnce(db, rules, budget, attempt < ATTEMPTS);
+    if (outcome !== RUN_AGAIN) return outcome;
+  }
+}
+
+async function processOnce(db: Db, rules: IngestRules, budget: MemoryBudget, mayRunAgain: boolean): Promise<ProcessOutcome | null | typeof RUN_AGAIN> {
   let claimed: QueuedMessage | null = null;
   let held = 0;
   try {
@@ -161,9 +192,10 @@ export async function processNext(db: Db, rules: IngestRules, budget: MemoryBudg
   } catch (err) {
     const failed = claimed as QueuedMessage | null;
     if (!failed) throw err;
+    if (mayRunAgain && isDeadlock(err)) return RUN_AGAIN;
     const reason = `the results could not be saved (${(err as Error)?.message ?? String(err)})`;
     await markProcessingFailed(db, failed.emailId, reason);
-    return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason], skipped: [] };
+    return { emailId: failed.emailId, category: 'ej_not_found', rows: {}, failures: [reason], skipped: [], journals: { received: 0, created: 0 } };
   } finally {
     if (held) budget.release(held);
   }

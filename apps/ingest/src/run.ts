@@ -7,7 +7,8 @@ import type { Logger } from './log.ts';
 import { toNewMessage } from './message.ts';
 import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { processNext } from './process.ts';
-import { messagesFromPath } from './sources/files.ts';
+import { contentsOf, messagesIn, type PathContents } from './sources/files.ts';
+import { receiveFolderJournals } from './journals.ts';
 import { syncMailbox } from './sources/imap.ts';
 import { Summary } from './summary.ts';
 
@@ -68,7 +69,10 @@ async function processQueue(options: Run, summary: Summary, fetching: Promise<un
   await Promise.all(Array.from({ length: options.lanes }, lane));
 }
 
-/** Store the messages of an .eml folder or an mbox file, processing them as they are stored. */
+/**
+ * Store the messages of a folder's .eml and mbox files (or of one mbox file), processing them as
+ * they are stored; then receive the journals beside them (journal files and ZIPs of them).
+ */
 export async function ingestFromPath(path: string, given: RunOptions): Promise<Summary> {
   const options = withBudget(given);
   const summary = new Summary();
@@ -96,10 +100,12 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
       if (held) options.budget.release(bytes);
     }
   };
+  let contents: PathContents | undefined;
   const storing = (async () => {
     let batch: NewMessage[] = [];
     let bytes = 0;
-    for await (const raw of messagesFromPath(path)) {
+    contents = await contentsOf(path);
+    for await (const raw of messagesIn(contents)) {
       if (options.signal?.aborted) break;
       summary.seen++;
       batch.push(await toNewMessage(raw));
@@ -119,6 +125,15 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
     summary.hardFailures.push(`reading ${path}: ${reasonOf(err)}`);
   }
   await processing;
+  if (contents && !options.signal?.aborted) {
+    // After the mail: either order finds the same verdicts (a journal matches the disputes already
+    // stored, a complaint the journals already received).
+    const journals = await receiveFolderJournals(options.db, contents, options.signal);
+    summary.journals.received += journals.received;
+    summary.journals.created += journals.created;
+    summary.notJournals.push(...journals.notJournals);
+    summary.journalFailures.push(...journals.failures);
+  }
   await record('imported', { synced: true, error: summary.hardFailures.join('; ') || null });
   return summary;
 }

@@ -1,5 +1,5 @@
 // What a run did, printed at its end: messages seen, stored, skipped, per category, rows per kind,
-// and every failure with its reason.
+// journals received, and every failure with its reason.
 import { emailCategories, type EmailCategory } from '@ejdesk/db';
 import type { ProcessOutcome } from './process.ts';
 
@@ -16,6 +16,11 @@ export class Summary {
   skipped: { emailId: number; note: string }[] = [];
   /** Failures that stopped (part of) the run: a mailbox that cannot be reached, a bad path. */
   hardFailures: string[] = [];
+  /** Electronic journals received, from mail and from a folder, and how many were new. */
+  journals = { received: 0, created: 0 };
+  /** A folder's files that are neither mail nor a journal, and its journal files that failed. */
+  notJournals: string[] = [];
+  journalFailures: string[] = [];
 
   record(outcome: ProcessOutcome): void {
     this.processed++;
@@ -23,6 +28,8 @@ export class Summary {
     for (const [kind, n] of Object.entries(outcome.rows)) this.rows[kind] = (this.rows[kind] ?? 0) + n;
     for (const reason of outcome.failures) this.failures.push({ emailId: outcome.emailId, reason });
     for (const note of outcome.skipped) this.skipped.push({ emailId: outcome.emailId, note });
+    this.journals.received += outcome.journals.received;
+    this.journals.created += outcome.journals.created;
   }
 
   toText(): string {
@@ -37,6 +44,21 @@ export class Summary {
           : 'none'
       }`,
     ];
+    if (this.journals.received || this.notJournals.length || this.journalFailures.length) {
+      lines.push(
+        `Journals received: ${this.journals.received}, new: ${this.journals.created}, already stored: ${this.journals.received - this.journals.created}`,
+      );
+    }
+    if (this.notJournals.length) {
+      lines.push(
+        `Files that are neither mail nor a journal (${this.notJournals.length}): ${this.notJournals.slice(0, 20).join(', ')}${this.notJournals.length > 20 ? ', ...' : ''}`,
+      );
+    }
+    if (this.journalFailures.length) {
+      lines.push(`Journal files that failed (${this.journalFailures.length}):`);
+      for (const f of this.journalFailures.slice(0, 50)) lines.push(`  ${f}`);
+      if (this.journalFailures.length > 50) lines.push(`  ... and ${this.journalFailures.length - 50} more`);
+    }
     if (this.failures.length) {
       lines.push(`Failures (${this.failures.length}; recorded on the message, shown as ej_not_found):`);
       for (const f of this.failures.slice(0, 50)) lines.push(`  email ${f.emailId}: ${f.reason}`);

@@ -8,7 +8,7 @@ import { htmlTableGrids } from './html.ts';
 import { pdfGrids } from './pdf.ts';
 import { workbookGrids } from './spreadsheet.ts';
 import { decodeText, looksLikeText, textGrid } from './text.ts';
-import { ExtractionError, unzip } from './zip.ts';
+import { ExtractionError, unzipEach } from './zip.ts';
 
 export type ExtractedRows = Table['rows'];
 
@@ -29,7 +29,14 @@ export interface Extraction {
   failures: string[];
   /** Tables that looked like tables but were not read as disputes, and why (for the run's summary). */
   skipped: string[];
+  /** Files received as electronic journals (not read as tables), and whether each was new. */
+  journals: { name: string; created: boolean }[];
 }
+
+/** What became of a file offered as a journal: received (new or already stored), or not a journal. */
+export type JournalReceipt = 'new' | 'known' | 'not_journal';
+/** Takes a file that may be an electronic journal, recognised by its content, never its name (process.ts). */
+export type JournalReceiver = (bytes: Uint8Array, name: string) => Promise<JournalReceipt>;
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 const extension = (name: string) => /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
@@ -104,34 +111,8 @@ function formatOf(name: string, contentType: string): Format {
   return 'other';
 }
 
-/** The files in a ZIP (recursively, to limits.zipDepth), each read by its own format, as "other". */
-async function zipFiles(
-  reader: Reader,
-  name: string,
-  bytes: Uint8Array,
-  passwords: readonly string[],
-  subject: string,
-  depth: number,
-): Promise<ExtractedFile[]> {
-  const out: ExtractedFile[] = [];
-  for (const entry of await unzip(bytes, passwords)) {
-    const entryName = `${name}/${entry.name}`;
-    const format = formatOf(entry.name, '');
-    if (format === 'zip') {
-      if (depth >= limits.zipDepth) throw new ExtractionError(`${entryName}: archives nested deeper than ${limits.zipDepth}`);
-      out.push(...(await zipFiles(reader, entryName, entry.data, passwords, subject, depth + 1)));
-      continue;
-    }
-    out.push({
-      kind: 'other',
-      name: entryName,
-      rows: await reader.rowsOfFormat(format, entry.data, passwords, entryName),
-      ejKind: ejKindOf(entry.name, subject),
-      fingerprint: sha256(entry.data),
-    });
-  }
-  return out;
-}
+/** Text (of a text format, or of none) that may be a journal: data formats and binary files are not. */
+const mayBeJournal = (format: Format, bytes: Uint8Array) => (format === 'text' || format === 'other') && looksLikeText(bytes);
 
 /** An attachment as the mail parser hands it over, one at a time. */
 export interface IncomingAttachment {
@@ -180,13 +161,50 @@ export class Extractor {
   private readonly reader = new Reader();
   private readonly files: ExtractedFile[] = [];
   private readonly failures: string[] = [];
+  private readonly journals: Extraction['journals'] = [];
   private bodyRows: Extraction['bodyRows'] = [];
   private count = 0;
 
   constructor(
     private readonly subject: string,
     private readonly passwords: readonly string[],
+    /** Where journals go; without it every file is read as data. */
+    private readonly journal?: JournalReceiver,
   ) {}
+
+  /** True when the file was received as a journal (and so is not read as a table). */
+  private async tookJournal(format: Format, bytes: Uint8Array, name: string): Promise<boolean> {
+    if (!this.journal || !mayBeJournal(format, bytes)) return false;
+    const receipt = await this.journal(bytes, name);
+    if (receipt === 'not_journal') return false;
+    this.journals.push({ name, created: receipt === 'new' });
+    return true;
+  }
+
+  /**
+   * The files in a ZIP (recursively, to limits.zipDepth), one at a time: journals received, the
+   * rest read by their own format as "other" files, kept only when the whole archive could be read.
+   */
+  private async zipFiles(name: string, bytes: Uint8Array, depth: number, out: ExtractedFile[] = []): Promise<ExtractedFile[]> {
+    for await (const entry of unzipEach(bytes, this.passwords)) {
+      const entryName = `${name}/${entry.name}`;
+      const format = formatOf(entry.name, '');
+      if (format === 'zip') {
+        if (depth >= limits.zipDepth) throw new ExtractionError(`${entryName}: archives nested deeper than ${limits.zipDepth}`);
+        await this.zipFiles(entryName, entry.data, depth + 1, out);
+        continue;
+      }
+      if (await this.tookJournal(format, entry.data, entryName)) continue;
+      out.push({
+        kind: 'other',
+        name: entryName,
+        rows: await this.reader.rowsOfFormat(format, entry.data, this.passwords, entryName),
+        ejKind: ejKindOf(entry.name, this.subject),
+        fingerprint: sha256(entry.data),
+      });
+    }
+    return out;
+  }
 
   /** A body's dispute rows: the message's own, and those of each message wrapped inside it. */
   body(html: string, text: string, where = 'mail body'): void {
@@ -218,9 +236,10 @@ export class Extractor {
         return;
       }
       if (format === 'zip') {
-        this.files.push(...(await zipFiles(this.reader, name, attachment.content, this.passwords, this.subject, 1)));
+        this.files.push(...(await this.zipFiles(name, attachment.content, 1)));
         return;
       }
+      if (await this.tookJournal(format, attachment.content, name)) return;
       const kind: DataFileKind = format === 'text' ? textKind(name, this.subject) : format;
       const rows = await this.reader.rowsOfFormat(format, attachment.content, this.passwords, name, attachment.charset);
       this.files.push({ kind, name, rows, ejKind, fingerprint: attachment.sha256 });
@@ -231,6 +250,6 @@ export class Extractor {
   }
 
   result(): Extraction {
-    return { bodyRows: this.bodyRows, files: this.files, failures: this.failures, skipped: this.reader.skipped };
+    return { bodyRows: this.bodyRows, files: this.files, failures: this.failures, skipped: this.reader.skipped, journals: this.journals };
   }
 }

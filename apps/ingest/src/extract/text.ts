@@ -37,8 +37,12 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): string 
   return text.replace(/^\uFEFF/, '').replace(/[\u0080-\u009f]/g, '');
 }
 
-/** True when the bytes look like text rather than a binary format (no NULs in the first 4 KB). */
-export const looksLikeText = (bytes: Uint8Array): boolean => !bytes.subarray(0, 4096).includes(0);
+/**
+ * True when the bytes look like text rather than a binary format: no NULs in the first 4 KB, or
+ * UTF-16 announced by its byte-order mark (a journal written by a Windows program).
+ */
+export const looksLikeText = (bytes: Uint8Array): boolean =>
+  !bytes.subarray(0, 4096).includes(0) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 
 /** Split one CSV line with RFC 4180 quoting (quoted fields may not span lines here). */
 function splitQuoted(line: string, delimiter: string): string[] {

@@ -1,7 +1,7 @@
 // ZIP archives (and xlsx files, which are ZIPs) opened with hard limits, so that a zip bomb or a
 // lying size header costs at most the limit: every entry is inflated through a writer that stops
 // at its cap, whatever the archive claims.
-import { configure, Uint8ArrayReader, Writer, ZipReader, type Entry, type FileEntry } from '@zip.js/zip.js';
+import { BlobReader, configure, Uint8ArrayReader, Writer, ZipReader, type Entry, type FileEntry } from '@zip.js/zip.js';
 import { limits } from '../limits.ts';
 
 // No web workers: the ingester parallelises across messages, and workers cost a start-up each.
@@ -39,12 +39,22 @@ async function inflate(entry: FileEntry, password: string | undefined, cap: numb
   return entry.getData(new CappedWriter(cap, entry.filename), password === undefined ? {} : { password });
 }
 
+/** How much an archive may hold: the mail's bounds by default; a folder the operator names is read with wider ones. */
+export interface ZipBounds {
+  entries: number;
+  entryBytes: number;
+  totalBytes: number;
+}
+const mailBounds: ZipBounds = { entries: limits.zipEntries, entryBytes: limits.unzippedEntryBytes, totalBytes: limits.unzippedTotalBytes };
+
 /**
- * Every file in an archive, inflated within the limits. An encrypted archive is opened with the
- * first of `passwords` that works; when none does, the error says so (without the passwords).
+ * Every file in an archive, inflated within the bounds, one at a time: only the file in hand is
+ * held (a folder's archive of a thousand journals is read from disk entry by entry). An encrypted
+ * archive is opened with the first of `passwords` that works; when none does, the error says so
+ * (without the passwords).
  */
-export async function unzip(bytes: Uint8Array, passwords: readonly string[] = []): Promise<ZipFile[]> {
-  const reader = new ZipReader(new Uint8ArrayReader(bytes));
+export async function* unzipEach(source: Uint8Array | Blob, passwords: readonly string[] = [], bounds: ZipBounds = mailBounds): AsyncGenerator<ZipFile> {
+  const reader = new ZipReader(source instanceof Uint8Array ? new Uint8ArrayReader(source) : new BlobReader(source));
   try {
     let entries: Entry[];
     try {
@@ -53,12 +63,11 @@ export async function unzip(bytes: Uint8Array, passwords: readonly string[] = []
       throw new ExtractionError(`not a readable ZIP archive (${(err as Error).message})`);
     }
     const files = entries.filter((e): e is FileEntry => !e.directory);
-    if (files.length > limits.zipEntries) throw new ExtractionError(`the archive holds ${files.length} files (limit ${limits.zipEntries})`);
-    const out: ZipFile[] = [];
+    if (files.length > bounds.entries) throw new ExtractionError(`the archive holds ${files.length} files (limit ${bounds.entries})`);
     let total = 0;
     let password: string | undefined;
     for (const entry of files) {
-      const cap = Math.min(limits.unzippedEntryBytes, limits.unzippedTotalBytes - total);
+      const cap = Math.min(bounds.entryBytes, bounds.totalBytes - total);
       let data: Uint8Array | undefined;
       if (!entry.encrypted) data = await inflate(entry, undefined, cap);
       else {
@@ -81,10 +90,16 @@ export async function unzip(bytes: Uint8Array, passwords: readonly string[] = []
         }
       }
       total += data.length;
-      out.push({ name: entry.filename, data });
+      yield { name: entry.filename, data };
     }
-    return out;
   } finally {
     await reader.close().catch(() => undefined);
   }
+}
+
+/** Every file in an archive at once (a workbook's parts), within the mail's bounds. */
+export async function unzip(bytes: Uint8Array, passwords: readonly string[] = []): Promise<ZipFile[]> {
+  const out: ZipFile[] = [];
+  for await (const file of unzipEach(bytes, passwords)) out.push(file);
+  return out;
 }

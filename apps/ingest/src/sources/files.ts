@@ -1,8 +1,8 @@
-// Messages from a folder of .eml files or from an mbox file, read as a stream so that a large
-// mbox never sits in memory whole.
+// What `pnpm ingest --from` reads: messages from .eml files and mbox files (read as a stream, so
+// that a large mbox never sits in memory whole), and the journal files and ZIPs beside them.
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { limits } from '../limits.ts';
 import type { RawMessage } from '../message.ts';
 
@@ -17,16 +17,12 @@ function oversize(raw: Buffer, size: number, origin: string): RawMessage {
   };
 }
 
-async function* emlFolder(folder: string): AsyncGenerator<RawMessage> {
-  const names = (await readdir(folder)).filter((n) => n.toLowerCase().endsWith('.eml')).sort();
-  for (const name of names) {
-    const path = join(folder, name);
-    const { size } = await stat(path);
-    const raw = await readFile(path);
-    // The folder is the source (Mail Flow counts by it), the file's name the message within it.
-    const origin = `file:${folder}#${name}`;
-    yield size > limits.messageBytes ? oversize(raw, size, origin) : { raw, size, origin };
-  }
+async function emlFile(path: string): Promise<RawMessage> {
+  const { size } = await stat(path);
+  const raw = await readFile(path);
+  // The folder is the source (Mail Flow counts by it), the file's name the message within it.
+  const origin = `file:${dirname(path)}#${basename(path)}`;
+  return size > limits.messageBytes ? oversize(raw, size, origin) : { raw, size, origin };
 }
 
 /** mboxrd: a message starts at a "From " line; its own lines ">From " (any number of >) lose one ">". */
@@ -72,9 +68,52 @@ async function* mbox(path: string): AsyncGenerator<RawMessage> {
   yield* finish();
 }
 
-/** A folder is read as .eml files, anything else as an mbox. */
-export async function* messagesFromPath(path: string): AsyncGenerator<RawMessage> {
-  const absolute = resolve(path);
-  const info = await stat(absolute);
-  yield* info.isDirectory() ? emlFolder(absolute) : mbox(absolute);
+/** What a file is, from its name and first bytes: a message, an mbox, a ZIP, or anything else (maybe a journal). */
+export type PathKind = 'eml' | 'mbox' | 'zip' | 'other';
+
+async function kindOf(path: string): Promise<PathKind> {
+  if (path.toLowerCase().endsWith('.eml')) return 'eml';
+  const file = await open(path);
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(5), 0, 5, 0);
+    const start = buffer.subarray(0, bytesRead);
+    if (start.toString('latin1') === 'From ') return 'mbox';
+    if (start.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'zip';
+    return 'other';
+  } finally {
+    await file.close();
+  }
+}
+
+export interface PathContents {
+  /** The path as given, made absolute. */
+  path: string;
+  isFolder: boolean;
+  /** The folder's files (or the one file), in name order, with what each is. */
+  files: { path: string; name: string; kind: PathKind }[];
+}
+
+/**
+ * What a path holds: a folder's files in name order (subfolders are not entered), or the one
+ * file. A file is an .eml message by its name, an mbox by its first line ("From "), a ZIP by its
+ * signature; anything else may be a journal, which its content decides when it is received.
+ */
+export async function contentsOf(given: string): Promise<PathContents> {
+  const path = resolve(given);
+  const info = await stat(path);
+  if (!info.isDirectory()) return { path, isFolder: false, files: [{ path, name: basename(path), kind: await kindOf(path) }] };
+  const files: PathContents['files'] = [];
+  for (const entry of (await readdir(path, { withFileTypes: true })).filter((e) => e.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const file = join(path, entry.name);
+    files.push({ path: file, name: entry.name, kind: await kindOf(file) });
+  }
+  return { path, isFolder: true, files };
+}
+
+/** The messages of a path's .eml and mbox files, in name order. */
+export async function* messagesIn(contents: PathContents): AsyncGenerator<RawMessage> {
+  for (const file of contents.files) {
+    if (file.kind === 'eml') yield await emlFile(file.path);
+    else if (file.kind === 'mbox') yield* mbox(file.path);
+  }
 }
