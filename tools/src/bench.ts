@@ -34,6 +34,10 @@ export const benches = {
     script: 'bench:cluster',
     about: 'Several processes: requests per second through nginx to one and to two API instances, and ingest with one and two workers.',
   },
+  journals: {
+    filter: '@ejdesk/journal',
+    about: 'parseJournal over a 100 MB journal of each family, streamed from disk: MB/s and peak RSS per process.',
+  },
   budgets: {
     filter: '@ejdesk/e2e',
     about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.',

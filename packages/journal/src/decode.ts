@@ -36,6 +36,12 @@ class LineDecoder {
   }
 }
 
+/** Whole lines at once (their line ends included): null when they must be decoded one by one. */
+function decodeRegion(decoder: LineDecoder, bytes: Buffer): string | null {
+  if (decoder.charset === 'windows-1252') return iconv.decode(bytes, 'win1252');
+  return decoder.bom || isUtf8(bytes) ? bytes.toString('utf8') : null;
+}
+
 /** Where the last complete UTF-8 character of a buffer ends. */
 function utf8Boundary(bytes: Buffer): number {
   let i = bytes.length;
@@ -114,24 +120,65 @@ export class LineSplitter {
       this.afterCR = false;
       if (bytes[0] === LF) start = 1;
     }
-    let nextLF = bytes.indexOf(LF, start);
-    let nextCR = bytes.indexOf(CR, start);
-    while (start < bytes.length) {
-      if (nextLF >= 0 && nextLF < start) nextLF = bytes.indexOf(LF, start);
-      if (nextCR >= 0 && nextCR < start) nextCR = bytes.indexOf(CR, start);
-      const end = nextLF < 0 ? nextCR : nextCR < 0 ? nextLF : Math.min(nextLF, nextCR);
+    // A line begun in an earlier chunk is completed on its own.
+    if (this.partialBytes > 0 || this.partialCut) {
+      const end = nextEnd(bytes, start);
       if (end < 0) {
         this.keep(bytes.subarray(start));
         return;
       }
       this.emit(bytes.subarray(start, end), out);
-      if (bytes[end] === CR) {
-        if (end + 1 >= bytes.length) {
-          this.afterCR = true;
-          return;
-        }
-        start = bytes[end + 1] === LF ? end + 2 : end + 1;
-      } else start = end + 1;
+      start = this.after(bytes, end);
+      if (start < 0) return;
+    }
+    // The complete lines of the chunk are decoded together when their charset allows (the usual case).
+    const last = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR));
+    if (last >= start) {
+      const text = decodeRegion(this.decoder, bytes.subarray(start, last + 1));
+      if (text === null) this.splitEach(bytes, start, last + 1, out);
+      else this.splitText(text, out);
+      if (bytes[last] === CR && last === bytes.length - 1) this.afterCR = true;
+      start = last + 1;
+    }
+    if (start < bytes.length) this.keep(bytes.subarray(start));
+  }
+
+  /** Where the next line starts after the line end at `end`; -1 when a CR ends the chunk. */
+  private after(bytes: Buffer, end: number): number {
+    if (bytes[end] !== CR) return end + 1;
+    if (end + 1 >= bytes.length) {
+      this.afterCR = true;
+      return -1;
+    }
+    return bytes[end + 1] === LF ? end + 2 : end + 1;
+  }
+
+  /** Decoded lines, each ended by CR, LF or CRLF (the text ends with one). */
+  private splitText(text: string, out: Line[]): void {
+    let i = 0;
+    let nextLF = text.indexOf('\n');
+    let nextCR = text.indexOf('\r');
+    while (i < text.length) {
+      if (nextLF >= 0 && nextLF < i) nextLF = text.indexOf('\n', i);
+      if (nextCR >= 0 && nextCR < i) nextCR = text.indexOf('\r', i);
+      const end = nextLF < 0 ? nextCR : nextCR < 0 ? nextLF : Math.min(nextLF, nextCR);
+      if (end < 0) break;
+      let line = text.slice(i, end);
+      // Cut as the byte-wise path cuts, so that the chunks never change a line.
+      if (line.length > maxLineBytes / 4 && Buffer.byteLength(line) > maxLineBytes) {
+        line = this.decoder.charset === 'utf-8' ? this.decoder.decode(Buffer.from(line).subarray(0, maxLineBytes), true) : line.slice(0, maxLineBytes);
+      }
+      out.push({ no: ++this.lineNo, text: line });
+      i = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+    }
+  }
+
+  /** Lines decoded one by one, from `start` to `stop` (a line end's last byte + 1). */
+  private splitEach(bytes: Buffer, start: number, stop: number, out: Line[]): void {
+    while (start < stop) {
+      const end = nextEnd(bytes, start);
+      this.emit(bytes.subarray(start, end), out);
+      start = bytes[end] === CR && bytes[end + 1] === LF && end + 1 < stop ? end + 2 : end + 1;
     }
   }
 
@@ -161,6 +208,13 @@ export class LineSplitter {
     }
     out.push({ no: ++this.lineNo, text: this.decoder.decode(bytes, cut) });
   }
+}
+
+/** The first CR or LF at or after `from`; -1 when none. */
+function nextEnd(bytes: Buffer, from: number): number {
+  const lf = bytes.indexOf(LF, from);
+  const cr = bytes.indexOf(CR, from);
+  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
 }
 
 function isBomPrefix(bytes: Buffer): boolean {

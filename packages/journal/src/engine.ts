@@ -115,21 +115,32 @@ function counts(groups: Record<string, string | undefined>): number[] | null {
     const v = groups[`cst${i}`];
     if (v !== undefined) fromCst[i - 1] = Number(v);
   }
-  if (fromCst.length) return Array.from(fromCst, (v) => v ?? 0);
+  if (fromCst.length) return dense(fromCst);
   const text = groups.notes;
   if (!text) return null;
   const tokens = text.match(/\d+(?:\s*[:=]\s*\d+)?/g);
   if (!tokens || tokens.length > 16) return null;
-  if (tokens.some((t) => /[:=]/.test(t))) {
+  if (/[:=]/.test(text)) {
     const out: number[] = [];
     for (const token of tokens) {
       const [position, count] = token.split(/\s*[:=]\s*/).map(Number);
       if (!position || position > 16 || count === undefined) return null;
       out[position - 1] = count;
     }
-    return Array.from(out, (v) => v ?? 0);
+    return dense(out);
   }
   return tokens.map(Number);
+}
+
+/** A sparse array with its holes as zeros. */
+function dense(values: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) out.push(values[i] ?? 0);
+  return out;
+}
+
+function fullYear(y: string | undefined): number {
+  return y === undefined ? NaN : y.length === 2 ? 2000 + Number(y) : Number(y);
 }
 
 const lastFour = (card: string) => {
@@ -138,11 +149,10 @@ const lastFour = (card: string) => {
 };
 
 function datePartsOf(g: Record<string, string | undefined>): DateParts | null {
-  const year = (y: string | undefined) => (y === undefined ? NaN : y.length === 2 ? 2000 + Number(y) : Number(y));
   if (g.p1 && g.p2) {
     const a = Number(g.p1);
     const b = Number(g.p2);
-    const y = year(g.year);
+    const y = fullYear(g.year);
     if (!(a >= 1 && b >= 1 && a <= 31 && b <= 31) || !(y >= 1990 && y <= 2099)) return null;
     if (a > 12 && b > 12) return null;
     // Settled here when one of the two cannot be a month.
@@ -152,7 +162,7 @@ function datePartsOf(g: Record<string, string | undefined>): DateParts | null {
   }
   const month = g.mon ? months[g.mon.toUpperCase()] : g.month ? Number(g.month) : undefined;
   const day = g.day ? Number(g.day) : undefined;
-  const y = year(g.year);
+  const y = fullYear(g.year);
   if (!month || !day || month > 12 || day > 31 || !(y >= 1990 && y <= 2099)) return null;
   return { year: y, a: month, b: day, open: false };
 }
@@ -168,6 +178,116 @@ function isoDay(d: DateParts, order: 'mdy' | 'dmy'): string {
 const normalTime = (t: string) => (t.length === 5 ? `${t}:00` : t);
 
 const trimText = (text: string) => text.trim().slice(0, 200);
+
+interface Compiled {
+  event: EventKind;
+  re: RegExp;
+  /** Whether the pattern has any date group, and the other groups the engine reads everywhere. */
+  date: boolean;
+  groups: ReadonlySet<string>;
+  /** The groups a transaction takes as they are (time, atm, card, rrn, stan, serial, code). */
+  names: string[];
+  /** Ids of the hints (one of them must be on the line); null: always tried. */
+  hints: number[] | null;
+}
+
+/**
+ * A family's patterns with their hints gathered in one expression, so that a line is scanned once for
+ * every hint rather than once per pattern; `within[id]` are the hints inside hint `id` (a scan that
+ * finds 'NOTES TAKEN' has found 'TAKEN' too).
+ */
+interface Dispatch {
+  patterns: Compiled[];
+  gate: RegExp | null;
+  ids: Map<string, number>;
+  within: number[][];
+  seen: Uint32Array;
+  generation: number;
+  /** Line shape (a hash of the text with digits as 0) -> the index of the pattern that reads it, -1 for none. */
+  shapes: Map<number, number>;
+}
+
+/** Two 26-bit string hashes of the text with every digit as '0', as one number (collisions: 2^-52). */
+function shapeOf(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 5381;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) c = 48;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = (Math.imul(b, 33) + c) | 0;
+  }
+  return (a >>> 6) * 0x4000000 + (b >>> 6);
+}
+
+function remember(d: Dispatch, shape: number, index: number): void {
+  // Bounded: a journal of ever-new shapes (free text) starts the memory over.
+  if (d.shapes.size >= 20000) d.shapes.clear();
+  d.shapes.set(shape, index);
+}
+
+const dispatches = new WeakMap<Family, Dispatch>();
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function dispatchOf(family: Family): Dispatch {
+  let d = dispatches.get(family);
+  if (d) return d;
+  const ids = new Map<string, number>();
+  const idOf = (hint: string) => {
+    const key = family.mixedCase ? hint.toUpperCase() : hint;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    return id;
+  };
+  const patterns = family.patterns.map((p) => ({
+    event: p.event,
+    re: p.re,
+    groups: new Set([...p.re.source.matchAll(/\(\?<([A-Za-z]\w*)>/g)].map((m) => m[1]!)),
+    date: /\(\?<(?:p1|day|mon|month)>/.test(p.re.source),
+    names: ['time', 'atm', 'card', 'rrn', 'stan', 'serial', 'code'].filter((n) => p.re.source.includes(`(?<${n}>`)),
+    hints: p.hint === undefined ? null : (typeof p.hint === 'string' ? [p.hint] : [...p.hint]).map(idOf),
+  }));
+  const hints = [...ids.keys()];
+  const within = hints.map((outer) => hints.flatMap((inner, id) => (outer.includes(inner) ? [id] : [])));
+  // Longest first: at each position the longest hint is reported, the ones inside it come with it.
+  const alternatives = [...hints].sort((x, y) => y.length - x.length).map(escape);
+  const gate = alternatives.length ? new RegExp(alternatives.join('|'), family.mixedCase ? 'gi' : 'g') : null;
+  d = { patterns, gate, ids, within, seen: new Uint32Array(hints.length), generation: 0, shapes: new Map() };
+  dispatches.set(family, d);
+  return d;
+}
+
+/** Marks the hints on the line in `d.seen` with a new generation. */
+function scanHints(d: Dispatch, text: string): number {
+  const generation = ++d.generation;
+  const gate = d.gate;
+  if (!gate) return generation;
+  gate.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = gate.exec(text))) {
+    const id = d.ids.get(gate.ignoreCase ? m[0].toUpperCase() : m[0])!;
+    for (const inner of d.within[id]!) d.seen[inner] = generation;
+    // Overlapping hints start later on the line: look again one character on.
+    gate.lastIndex = m.index + 1;
+  }
+  return generation;
+}
+
+function seenAny(d: Dispatch, hints: number[], generation: number): boolean {
+  for (const id of hints) if (d.seen[id] === generation) return true;
+  return false;
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 0x1b && c !== 12) return false;
+  }
+  return true;
+}
+
+const num = (v: string | undefined) => (v === undefined ? null : Number(v));
 
 /** Reads one journal's lines, in order, with one family's patterns. */
 export class JournalReader {
@@ -187,22 +307,50 @@ export class JournalReader {
   private readonly openDates: DateParts[] = [];
   private seenStart = false;
 
+  private readonly dispatch: Dispatch;
+
   constructor(
     private readonly family: Family,
     private readonly fileName?: string,
-  ) {}
+  ) {
+    this.dispatch = dispatchOf(family);
+  }
 
   line(no: number, text: string): void {
     this.lineCount = no;
-    if (text.trim() === '') return;
-    const upper = text.toUpperCase();
-    for (const pattern of this.family.patterns) {
-      if (pattern.hint !== undefined && !upper.includes(pattern.hint)) continue;
+    if (isBlank(text)) return;
+    const d = this.dispatch;
+    // Journals repeat a few hundred line shapes (the same words, other digits): a shape seen before
+    // goes straight to the pattern that read it, or is known to be unknown.
+    const shape = text.length <= 400 ? shapeOf(text) : null;
+    const known = shape === null ? undefined : d.shapes.get(shape);
+    if (known !== undefined) {
+      if (known < 0) {
+        this.unknownLine(no);
+        return;
+      }
+      const pattern = d.patterns[known]!;
+      const m = pattern.re.exec(text);
+      if (m) {
+        this.event(pattern, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
+        return;
+      }
+    }
+    const generation = scanHints(d, text);
+    for (let i = 0; i < d.patterns.length; i++) {
+      const pattern = d.patterns[i]!;
+      if (pattern.hints !== null && !seenAny(d, pattern.hints, generation)) continue;
       const m = pattern.re.exec(text);
       if (!m) continue;
-      this.event(pattern.event, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
+      if (shape !== null) remember(d, shape, i);
+      this.event(pattern, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
       return;
     }
+    if (shape !== null) remember(d, shape, -1);
+    this.unknownLine(no);
+  }
+
+  private unknownLine(no: number): void {
     this.unknown++;
     if (this.open) this.open.to = no;
   }
@@ -270,16 +418,22 @@ export class JournalReader {
     if (this.open === txn) this.open = null;
   }
 
-  private event(kind: EventKind, g: Record<string, string | undefined>, no: number, text: string): void {
-    if (kind !== 'counterRow' && kind !== 'counterCassette' && kind !== 'known') this.closeSnapshot();
+  private event(pattern: Compiled, g: Record<string, string | undefined>, no: number, text: string): void {
+    const kind = pattern.event;
+    if (this.snapshot && kind !== 'counterRow' && kind !== 'counterCassette' && kind !== 'known') this.closeSnapshot();
     // Every line may carry its date and time.
-    const d = datePartsOf(g);
+    const d = pattern.date ? datePartsOf(g) : null;
     if (d) {
       this.noteDate(d);
       this.date = d;
     }
-    if (g.time) this.time = normalTime(g.time);
-    if (g.atm && !this.atm) this.atm = g.atm.toUpperCase();
+    const has = pattern.groups;
+    if (has.size === 0 && kind === 'known') {
+      if (this.open) this.open.to = no;
+      return;
+    }
+    if (has.has('time') && g.time) this.time = normalTime(g.time);
+    if (has.has('atm') && g.atm && !this.atm) this.atm = g.atm.toUpperCase();
 
     switch (kind) {
       case 'start': {
@@ -314,7 +468,6 @@ export class JournalReader {
       }
       case 'counterCassette': {
         if (!this.snapshot) this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
-        const num = (v: string | undefined) => (v === undefined ? null : Number(v));
         const init = num(g.init);
         const dispensed = num(g.dispensed);
         const rejected = num(g.rejected);
@@ -329,18 +482,19 @@ export class JournalReader {
 
     const txn = this.current(no, kind);
     if (!txn) return;
-    if (kind === 'response' || kind === 'fields' || kind === 'declined') hostFields(text, g);
     txn.to = no;
     if (!txn.date && d) txn.date = d;
-    if (!txn.time && g.time) txn.time = normalTime(g.time);
-    if (g.atm) txn.atm = g.atm.toUpperCase();
-    if (g.card) txn.card = lastFour(g.card) ?? txn.card;
-    if (g.rrn) txn.rrn = g.rrn;
-    if (g.stan) txn.stan = g.stan;
-    if (g.serial) txn.serial = g.serial;
-    if (g.code) {
-      txn.code = g.code.toUpperCase();
-      txn.codeLine = no;
+    // Only the groups the pattern has (groups objects differ per pattern: few lookups keep it quick).
+    for (const name of pattern.names) {
+      const v = g[name];
+      if (v) this.field(txn, name, v, no);
+    }
+    if (kind === 'response' || kind === 'declined') {
+      for (const [name, re] of hostLabels) {
+        if (g[name]) continue;
+        const m = re.exec(text);
+        if (m) this.field(txn, name, m[1]!, no);
+      }
     }
 
     switch (kind) {
@@ -406,6 +560,35 @@ export class JournalReader {
     }
   }
 
+  private field(txn: Txn, name: string, v: string, no: number): void {
+    switch (name) {
+      case 'time':
+        if (!txn.time) txn.time = normalTime(v);
+        return;
+      case 'atm':
+        txn.atm = v.toUpperCase();
+        return;
+      case 'card':
+        txn.card = lastFour(v) ?? txn.card;
+        return;
+      case 'rrn':
+        txn.rrn = v;
+        return;
+      case 'stan':
+        txn.stan = v;
+        return;
+      case 'serial':
+        txn.serial = v;
+        return;
+      case 'code':
+        txn.code = v.toUpperCase();
+        txn.codeLine = no;
+        return;
+      default:
+        return;
+    }
+  }
+
   /** The journal as read: verdicts given now that the whole file is known. */
   finish(): ParsedJournal {
     this.closeSnapshot();
@@ -418,6 +601,7 @@ export class JournalReader {
     const atmId = this.atm ?? named.atmId;
     const day = this.firstDate ? isoDay(this.firstDate, order) : named.day;
     const counters: CounterSnapshot[] = this.snapshots.map((s) => ({ line: s.line, at: stamp(s.date, s.time, order, day), cassettes: s.cassettes }));
+    this.priced = this.snapshots.filter((s) => s.cassettes.some((c) => c.denomination));
     const transactions = this.txns.map((t, i) => this.judge(t, i + 1, order, atmId, day));
     this.anomalies.sort((x, y) => x.line - y.line);
     return {
@@ -450,30 +634,38 @@ export class JournalReader {
     return this.family.ambiguousDates;
   }
 
+  /** The tables that state denominations, in line order (set by finish). */
+  private priced: Snapshot[] = [];
+
   /** The denominations that apply to a presentation at `line`: the nearest table after it, else before. */
   private denominations(line: number): (number | null)[] | null {
-    let before: Snapshot | null = null;
-    for (const s of this.snapshots) {
-      if (!s.cassettes.some((c) => c.denomination)) continue;
-      if (s.line >= line) return byPosition(s.cassettes);
-      before = s;
+    const priced = this.priced;
+    let lo = 0;
+    let hi = priced.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (priced[mid]!.line < line) lo = mid + 1;
+      else hi = mid;
     }
-    return before ? byPosition(before.cassettes) : null;
+    const s = priced[lo] ?? priced[lo - 1];
+    return s ? byPosition(s.cassettes) : null;
   }
 
   private judge(t: Txn, seq: number, order: 'mdy' | 'dmy', atmId: string | null, day: string | null): JournalTransaction {
-    const presentedNotes = t.presented?.reduce((a, b) => a + b, 0) ?? 0;
+    let presentedNotes = 0;
+    if (t.presented) for (const n of t.presented) presentedNotes += n;
     let presentedAmount: number | null = null;
     let missingDenomination = false;
     if (t.presented && presentedNotes > 0) {
       const denoms = this.denominations(t.presentedLines[0] ?? t.from);
       presentedAmount = 0;
-      t.presented.forEach((n, i) => {
-        if (n === 0) return;
+      for (let i = 0; i < t.presented.length; i++) {
+        const n = t.presented[i]!;
+        if (n === 0) continue;
         const denom = denoms?.[i];
         if (!denom) missingDenomination = true;
-        else presentedAmount! += n * denom * 100;
-      });
+        else presentedAmount += n * denom * 100;
+      }
       if (missingDenomination) presentedAmount = null;
     }
     const requested = requestedAmount(t, presentedAmount);
@@ -481,7 +673,7 @@ export class JournalReader {
     const declined = (approvedCode === false || t.declinedLine !== null) && presentedNotes === 0;
     const withdrawal = requested !== null || presentedNotes > 0 || t.stacked !== null;
 
-    const base = {
+    const base: Base = {
       seq,
       atmId: t.atm ?? atmId,
       at: stamp(t.date, t.time, order, day),
@@ -495,22 +687,8 @@ export class JournalReader {
       lines: { from: t.from, to: t.to },
       cut: t.interrupted?.kind === 'end' ? ('end' as const) : t.cutStart ? ('start' as const) : null,
     };
-    const result = (
-      kind: JournalTransaction['kind'],
-      verdict: Verdict | null,
-      reason: string,
-      evidence: (number | null)[],
-      dispensed: number | null,
-    ): JournalTransaction => ({
-      ...base,
-      kind,
-      verdict,
-      reason,
-      dispensedAmount: dispensed === null ? null : rupees(dispensed),
-      evidence: [...new Set(evidence.filter((n): n is number => n !== null))].sort((a, b) => a - b),
-    });
 
-    if (!withdrawal) return result('other', null, 'Not a withdrawal.', [], null);
+    if (!withdrawal) return finalize(base, 'other', null, 'Not a withdrawal.', [], null);
     if (t.interrupted || t.cutStart) {
       const why =
         t.interrupted?.kind === 'restart'
@@ -520,11 +698,12 @@ export class JournalReader {
             : t.interrupted?.kind === 'end'
               ? 'The journal ends before the transaction does.'
               : 'The journal begins after the transaction started.';
-      return result('withdrawal', 'indeterminate', why, [t.interrupted?.line ?? t.from, ...t.presentedLines, t.taken, t.retracted], null);
+      return finalize(base, 'withdrawal', 'indeterminate', why, [t.interrupted?.line ?? t.from, ...t.presentedLines, t.taken, t.retracted], null);
     }
     if (t.taken !== null && t.retracted !== null) {
       this.anomaly(t.retracted, 'contradiction', 'The journal says the notes were both taken and retracted.');
-      return result(
+      return finalize(
+        base,
         'withdrawal',
         'indeterminate',
         'The journal says the notes were both taken and retracted.',
@@ -533,12 +712,20 @@ export class JournalReader {
       );
     }
     if (declined)
-      return result('declined', null, `Declined by the host${t.code ? ` (response code ${t.code})` : ''}.`, [t.codeLine, t.declinedLine, t.responseLine], null);
+      return finalize(
+        base,
+        'declined',
+        null,
+        `Declined by the host${t.code ? ` (response code ${t.code})` : ''}.`,
+        [t.codeLine, t.declinedLine, t.responseLine],
+        null,
+      );
 
     if (presentedNotes > 0) {
       const notes = describeNotes(t.presented!, this.denominations(t.presentedLines[0] ?? t.from));
       if (presentedAmount === null) {
-        return result(
+        return finalize(
+          base,
           'withdrawal',
           'indeterminate',
           `Notes presented (${notes}), but the journal does not state every cassette's denomination.`,
@@ -549,10 +736,11 @@ export class JournalReader {
       if (t.taken !== null) {
         if (requested !== null && presentedAmount > requested) {
           this.anomaly(t.presentedLines[0]!, 'contradiction', 'More notes presented than the amount requested.');
-          return result('withdrawal', 'indeterminate', `Notes presented (${notes}) exceed the amount requested.`, [...t.presentedLines, t.taken], null);
+          return finalize(base, 'withdrawal', 'indeterminate', `Notes presented (${notes}) exceed the amount requested.`, [...t.presentedLines, t.taken], null);
         }
         if (requested !== null && presentedAmount < requested) {
-          return result(
+          return finalize(
+            base,
             'withdrawal',
             'partial',
             `Notes presented (${notes} = ${rupees(presentedAmount)}) are less than requested (${rupees(requested)}), and taken.`,
@@ -560,7 +748,8 @@ export class JournalReader {
             presentedAmount,
           );
         }
-        return result(
+        return finalize(
+          base,
           'withdrawal',
           'dispensed',
           `Notes presented in full (${notes} = ${rupees(presentedAmount)}) and taken.`,
@@ -569,7 +758,8 @@ export class JournalReader {
         );
       }
       if (t.retracted !== null) {
-        return result(
+        return finalize(
+          base,
           'withdrawal',
           'retracted',
           `Notes presented (${notes}), not taken${t.timeout !== null ? ' in time' : ''}, and retracted.`,
@@ -577,7 +767,8 @@ export class JournalReader {
           0,
         );
       }
-      return result(
+      return finalize(
+        base,
         'withdrawal',
         'indeterminate',
         `Notes presented (${notes}); the journal does not say whether they were taken or retracted.`,
@@ -588,10 +779,18 @@ export class JournalReader {
 
     if (t.taken !== null || t.retracted !== null) {
       this.anomaly(t.taken ?? t.retracted!, 'contradiction', 'Notes taken or retracted, but none presented.');
-      return result('withdrawal', 'indeterminate', 'The journal says notes were taken or retracted, but none were presented.', [t.taken, t.retracted], null);
+      return finalize(
+        base,
+        'withdrawal',
+        'indeterminate',
+        'The journal says notes were taken or retracted, but none were presented.',
+        [t.taken, t.retracted],
+        null,
+      );
     }
     if (t.reversal !== null) {
-      return result(
+      return finalize(
+        base,
         'withdrawal',
         'reversed',
         'No notes presented; the journal shows the reversal sent to the host.',
@@ -604,34 +803,60 @@ export class JournalReader {
         t.failure !== null
           ? 'Approved, the dispense failed, nothing presented, and no reversal in the journal.'
           : 'Approved, nothing presented, and no reversal in the journal.';
-      return result('withdrawal', 'not_dispensed', why, [t.codeLine, t.responseLine, t.failure], 0);
+      return finalize(base, 'withdrawal', 'not_dispensed', why, [t.codeLine, t.responseLine, t.failure], 0);
     }
-    if (!t.requested) return result('other', null, 'Cancelled before the host was asked.', [], null);
-    return result('withdrawal', 'indeterminate', "The host's answer is not in the journal.", [t.failure], null);
+    if (!t.requested) return finalize(base, 'other', null, 'Cancelled before the host was asked.', [], null);
+    return finalize(base, 'withdrawal', 'indeterminate', "The host's answer is not in the journal.", [t.failure], null);
   }
 }
 
 // The host's fields where a family's pattern leaves them to the line (`HOST RESPONSE : 00 SEQ NO : 0187
 // RRN : 503506001870`, `STAN 004512 RRN 503506004512`): each read when its label is on the line.
-const hostLabels: [keyof Pick<Txn, 'rrn' | 'stan' | 'serial' | 'code'>, RegExp][] = [
+const hostLabels: ['rrn' | 'stan' | 'serial' | 'code', RegExp][] = [
   ['rrn', /\bRRN\b\.?\s*(?:NO\.?)?\s*[:=]?\s*(\d{6,12})\b/i],
   ['stan', /\bSTAN\b\.?\s*(?:NO\.?)?\s*[:=]?\s*(\d{4,6})\b/i],
   ['serial', /\b(?:SEQ(?:UENCE)?\s*(?:NO|NUM(?:BER)?)?|TXN\s*(?:SN\s*)?NO)\.?\s*[:=]?\s*(\d+)\b/i],
   ['code', /\b(?:RESP(?:ONSE)?(?:\s*CODE)?|RC)\s*[:=]\s*([0-9A-Z]{2,3})\b/i],
 ];
 
-function hostFields(text: string, g: Record<string, string | undefined>): void {
-  for (const [field, re] of hostLabels) {
-    if (g[field] !== undefined) continue;
-    const m = re.exec(text);
-    if (m) g[field] = m[1];
-  }
+type Base = Omit<JournalTransaction, 'kind' | 'verdict' | 'reason' | 'dispensedAmount' | 'evidence'>;
+
+function finalize(
+  base: Base,
+  kind: JournalTransaction['kind'],
+  verdict: Verdict | null,
+  reason: string,
+  evidence: (number | null)[],
+  dispensed: number | null,
+): JournalTransaction {
+  const lines: number[] = [];
+  for (const n of evidence) if (n !== null && !lines.includes(n)) lines.push(n);
+  lines.sort(ascending);
+  return {
+    seq: base.seq,
+    kind,
+    atmId: base.atmId,
+    at: base.at,
+    cardLast4: base.cardLast4,
+    rrn: base.rrn,
+    stan: base.stan,
+    serial: base.serial,
+    responseCode: base.responseCode,
+    requestedAmount: base.requestedAmount,
+    presented: base.presented,
+    dispensedAmount: dispensed === null ? null : rupees(dispensed),
+    verdict,
+    reason,
+    lines: base.lines,
+    evidence: lines,
+    cut: base.cut,
+  };
 }
 
 function add(a: number[] | null, b: number[]): number[] {
   if (!a) return [...b];
   const out = [...a];
-  b.forEach((n, i) => (out[i] = (out[i] ?? 0) + n));
+  for (let i = 0; i < b.length; i++) out[i] = (out[i] ?? 0) + b[i]!;
   return out;
 }
 
@@ -642,10 +867,13 @@ function byPosition(cassettes: CassetteCount[]): (number | null)[] {
 }
 
 function describeNotes(presented: number[], denoms: (number | null)[] | null): string {
-  return presented
-    .map((n, i) => (n ? `${n} × ${denoms?.[i] ?? '?'}` : null))
-    .filter(Boolean)
-    .join(' + ');
+  const parts: string[] = [];
+  for (let i = 0; i < presented.length; i++) if (presented[i]) parts.push(`${presented[i]} × ${denoms?.[i] ?? '?'}`);
+  return parts.join(' + ');
+}
+
+function ascending(x: number, y: number): number {
+  return x - y;
 }
 
 /**

@@ -32,7 +32,7 @@ const patterns: LinePattern[] = [
   { event: 'start', re: at(String.raw`(?:->\s*)?TRANSACTION START`), hint: 'TRANSACTION START' },
   { event: 'end', re: at(String.raw`(?:<-\s*)?TRANSACTION END`), hint: 'TRANSACTION END' },
   { event: 'known', re: at(String.raw`(?:PIN ENTERED|CARD\b.*\bTAKEN|CARD INSERTED|TRANSACTION REQUEST\b|CASH DISPENSED\b)`) },
-  { event: 'fields', re: at(String.raw`(?:TRACK 2 DATA|CARD(?:\s*(?:NO|NUMBER))?)\s*[:(]\s*${card}`) },
+  { event: 'fields', re: at(String.raw`(?:TRACK \d DATA|CARD(?:\s*(?:NO|NUMBER))?)\s*[:(]\s*${card}`) },
   { event: 'fields', re: at(String.raw`CARD\s*\(${card}\)`), hint: 'CARD' },
   { event: 'amount', re: at(String.raw`AMOUNT\s+(?<amount>\d[\d,]*(?:\.\d\d)?)\s+ENTERED`), hint: 'AMOUNT' },
   { event: 'stacked', re: at(String.raw`CASH REQUEST\s*:\s*(?<pairs>\d{2,16})\s*$`), hint: 'CASH REQUEST' },

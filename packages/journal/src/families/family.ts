@@ -59,11 +59,18 @@ export type EventKind = (typeof eventKinds)[number];
  *   field (a table row's name: DENOMINATION, DISPENSED, REJECTED, REMAINING, INIT), values;
  *   position, denom, init, dispensed, rejected, remaining (one cassette's row).
  */
+/**
+ * Write digits as \d, never literally: the engine remembers which pattern read a line's shape (its
+ * text with every digit as 0) and reads the next line of that shape with that pattern alone.
+ */
 export interface LinePattern {
   event: EventKind;
   re: RegExp;
-  /** A literal every matching line contains (upper case as printed): checked first, for speed. */
-  hint?: string;
+  /**
+   * A literal every matching line contains (or several: one of them), as printed (in upper case for a
+   * family with `mixedCase`): checked before the regular expression, which most lines then skip.
+   */
+  hint?: string | readonly string[];
 }
 
 export interface Family {
@@ -73,6 +80,8 @@ export interface Family {
   detect: RegExp[];
   /** In order: the first pattern that matches a line decides what it means. */
   patterns: LinePattern[];
+  /** The journal prints words in either case: hints are compared with the line in upper case. */
+  mixedCase?: boolean;
   /** Host response codes that mean approved. */
   approvedCodes: string[];
   /**

@@ -47,6 +47,7 @@ const patterns: LinePattern[] = [
   {
     event: 'known',
     re: at(String.raw`(?:CARD INSERTED|PIN ENTERED|CARD TAKEN|OPCODE\b|ATR RECEIVED|GENAC|NOTES STACKED|RECEIPT PRINTED|\*?PRIMARY CARD READER)`),
+    hint: ['CARD INSERTED', 'PIN ENTERED', 'CARD TAKEN', 'OPCODE', 'ATR RECEIVED', 'GENAC', 'NOTES STACKED', 'RECEIPT PRINTED', 'PRIMARY CARD READER'],
   },
   { event: 'fields', re: at(String.raw`CARD\s*:\s*${card}`), hint: 'CARD' },
   { event: 'amount', re: at(String.raw`AMOUNT\s+(?:ENTERED\s*:?\s*\D{0,3})?(?<amount>\d[\d,]*(?:\.\d\d)?)(?:\s+ENTERED)?\s*$`), hint: 'AMOUNT' },
@@ -62,28 +63,38 @@ const patterns: LinePattern[] = [
   { event: 'failure', re: anywhere(String.raw`(?<device>M-\d\d\s*,?\s*R-\d+)`), hint: 'R-' },
   {
     event: 'failure',
+    hint: ['DISPENSE', 'DEVICE ERROR', 'PRESENTER ERROR'],
     re: at(String.raw`(?:UNABLE TO DISPENSE|DISPENSE (?:ERROR|FAIL\w*)|DISPENSER (?:ERROR|FAULT)|DEVICE ERROR|PRESENTER ERROR)(?:\D*(?<device>\d+))?`),
   },
   { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
-  { event: 'restart', re: anywhere(String.raw`POWER[- ]?UP|POWER INTERRUPTION|APTRA ADVANCE NDC|SYSTEM (?:RE)?START`) },
+  { event: 'restart', re: anywhere(String.raw`POWER[- ]?UP|POWER INTERRUPTION|APTRA ADVANCE NDC|SYSTEM (?:RE)?START`), hint: ['POWER', 'APTRA', 'SYSTEM'] },
   { event: 'counterStart', re: /^\s*CASH TOTAL\b/, hint: 'CASH TOTAL' },
-  { event: 'counterRow', re: /^\s*\+?(?<field>CASS POSITION|DENOMINATION|DISPENSED|REJECTED|REMAINING|UNKNOWN)\s+(?<values>\d+(?:\s+\d+)*)\s*$/ },
+  {
+    event: 'counterRow',
+    re: /^\s*\+?(?<field>CASS POSITION|DENOMINATION|DISPENSED|REJECTED|REMAINING|UNKNOWN)\s+(?<values>\d+(?:\s+\d+)*)\s*$/,
+    hint: ['CASS POSITION', 'DENOMINATION', 'DISPENSED', 'REJECTED', 'REMAINING', 'UNKNOWN'],
+  },
   // Receipts.
   { event: 'stamp', re: /^\s*DATE\s+(?<day>\d\d)-(?<month>\d\d)-(?<year>\d\d)\s+TIME\s+(?<time>\d\d:\d\d(?::\d\d)?)/, hint: 'DATE' },
   { event: 'known', re: /^\s*DATE\s+TIME\s+ATM\s*ID\s*$/, hint: 'ATM' },
   {
     event: 'fields',
+    hint: '/',
     re: /^[\s-]*(?<day>\d\d)\/(?<month>\d\d)\/(?<year>\d\d(?:\d\d)?)\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?:\d{6,10}\s+)?(?<atm>[A-Z0-9]{5,16})\s*$/,
   },
-  { event: 'fields', re: /^\s*(?<day>\d\d)-(?<mon>[A-Z]{3})-(?<year>\d{4})\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?<atm>[A-Z0-9]{5,16})\s*$/ },
+  { event: 'fields', re: /^\s*(?<day>\d\d)-(?<mon>[A-Z]{3})-(?<year>\d{4})\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?<atm>[A-Z0-9]{5,16})\s*$/, hint: '-' },
   { event: 'fields', re: anywhere(String.raw`ATM\s*ID\s*[:.]?\s*(?<atm>[A-Z0-9]{5,16})\s*$`), hint: 'ATM' },
   { event: 'fields', re: anywhere(String.raw`CARD\s*(?:NUMBER|NO)\.?\s*:?\s*${card}`), hint: 'CARD' },
   { event: 'fields', re: anywhere(String.raw`^\s*TXN\s*(?:NO|SN)\.?\s*:?\s*(?<serial>\d+)`), hint: 'TXN' },
-  { event: 'fields', re: anywhere(String.raw`^\s*(?:RRN|REF(?:ERENCE)?\s*NO)\.?\s*:?\s*(?<rrn>\d{6,12})\s*$`) },
+  { event: 'fields', re: anywhere(String.raw`^\s*(?:RRN|REF(?:ERENCE)?\s*NO)\.?\s*:?\s*(?<rrn>\d{6,12})\s*$`), hint: ['RRN', 'REF'] },
   { event: 'fields', re: anywhere(String.raw`^\s*STAN\s*(?:NO)?\.?\s*:?\s*(?<stan>\d{4,6})\s*$`), hint: 'STAN' },
   { event: 'fields', re: anywhere(String.raw`^\s*RESP(?:ONSE)?\s*CODE\s*[:.]?\s*(?<code>[0-9A-Z]{2,3})\s*$`), hint: 'RESP' },
   { event: 'fields', re: anywhere(String.raw`^\s*WITHDRAWAL\s*(?:RS\.?|INR|₹)?\s*(?<amount>\d[\d,]*\.\d\d)\s*$`), hint: 'WITHDRAWAL' },
-  { event: 'declined', re: anywhere(String.raw`(?:UNABLE TO PROCESS|INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST)`) },
+  {
+    event: 'declined',
+    re: anywhere(String.raw`(?:UNABLE TO PROCESS|INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST)`),
+    hint: ['UNABLE TO PROCESS', 'INSUFFICIENT', 'DECLINED'],
+  },
 ];
 
 export const ncr: Family = {
