@@ -5,6 +5,7 @@ export * from './endpoints/admin.ts';
 export * from './endpoints/emails.ts';
 export * from './endpoints/ej.ts';
 export * from './endpoints/disputes.ts';
+export * from './endpoints/journals.ts';
 export * from './endpoints/files.ts';
 export * from './endpoints/preferences.ts';
 export * from './endpoints/views.ts';

@@ -10,6 +10,8 @@ import type { AuditEntry } from './endpoints/audit.ts';
 import type { DataFileDetail, DataFileListRow } from './endpoints/files.ts';
 import type { MailFlow, MailStall, Reprocessed } from './endpoints/mail-flow.ts';
 import type { ColumnChoice } from './endpoints/preferences.ts';
+import type { DisputeStory } from './endpoints/disputes.ts';
+import type { ApplySuggestionAnswer, JournalDetail, JournalItem, JournalLines, JournalUpload } from './endpoints/journals.ts';
 import type { BankMsp, BankPassword, DashboardCounts, EmailDetails, EmailJsonItem, EmailListRow, Paginated, RevealedBankPassword } from './types.ts';
 import type { EjRecord } from '@ejdesk/export';
 
@@ -18,6 +20,8 @@ export type * from './types.ts';
 export type { EjRecord } from './endpoints/ej.ts';
 export type * from './endpoints/mail-flow.ts';
 export type { IgnoreRule, Mailbox, SenderMapping } from './endpoints/admin.ts';
+export type { DisputeRecord, DisputeStory } from './endpoints/disputes.ts';
+export type { ApplySuggestionAnswer, Evidence, JournalDetail, JournalItem, JournalLines, JournalUpload } from './endpoints/journals.ts';
 
 interface FakeRequest {
   method: string;
@@ -83,6 +87,15 @@ interface ContractAnswers {
   [preference: `/preferences/${string}/`]: { value: ColumnChoice | null };
   [save: `PUT /preferences/${string}/`]: Nothing | { value: ColumnChoice };
   [remove: `DELETE /preferences/${string}/`]: Nothing;
+  '/journals/': Paginated<JournalItem>;
+  'POST /journals/': JournalUpload;
+  [journal: `/journals/${number}/`]: JournalDetail;
+  [lines: `/journals/${number}/lines/`]: JournalLines;
+  [dispute: `/disputes/${number}/`]: DisputeStory;
+  [apply: `POST /disputes/${number}/apply-suggestion/`]: ApplySuggestionAnswer;
+  'POST /disputes/apply-suggestion/': ApplySuggestionAnswer;
+  [pdf: `/disputes/${number}/evidence.pdf`]: Blob;
+  'POST /disputes/evidence.zip': Blob;
 }
 /** The email lists and the file kinds, whose paths the contract names. */
 type ListAnswers = Record<EmailList, Paginated<EmailListRow>> &
