@@ -50,6 +50,9 @@ interface Txn {
   timeout: number | null;
   failure: number | null;
   reversal: number | null;
+  /** Every failure and reversal line (evidence). */
+  failures: number[];
+  reversals: number[];
   interrupted: Interruption | null;
   cutStart: boolean;
 }
@@ -89,6 +92,8 @@ const blankTxn = (from: number): Txn => ({
   timeout: null,
   failure: null,
   reversal: null,
+  failures: [],
+  reversals: [],
   interrupted: null,
   cutStart: false,
 });
@@ -306,6 +311,8 @@ export class JournalReader {
   private readonly settled = new Set<string>();
   private readonly openDates: DateParts[] = [];
   private seenStart = false;
+  /** The stamp (NCR's sequence header) on the line before, which opens the transaction that starts next. */
+  private stampLine: number | null = null;
 
   private readonly dispatch: Dispatch;
 
@@ -352,6 +359,7 @@ export class JournalReader {
 
   private unknownLine(no: number): void {
     this.unknown++;
+    this.stampLine = null;
     if (this.open) this.open.to = no;
   }
 
@@ -375,6 +383,7 @@ export class JournalReader {
       kind === 'retracted' ||
       kind === 'timeout' ||
       kind === 'failure' ||
+      kind === 'status' ||
       kind === 'stacked' ||
       kind === 'response' ||
       kind === 'request' ||
@@ -420,6 +429,8 @@ export class JournalReader {
 
   private event(pattern: Compiled, g: Record<string, string | undefined>, no: number, text: string): void {
     const kind = pattern.event;
+    const opening = this.stampLine;
+    this.stampLine = kind === 'stamp' ? no : null;
     if (this.snapshot && kind !== 'counterRow' && kind !== 'counterCassette' && kind !== 'known') this.closeSnapshot();
     // Every line may carry its date and time.
     const d = pattern.date ? datePartsOf(g) : null;
@@ -442,7 +453,7 @@ export class JournalReader {
           this.anomaly(no, 'gap', 'A transaction starts before the previous one ended.');
           this.finishTxn(this.open, { kind: 'gap', line: no });
         }
-        const txn = blankTxn(no);
+        const txn = blankTxn(opening ?? no);
         txn.date = this.date;
         txn.time = this.time;
         this.open = txn;
@@ -467,12 +478,18 @@ export class JournalReader {
         return;
       }
       case 'counterCassette': {
+        if (!g.position && !this.snapshot) {
+          // A bare row of numbers outside a table means nothing.
+          this.unknownLine(no);
+          return;
+        }
         if (!this.snapshot) this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
         const init = num(g.init);
         const dispensed = num(g.dispensed);
         const rejected = num(g.rejected);
         const remaining = num(g.remaining) ?? (init !== null && dispensed !== null && rejected !== null ? Math.max(0, init - dispensed - rejected) : null);
-        this.snapshot.cassettes.push({ position: Number(g.position), denomination: num(g.denom), dispensed, rejected, remaining });
+        const position = g.position ? Number(g.position) : this.snapshot.cassettes.length + 1;
+        this.snapshot.cassettes.push({ position, denomination: g.denom ? Math.round(Number(g.denom)) : null, dispensed, rejected, remaining });
         if (this.open) this.open.to = no;
         return;
       }
@@ -480,6 +497,8 @@ export class JournalReader {
         break;
     }
 
+    // A stamp opens what follows; it ends nothing and belongs to no transaction before it.
+    if (kind === 'stamp') return;
     const txn = this.current(no, kind);
     if (!txn) return;
     txn.to = no;
@@ -489,7 +508,7 @@ export class JournalReader {
       const v = g[name];
       if (v) this.field(txn, name, v, no);
     }
-    if (kind === 'response' || kind === 'declined') {
+    if (kind === 'response' || kind === 'declined' || kind === 'request') {
       for (const [name, re] of hostLabels) {
         if (g[name]) continue;
         const m = re.exec(text);
@@ -516,7 +535,7 @@ export class JournalReader {
         txn.responseLine = no;
         return;
       case 'declined':
-        txn.declinedLine = no;
+        txn.declinedLine ??= no;
         return;
       case 'stacked':
         txn.stacked = counts(g);
@@ -545,15 +564,32 @@ export class JournalReader {
         txn.timeout = no;
         return;
       case 'retracted':
-        txn.retracted = no;
+        txn.retracted ??= no;
         this.anomaly(no, 'retract', text);
         return;
+      case 'status': {
+        // An NDC-style dispenser status (`*7037*1*E*4, M-03, R-00310`): 2, 3 and 4 say the dispense
+        // failed (3: with an unknown count), 5 that the notes were retracted after the present timeout.
+        const status = g.status;
+        if (g.device && !/^[E]$/i.test(g.device)) return;
+        if (status === '5') {
+          txn.retracted ??= no;
+          this.anomaly(no, 'retract', text);
+        } else if (status === '2' || status === '3' || status === '4') {
+          txn.failure ??= no;
+          txn.failures.push(no);
+          this.anomaly(no, 'dispense_failure', text);
+        }
+        return;
+      }
       case 'failure':
-        txn.failure = no;
+        txn.failure ??= no;
+        txn.failures.push(no);
         this.anomaly(no, 'dispense_failure', g.device ? `${trimText(text)} (device code ${g.device.trim()})` : text);
         return;
       case 'reversal':
-        txn.reversal = no;
+        txn.reversal ??= no;
+        txn.reversals.push(no);
         return;
       default:
         return;
@@ -698,7 +734,7 @@ export class JournalReader {
             : t.interrupted?.kind === 'end'
               ? 'The journal ends before the transaction does.'
               : 'The journal begins after the transaction started.';
-      return finalize(base, 'withdrawal', 'indeterminate', why, [t.interrupted?.line ?? t.from, ...t.presentedLines, t.taken, t.retracted], null);
+      return finalize(base, 'withdrawal', 'indeterminate', why, [t.to, t.interrupted?.line ?? t.from, ...t.presentedLines, t.taken, t.retracted], null);
     }
     if (t.taken !== null && t.retracted !== null) {
       this.anomaly(t.retracted, 'contradiction', 'The journal says the notes were both taken and retracted.');
@@ -718,7 +754,7 @@ export class JournalReader {
         null,
         `Declined by the host${t.code ? ` (response code ${t.code})` : ''}.`,
         [t.codeLine, t.declinedLine, t.responseLine],
-        null,
+        0,
       );
 
     if (presentedNotes > 0) {
@@ -744,7 +780,7 @@ export class JournalReader {
             'withdrawal',
             'partial',
             `Notes presented (${notes} = ${rupees(presentedAmount)}) are less than requested (${rupees(requested)}), and taken.`,
-            [...t.presentedLines, t.taken, t.failure],
+            [...t.failures, ...t.presentedLines, t.taken],
             presentedAmount,
           );
         }
@@ -794,7 +830,7 @@ export class JournalReader {
         'withdrawal',
         'reversed',
         'No notes presented; the journal shows the reversal sent to the host.',
-        [t.failure, t.reversal, t.responseLine],
+        [t.codeLine, t.responseLine, ...t.failures, ...t.reversals],
         0,
       );
     }
@@ -803,10 +839,10 @@ export class JournalReader {
         t.failure !== null
           ? 'Approved, the dispense failed, nothing presented, and no reversal in the journal.'
           : 'Approved, nothing presented, and no reversal in the journal.';
-      return finalize(base, 'withdrawal', 'not_dispensed', why, [t.codeLine, t.responseLine, t.failure], 0);
+      return finalize(base, 'withdrawal', 'not_dispensed', why, [t.codeLine, t.responseLine, ...t.failures], 0);
     }
     if (!t.requested) return finalize(base, 'other', null, 'Cancelled before the host was asked.', [], null);
-    return finalize(base, 'withdrawal', 'indeterminate', "The host's answer is not in the journal.", [t.failure], null);
+    return finalize(base, 'withdrawal', 'indeterminate', "The host's answer is not in the journal.", [...t.failures], null);
   }
 }
 

@@ -33,7 +33,7 @@ describe('NCR (APTRA Advance NDC, Indian switch)', () => {
       ['withdrawal', 'retracted', '1000.00', '0.00'],
       ['withdrawal', 'not_dispensed', '3000.00', '0.00'],
       ['withdrawal', 'reversed', '3000.00', '0.00'],
-      ['declined', null, '9000.00', null],
+      ['declined', null, '9000.00', '0.00'],
       ['withdrawal', 'indeterminate', '2000.00', null],
       ['withdrawal', 'indeterminate', '500.00', null],
     ]);
@@ -47,7 +47,8 @@ describe('NCR (APTRA Advance NDC, Indian switch)', () => {
       stan: '123456',
       responseCode: '000',
       presented: [0, 4, 0, 0],
-      lines: { from: 4, to: 25 },
+      // The sequence header before *TRANSACTION START* opens it.
+      lines: { from: 3, to: 25 },
       evidence: [14, 15],
       cut: null,
     });
@@ -63,7 +64,7 @@ describe('NCR (APTRA Advance NDC, Indian switch)', () => {
     expect(restarted.evidence).toContain(92);
     const cut = j.transactions[7]!;
     expect(cut.cut).toBe('end');
-    expect(cut.lines).toEqual({ from: 103, to: 109 });
+    expect(cut.lines).toEqual({ from: 102, to: 109 });
     expect(j.anomalies.map((a) => [a.line, a.kind])).toEqual([
       [51, 'retract'],
       [61, 'dispense_failure'],
@@ -121,7 +122,7 @@ describe('Diebold Nixdorf (ProCash / Vynamic)', () => {
       ['withdrawal', 'dispensed', '1500.00', '1500.00'],
       ['withdrawal', 'retracted', '2000.00', '0.00'],
       ['withdrawal', 'reversed', '1000.00', '0.00'],
-      ['declined', null, '1000.00', null],
+      ['declined', null, '1000.00', '0.00'],
     ]);
     expect(j.transactions[0]).toMatchObject({ cardLast4: '2222', stan: '004512', rrn: '503506004512', responseCode: '00', presented: [0, 0, 3, 0] });
     expect(j.anomalies.map((a) => a.kind)).toEqual(['retract', 'dispense_failure']);

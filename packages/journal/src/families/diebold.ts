@@ -31,44 +31,75 @@ const card = String.raw`(?<card>\d[\d*Xx]{8,17}\d{4})`;
 const patterns: LinePattern[] = [
   { event: 'start', re: at(String.raw`(?:->\s*)?TRANSACTION START`), hint: 'TRANSACTION START' },
   { event: 'end', re: at(String.raw`(?:<-\s*)?TRANSACTION END`), hint: 'TRANSACTION END' },
-  { event: 'known', re: at(String.raw`(?:PIN ENTERED|CARD\b.*\bTAKEN|CARD INSERTED|TRANSACTION REQUEST\b|CASH DISPENSED\b)`) },
-  { event: 'fields', re: at(String.raw`(?:TRACK \d DATA|CARD(?:\s*(?:NO|NUMBER))?)\s*[:(]\s*${card}`) },
-  { event: 'fields', re: at(String.raw`CARD\s*\(${card}\)`), hint: 'CARD' },
+  {
+    event: 'known',
+    re: at(String.raw`(?:PIN ENTERED|CARD\b.*\bTAKEN|CARD INSERTED|TRANSACTION REQUEST\b|CASH DISPENSED\b|ATM IN SERVICE)`),
+    hint: ['PIN ENTERED', 'TAKEN', 'CARD INSERTED', 'TRANSACTION REQUEST', 'CASH DISPENSED', 'IN SERVICE'],
+  },
+  { event: 'fields', re: at(String.raw`(?:TRACK \d DATA|CARD(?:\s*(?:NO|NUMBER))?)\s*[:(]\s*${card}`), hint: ['TRACK', 'CARD'] },
   { event: 'amount', re: at(String.raw`AMOUNT\s+(?<amount>\d[\d,]*(?:\.\d\d)?)\s+ENTERED`), hint: 'AMOUNT' },
+  { event: 'amount', re: at(String.raw`AMOUNT\s*:\s*(?:[A-Z]{3}|RS\.?)?\s*(?<amount>\d[\d,]*(?:\.\d\d)?)\s*$`), hint: 'AMOUNT' },
   { event: 'stacked', re: at(String.raw`CASH REQUEST\s*:\s*(?<pairs>\d{2,16})\s*$`), hint: 'CASH REQUEST' },
-  { event: 'request', re: at(String.raw`(?:AUTHORI[SZ]ATION|HOST)\s+REQUEST`) },
-  { event: 'response', re: at(String.raw`(?:AUTHORI[SZ]ATION|HOST)\s+(?:RESPONSE|REPLY)|TRANSACTION REPLY`) },
-  { event: 'presented', re: at(String.raw`CASH PRESENTED(?:\s*:?\s*(?<notes>\d+(?::\d+)?(?:[\s,]+\d+(?::\d+)?)*))?\s*$`), hint: 'CASH PRESENTED' },
+  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
+  { event: 'request', re: at(String.raw`(?:AUTHORI[SZ]ATION|HOST)\s+REQUEST`), hint: ['AUTHORI', 'HOST'] },
+  // The authorisation line carries STAN, RRN and the response code (`AUTHORIZATION STAN:382237
+  // RRN:503500382237 RESP:00 APPROVED`), or the answer has a line of its own.
+  { event: 'response', re: at(String.raw`(?:AUTHORI[SZ]ATION|HOST)\b(?!\s+REQUEST)|TRANSACTION REPLY`), hint: ['AUTHORI', 'HOST', 'TRANSACTION REPLY'] },
+  {
+    event: 'presented',
+    re: at(String.raw`CASH PRESENTED(?:\s*:?\s*(?<notes>(?:CAS\s*)?\d+(?::\d+)?(?:[\s,]+(?:CAS\s*)?\d+(?::\d+)?)*))?\s*$`),
+    hint: 'CASH PRESENTED',
+  },
   { event: 'taken', re: at('CASH TAKEN'), hint: 'CASH TAKEN' },
-  { event: 'retracted', re: at(String.raw`CASH RETRACTED|MONEY RETRACT COUNTER CHANGED`) },
-  { event: 'timeout', re: at(String.raw`CASH PRESENT TIMER EXPIRED|PRESENT\s+TIME\s?OUT`) },
+  { event: 'retracted', re: at(String.raw`CASH RETRACTED|(?:MONEY )?RETRACT COUNTER`), hint: 'RETRACT' },
+  { event: 'timeout', re: at(String.raw`CASH PRESENT TIMER EXPIRED|PRESENT\s+TIME\s?OUT`), hint: 'PRESENT' },
   {
     event: 'failure',
-    re: at(String.raw`(?:CDM|DISPENSER|CASH DISPENSER|DISPENSE)\s*(?:ERROR|FAIL\w*|FAULT)\s*:?\s*(?<device>[0-9A-F]+(?:\s+[0-9A-F]+)*)?\s*$`),
+    re: at(String.raw`(?:CDM|DISPENSER|CASH DISPENSER|DISPENSE)\s*(?:ERROR|FAIL\w*|FAULT)\b\s*:?\s*(?<device>[0-9A-F]+(?:\s+[0-9A-F]+)*\b)?`),
+    hint: ['CDM', 'DISPENSE'],
   },
-  { event: 'failure', re: anywhere(String.raw`ERROR NOTIFIED FOR DEVICE\s+(?<device>CDM\w*|CASH_DISPENSER\w*)`) },
-  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
-  { event: 'restart', re: anywhere(String.raw`APPLICATION START|SYSTEM START|POWER[- ](?:UP|ON)|START-?UP\b`) },
-  { event: 'counterStart', re: at(String.raw`(?:CASH COUNTERS|CASSETTE COUNTERS|CASSETTE TOTALS)\b`) },
-  { event: 'known', re: anywhere(String.raw`^\s*(?:CASS(?:ETTE)?|TYPE)\s+DENOM`) },
+  {
+    event: 'failure',
+    re: anywhere(String.raw`(?:ERROR NOTIFIED FOR DEVICE|DEVICE ERROR)\s+(?:CDM|CASH_DISPENSER)\w*(?:.*?ERRORNR:\s*(?<device>\w+))?`),
+    hint: 'DEVICE',
+  },
+  { event: 'restart', re: anywhere(String.raw`(?:APPLICATION|SYSTEM)\s+(?:RE)?START|POWER[- ](?:UP|ON)|START-?UP\b`), hint: ['START', 'POWER'] },
+  {
+    event: 'counterStart',
+    re: at(String.raw`(?:CASH COUNTERS|CASSETTE COUNTERS|CASSETTE TOTALS|CASSETTE TABLE)\b`),
+    hint: ['CASH COUNTERS', 'CASSETTE'],
+  },
+  { event: 'known', re: anywhere(String.raw`^\s*(?:CAS(?:S(?:ETTE)?)?|TYPE)\s+DENOM`), hint: 'DENOM' },
   {
     event: 'counterCassette',
     re: anywhere(
       String.raw`^\s*(?:CASS(?:ETTE)?|TYPE|CST)\s*(?<position>\d)\s*:?\s+(?:[A-Z]{3}\s*)?(?<denom>\d+)\s+(?<dispensed>\d+)\s+(?<rejected>\d+)\s+(?<remaining>\d+)\s*$`,
     ),
   },
+  // `CAS DENOM CUR LOADED DISP REJ REMAIN` rows: ` 1    100.00  INR    2500     0    0    2500`.
+  {
+    event: 'counterCassette',
+    re: /^\s*(?<position>\d)\s+(?<denom>\d+)(?:\.\d\d)?\s+[A-Z]{3}\s+(?<init>\d+)\s+(?<dispensed>\d+)\s+(?<rejected>\d+)\s+(?<remaining>\d+)\s*$/,
+  },
+  // `*** 04/02/2025 ***` opens a journal whose lines print the time only.
+  { event: 'stamp', re: /^\s*\*+\s*(?<p1>\d\d)[/.](?<p2>\d\d)[/.](?<year>\d{4})\s*\*+\s*$/, hint: '*' },
   // Receipts and host lines.
   {
     event: 'fields',
     re: anywhere(String.raw`^\s*(?<day>\d\d)\/(?<month>\d\d)\/(?<year>\d\d(?:\d\d)?)\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?<atm>[A-Z0-9]{5,16})\s*$`),
+    hint: '/',
   },
-  { event: 'fields', re: anywhere(String.raw`(?:ATM|TERMINAL)\s*(?:ID)?\s*[:.]\s*(?<atm>[A-Z0-9]{5,16})\s*$`) },
-  { event: 'fields', re: anywhere(String.raw`^\s*(?:TXN|TRAN(?:SACTION)?)\s*(?:NO|SEQ)\.?\s*[:.]?\s*(?<serial>\d+)\s*$`) },
-  { event: 'fields', re: anywhere(String.raw`^\s*(?:RRN|REF(?:ERENCE)?\s*NO)\.?\s*[:.]?\s*(?<rrn>\d{6,12})\s*$`) },
+  { event: 'fields', re: anywhere(String.raw`(?:ATM|TERMINAL)\s*(?:ID)?\s*[:.]\s*(?<atm>[A-Z0-9]{5,16})\s*$`), hint: ['ATM', 'TERMINAL'] },
+  { event: 'fields', re: anywhere(String.raw`^\s*(?:TXN|TRAN(?:SACTION)?)\s*(?:NO|SEQ)\.?\s*[:.]?\s*(?<serial>\d+)\s*$`), hint: ['TXN', 'TRAN'] },
+  { event: 'fields', re: anywhere(String.raw`^\s*(?:RRN|REF(?:ERENCE)?\s*NO)\.?\s*[:.]?\s*(?<rrn>\d{6,12})\s*$`), hint: ['RRN', 'REF'] },
   { event: 'fields', re: anywhere(String.raw`^\s*STAN\s*[:.]?\s*(?<stan>\d{4,6})\s*$`), hint: 'STAN' },
   { event: 'fields', re: anywhere(String.raw`^\s*RESP(?:ONSE)?\s*CODE\s*[:.]?\s*(?<code>[0-9A-Z]{2,3})\s*$`), hint: 'RESP' },
   { event: 'fields', re: anywhere(String.raw`^\s*WITHDRAWAL\s*(?:RS\.?|INR|₹)?\s*(?<amount>\d[\d,]*\.\d\d)\s*$`), hint: 'WITHDRAWAL' },
-  { event: 'declined', re: anywhere(String.raw`(?:INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST|CANCELED BY HOST|CANCELLED BY HOST)`) },
+  {
+    event: 'declined',
+    re: anywhere(String.raw`(?:INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST|CANCELED BY HOST|CANCELLED BY HOST)`),
+    hint: ['INSUFFICIENT', 'DECLINED', 'BY HOST'],
+  },
 ];
 
 export const diebold: Family = {
@@ -86,4 +117,5 @@ export const diebold: Family = {
   patterns,
   approvedCodes: ['00', '000'],
   ambiguousDates: 'dmy',
+  mixedCase: true,
 };

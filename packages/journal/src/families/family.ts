@@ -16,6 +16,9 @@
  * - counts: the per-cassette counts of a presentation printed on its own line.
  * - taken / timeout / retracted: the customer took the notes / did not in time / they went back in.
  * - failure: the dispense failed (device code in `device`).
+ * - status: a dispenser status digit in `status` (NDC: 2, 3, 4 the dispense failed, 5 the notes were
+ *   retracted after the present timeout; other digits change nothing); `device` names the device
+ *   class when the line carries one (only E, the cash handler, counts).
  * - reversal: a reversal was sent to the host.
  * - restart: power-up, reset, application start.
  * - counterStart: a cassette table begins.
@@ -39,6 +42,7 @@ export const eventKinds = [
   'timeout',
   'retracted',
   'failure',
+  'status',
   'reversal',
   'restart',
   'counterStart',
@@ -57,7 +61,8 @@ export type EventKind = (typeof eventKinds)[number];
  *   rrn, stan, serial, code (host response code), device (a failure's device code);
  *   notes ('0,4,0,0' or '0 4 0 0'), pairs ('0004' two digits per cassette), cst1..cst8;
  *   field (a table row's name: DENOMINATION, DISPENSED, REJECTED, REMAINING, INIT), values;
- *   position, denom, init, dispensed, rejected, remaining (one cassette's row).
+ *   position, denom, init, dispensed, rejected, remaining (one cassette's row; without a position, the
+ *   row's order in the table opened by a counterStart line).
  */
 /**
  * Write digits as \d, never literally: the engine remembers which pattern read a line's shape (its

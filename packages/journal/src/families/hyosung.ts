@@ -16,22 +16,29 @@
 // remaining notes are INIT - DIS - REJ (the table prints no remaining column).
 import type { Family, LinePattern } from './family.ts';
 
-const lead = String.raw`^\s*(?:\[(?:(?<year>\d{2}(?:\d{2})?)[/.-](?<month>\d\d)[/.-](?<day>\d\d)\s+)?(?<time>\d\d:\d\d(?::\d\d)?)\]\s*)?`;
+// The stamp, then decorations some terminals print around events (`***** TRANSACTION START *****`).
+const lead = String.raw`^\s*(?:\[(?:(?<year>\d{2}(?:\d{2})?)[/.-](?<month>\d\d)[/.-](?<day>\d\d)\s+)?(?<time>\d\d:\d\d(?::\d\d)?)(?:-\d+)?\]\s*)?[*=\s-]*`;
 const at = (body: string) => new RegExp(lead + body, 'i');
 const anywhere = (body: string) => new RegExp(body, 'i');
 const card = String.raw`(?<card>\d[\d*Xx]{8,17}\d{4})`;
 const cst = String.raw`CST\s*\d\s*[:=]\s*\d+`;
 
 const patterns: LinePattern[] = [
-  { event: 'start', re: at(String.raw`(?:TRANSACTION|TRAN|TXN)\s+(?:START|BEGIN)`), hint: 'START' },
+  { event: 'stamp', re: /^\s*\[DATE:\s*(?<year>\d{4})[/.-](?<month>\d\d)[/.-](?<day>\d\d)\]/, hint: 'DATE' },
+  { event: 'start', re: at(String.raw`(?:TRANSACTION|TRAN|TXN)\s+(?:START|BEGIN)`), hint: ['START', 'BEGIN'] },
   { event: 'end', re: at(String.raw`(?:TRANSACTION|TRAN|TXN)\s+END`), hint: 'END' },
-  { event: 'known', re: at(String.raw`(?:CARD INSERTED|CARD READ|PIN ENTERED|CARD (?:EJECTED|TAKEN)|RECEIPT PRINTED)`) },
+  {
+    event: 'known',
+    re: at(String.raw`(?:CARD INSERTED|CARD READ|PIN ENTERED|CARD (?:EJECTED|TAKEN)|RECEIPT PRINTED|IN SERVICE|WITHDRAWAL\s*$)`),
+    hint: ['CARD', 'PIN ENTERED', 'RECEIPT', 'IN SERVICE', 'WITHDRAWAL'],
+  },
   { event: 'fields', re: at(String.raw`CARD\s*(?:NO|NUMBER)?\.?\s*[:=]\s*${card}`), hint: 'CARD' },
   {
     event: 'amount',
-    re: at(String.raw`(?:WITHDRAWAL\s+|REQUEST(?:ED)?\s+)?AMOUNT\s*[:=]\s*(?:RS\.?|INR)?\s*(?<amount>\d[\d,]*(?:\.\d\d)?)\s*$`),
+    re: at(String.raw`(?:WITHDRAWAL\s+|REQUEST(?:ED)?\s+|REQ\.?\s+)?AMOUNT\s*[:=]\s*(?:RS\.?|INR)?\s*(?<amount>\d[\d,]*(?:\.\d\d)?)\s*$`),
     hint: 'AMOUNT',
   },
+  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
   { event: 'request', re: at(String.raw`(?:(?:SEND|SENT)\s+(?:TO\s+)?HOST|HOST\s+REQUEST|REQUEST\s+(?:TO\s+)?HOST)`), hint: 'HOST' },
   { event: 'response', re: at(String.raw`(?:HOST\s+RESPONSE|RE(?:CV|CEIVE[DS]?)\s+(?:FROM\s+)?HOST)`), hint: 'HOST' },
   { event: 'stacked', re: at(String.raw`DISPENSE\s*:?\s*(?<notes>${cst}(?:[\s,]+${cst})*)`), hint: 'DISPENSE' },
@@ -40,8 +47,12 @@ const patterns: LinePattern[] = [
   { event: 'retracted', re: at(String.raw`(?:NOTES?|CASH|BILLS?)\s+RETRACT(?:ED)?|RETRACT(?:ED)?\s+(?:NOTES?|CASH|BILLS?)`), hint: 'RETRACT' },
   { event: 'timeout', re: at(String.raw`(?:CUSTOMER|PRESENT|CASH|TAKE)\s*TIME\s?OUT`), hint: 'TIME' },
   { event: 'failure', re: at(String.raw`DISPENSE\s+(?:ERROR|FAIL\w*)(?:.*?(?:CODE|ERR(?:OR)?)\s*[:=]?\s*(?<device>[0-9A-F]{4,10}))?`), hint: 'DISPENSE' },
-  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
-  { event: 'restart', re: anywhere(String.raw`POWER\s+ON|SYSTEM\s+START(?:UP)?|MONIPLUS\s+START|APPLICATION\s+START|REBOOT`) },
+  { event: 'failure', re: at(String.raw`(?:CDU|CDM)\s+ERROR(?:.*?CODE\s*[:=]?\s*(?<device>[0-9A-F]{4,10}))?`), hint: ['CDU', 'CDM'] },
+  {
+    event: 'restart',
+    re: anywhere(String.raw`POWER\s+ON|SYSTEM\s+START(?:UP)?|MONIPLUS\s+START|APPLICATION\s+(?:RE)?START|REBOOT`),
+    hint: ['POWER', 'START', 'REBOOT'],
+  },
   { event: 'counterStart', re: at(String.raw`WITHDRAW(?:AL)?\s+COUNTER`), hint: 'COUNTER' },
   { event: 'known', re: /^\s*(?:CST|CASSETTE)?\s*DENOM\s+INIT\s+DIS\s+REJ/i, hint: 'DENOM' },
   {
@@ -49,19 +60,31 @@ const patterns: LinePattern[] = [
     re: anywhere(
       String.raw`^\s*(?:CST|CAS(?:SETTE)?)\s*(?<position>\d)\s*:?\s+(?<denom>\d+)\s+(?<init>\d+)\s+(?<dispensed>\d+)\s+(?<rejected>\d+)(?:\s+\d+)?\s*$`,
     ),
+    hint: ['CST', 'CAS'],
   },
+  // Rows without the cassette's number: their order in the table is the cassette's.
+  { event: 'counterCassette', re: /^\s*(?<denom>\d+)\s+(?<init>\d+)\s+(?<dispensed>\d+)\s+(?<rejected>\d+)(?:\s+\d+)?\s*$/ },
   // Receipt and host fields.
+  {
+    event: 'fields',
+    re: anywhere(String.raw`^\s*(?<day>\d\d)\/(?<month>\d\d)\/(?<year>\d\d(?:\d\d)?)\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?<atm>[A-Z0-9]{5,16})\s*$`),
+    hint: '/',
+  },
   {
     event: 'fields',
     re: anywhere(String.raw`^\s*(?<year>\d{4})[/.-](?<month>\d\d)[/.-](?<day>\d\d)\s+(?<time>\d\d:\d\d(?::\d\d)?)\s+(?<atm>[A-Z0-9]{5,16})\s*$`),
   },
-  { event: 'fields', re: anywhere(String.raw`(?:ATM|TERMINAL)\s*(?:ID|NO)\.?\s*[:=]\s*(?<atm>[A-Z0-9]{5,16})\s*$`) },
-  { event: 'fields', re: anywhere(String.raw`^\s*(?:SEQ(?:UENCE)?|TXN|TRAN)\s*(?:NO|NUM(?:BER)?)\.?\s*[:=]\s*(?<serial>\d+)\s*$`) },
+  { event: 'fields', re: anywhere(String.raw`(?:ATM|TERMINAL)\s*(?:ID|NO)\.?\s*[:=]\s*(?<atm>[A-Z0-9]{5,16})\s*$`), hint: ['ATM', 'TERMINAL'] },
+  {
+    event: 'fields',
+    re: anywhere(String.raw`^\s*(?:SEQ(?:UENCE)?|TXN|TRAN)\s*(?:NO|NUM(?:BER)?)\.?\s*[:=]\s*(?<serial>\d+)\s*$`),
+    hint: ['SEQ', 'TXN', 'TRAN'],
+  },
   { event: 'fields', re: anywhere(String.raw`^\s*RRN\s*(?:NO)?\.?\s*[:=]\s*(?<rrn>\d{6,12})\s*$`), hint: 'RRN' },
   { event: 'fields', re: anywhere(String.raw`^\s*STAN\s*[:=]\s*(?<stan>\d{4,6})\s*$`), hint: 'STAN' },
   { event: 'fields', re: anywhere(String.raw`^\s*RESP(?:ONSE)?\s*(?:CODE)?\s*[:=]\s*(?<code>[0-9A-Z]{2,3})\s*$`), hint: 'RESP' },
   { event: 'fields', re: anywhere(String.raw`^\s*WITHDRAWAL\s*[:=]?\s*(?:RS\.?|INR|₹)?\s*(?<amount>\d[\d,]*\.\d\d)\s*$`), hint: 'WITHDRAWAL' },
-  { event: 'declined', re: anywhere(String.raw`(?:INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST)`) },
+  { event: 'declined', re: anywhere(String.raw`(?:INSUFFICIENT FUNDS|TRANSACTION DECLINED|DECLINED BY HOST)`), hint: ['INSUFFICIENT', 'DECLINED'] },
 ];
 
 export const hyosung: Family = {
@@ -78,4 +101,5 @@ export const hyosung: Family = {
   patterns,
   approvedCodes: ['00', '000'],
   ambiguousDates: 'dmy',
+  mixedCase: true,
 };

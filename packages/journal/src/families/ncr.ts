@@ -50,8 +50,10 @@ const patterns: LinePattern[] = [
     hint: ['CARD INSERTED', 'PIN ENTERED', 'CARD TAKEN', 'OPCODE', 'ATR RECEIVED', 'GENAC', 'NOTES STACKED', 'RECEIPT PRINTED', 'PRIMARY CARD READER'],
   },
   { event: 'fields', re: at(String.raw`CARD\s*:\s*${card}`), hint: 'CARD' },
+  { event: 'fields', re: /^\s*PAN\s+(?<card>\d[\d*Xx]{8,17}\d{4})\s*$/, hint: 'PAN' },
   { event: 'amount', re: at(String.raw`AMOUNT\s+(?:ENTERED\s*:?\s*\D{0,3})?(?<amount>\d[\d,]*(?:\.\d\d)?)(?:\s+ENTERED)?\s*$`), hint: 'AMOUNT' },
   { event: 'request', re: at(String.raw`REQUEST SENT(?:\s*\[AMOUNT=(?<minor>\d+)\])?`), hint: 'REQUEST SENT' },
+  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
   { event: 'response', re: at(String.raw`RESPONSE RECEIVED(?:\s*\[FUNCTION ID=[^,\]]*,\s*TXN SN NO=(?<serial>\d+)\])?`), hint: 'RESPONSE RECEIVED' },
   { event: 'presented', re: at(String.raw`NOTES PRESENTED\s*:?\s*(?<notes>\d+(?:\s*,\s*\d+)+)`), hint: 'NOTES PRESENTED' },
   { event: 'presented', re: at(String.raw`NOTES PRESENTED\s*$`), hint: 'NOTES PRESENTED' },
@@ -60,14 +62,19 @@ const patterns: LinePattern[] = [
   { event: 'taken', re: at('NOTES TAKEN'), hint: 'NOTES TAKEN' },
   { event: 'timeout', re: at(String.raw`(?:CUSTOMER|PRESENT(?:ER)?|CASH|NOTES?)\s+TIME\s?OUT`), hint: 'TIME' },
   { event: 'retracted', re: at(String.raw`(?:NOTES|CASH)\s+RETRACTED|RETRACT(?:ED)?\s+(?:NOTES|CASH)`), hint: 'RETRACT' },
+  // Device status: `*7037*1*E*4, M-03, R-00310` (dispenser E, status 4: nothing dispensed).
+  { event: 'status', re: /^\s*\*\d+\*\d+\*(?<device>[A-Za-z])\*(?<status>\d)\s*,/, hint: '*' },
   { event: 'failure', re: anywhere(String.raw`(?<device>M-\d\d\s*,?\s*R-\d+)`), hint: 'R-' },
   {
     event: 'failure',
     hint: ['DISPENSE', 'DEVICE ERROR', 'PRESENTER ERROR'],
     re: at(String.raw`(?:UNABLE TO DISPENSE|DISPENSE (?:ERROR|FAIL\w*)|DISPENSER (?:ERROR|FAULT)|DEVICE ERROR|PRESENTER ERROR)(?:\D*(?<device>\d+))?`),
   },
-  { event: 'reversal', re: at(String.raw`(?:REVERSAL|REVERSED)\b`), hint: 'REVERS' },
-  { event: 'restart', re: anywhere(String.raw`POWER[- ]?UP|POWER INTERRUPTION|APTRA ADVANCE NDC|SYSTEM (?:RE)?START`), hint: ['POWER', 'APTRA', 'SYSTEM'] },
+  {
+    event: 'restart',
+    re: anywhere(String.raw`POWER[- ]?UP|POWER INTERRUPTION|APTRA ADVANCE NDC|(?:SYSTEM|APPLICATION) (?:RE)?START`),
+    hint: ['POWER', 'APTRA', 'SYSTEM', 'APPLICATION'],
+  },
   { event: 'counterStart', re: /^\s*CASH TOTAL\b/, hint: 'CASH TOTAL' },
   {
     event: 'counterRow',
