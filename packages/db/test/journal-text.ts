@@ -15,7 +15,7 @@ export interface Withdrawal {
 }
 
 /** One withdrawal's lines, 'DD/MM/YYYY' day. */
-export function withdrawalLines(atm: string, day: string, w: Withdrawal): string[] {
+function withdrawalLines(atm: string, day: string, w: Withdrawal): string[] {
   const [dd, mm, yyyy] = day.split('/');
   const t = (s: number) => {
     const [h, m, sec] = w.time.split(':').map(Number) as [number, number, number];
@@ -52,7 +52,7 @@ export function withdrawalLines(atm: string, day: string, w: Withdrawal): string
   ];
 }
 
-export const cashTotal = [
+const cashTotal = [
   'CASH TOTAL       TYPE1 TYPE2 TYPE3 TYPE4',
   'CASS POSITION        1     2     3     0',
   'DENOMINATION       100   500   200     0',

@@ -4,11 +4,11 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 
 /** Lines per page: a page of an ordinary journal is 60-100 KB before deflating. */
-export const pageLines = 2000;
+const pageLines = 2000;
 
 export type PagedCharset = 'utf-16le' | 'utf-16be' | null;
 
-export interface BytePage {
+interface BytePage {
   firstLine: number;
   lineCount: number;
   start: number;
