@@ -17,6 +17,12 @@
 // - A Vynamic journal reader (code index id 53115383023): `Present timeout`, `Money Retract Counter
 //   Changed`, `Error notified for device ...`, `STAN:`, `RESPONSE CODE:` on the host lines (mixed case,
 //   so every pattern here ignores case).
+// - Read in the style of the desk's description, as the desk's journal generator prints them
+//   (tools/journal-gen/README.md; no public sample): `AUTHORIZATION STAN:382237 RRN:503500382237
+//   RESP:00 APPROVED`, `AMOUNT: INR 3000.00`, `CASH PRESENTED CAS1:000 CAS2:004 ...`, `DEVICE ERROR
+//   CASH_DISPENSER ERRORNR: 0x2202 CLASS: FATAL`, `DISPENSE FAILED`, `REVERSAL SENT`, `RETRACT COUNTER`,
+//   `*** SYSTEM STARTUP ***` / `APPLICATION RESTART`, the `CASSETTE TABLE` with its `CAS DENOM CUR LOADED
+//   DISP REJ REMAIN` rows, and `*** dd/mm/yyyy ***` opening a journal of time-only lines.
 // Dates: a line may begin with its date, day first (dd/mm/yy, dd.mm.yyyy); when a file leaves the order
 // open, day first. Notes per cassette: `CASH PRESENTED 0,4,0,0`, `CASH PRESENTED 1:0 2:4`, or the
 // `CASH REQUEST` pairs of the same transaction when the presented line has no counts.

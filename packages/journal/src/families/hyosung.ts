@@ -11,6 +11,13 @@
 // - HyosungTools' public log-analysis notes (github.com/HyosungTools/docs, design/CDM.md, CIM.md): the
 //   dispenser's XFS events (items presented, items taken, retract) that MoniPlus journals as
 //   presented / taken / retracted lines.
+// - MoniPlus2S application logs (github.com/HyosungTools/splogparser, as cited by the desk's journal
+//   generator): bracketed stamps such as `[2023-11-16 03:01:00-649]` (a millisecond suffix).
+// - Read in the style of the desk's description, as the generator prints them (no public Hyosung EJ
+//   text was found): `***** TRANSACTION START *****`, `[DATE: yyyy/mm/dd]`, `CARD NO:`, `REQ AMOUNT:`,
+//   `HOST REQUEST SENT SEQ NO:`, `HOST RESPONSE CODE: 00  SEQ NO: ...  RRN: ...  STAN: ...`,
+//   `CDU ERROR CODE: 4311501`, `DISPENSE FAILED`, `PRESENT TIMEOUT`, `REVERSAL REQUEST SENT`,
+//   `ATM POWER ON`, `MONIPLUS STARTED`, WITHDRAW COUNTER rows without the cassette's number.
 // Time stamps are `[hh:mm:ss]` or `[yyyy/mm/dd hh:mm:ss]` (year first, also two-digit `yy/mm/dd`).
 // The notes of a DISPENSE line are the ones a later "presented" line presents. In the table, the
 // remaining notes are INIT - DIS - REJ (the table prints no remaining column).

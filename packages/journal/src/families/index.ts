@@ -6,5 +6,3 @@ import { hyosung } from './hyosung.ts';
 import { ncr } from './ncr.ts';
 
 export const families: readonly Family[] = [ncr, diebold, hyosung];
-
-export type { EventKind, Family, LinePattern } from './family.ts';

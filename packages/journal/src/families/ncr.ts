@@ -23,6 +23,16 @@
 // - NCR device-error blocks in public test sessions (code index id 57667957272):
 //   `*7249*1*(Iw(1*3, M-02, R-10011` then `DEVICE ERROR`; `[05pPOWER-UP/RESET` and
 //   `APTRA ADVANCE NDC` after a reset (id 26463525286).
+// - A day's journal of an NCR ATM (github.com/YanBelle/Capstone-Project,
+//   abm-anomaly-ml-first/data/input/processed/ABM250EJ_20250618_20250618.txt, as cited by the desk's
+//   journal generator, tools/journal-gen/README.md): headers without seconds (`*632*06/18/2025*04:48*`),
+//   `PAN 0004263********2113` lines, CASH TOTAL after each withdrawal, `*PRIMARY CARD READER ACTIVATED*`.
+// - NDC dispenser status values (github.com/softwaregroup-bg/ut-codec-ndc, README.md, after the APTRA
+//   Advance NDC Reference Manual): device status lines `*7037*1*E*4, M-03, R-00310` where the cash
+//   handler (E) reports 2 or 4 (no notes dispensed), 3 (notes dispensed unknown), 5 (notes retracted
+//   after a present time-out).
+// - Read in the style of the desk's description, as the generator prints them (no public sample):
+//   `TRANSACTION DECLINED  RC:51 ...`, `REVERSAL SENT [AMOUNT=...]`, `*APPLICATION RESTART*`.
 // Dates: the header's date is month/day/year in the NCR samples and day/month/year in the desk's
 // description, so its order is settled per file (a day above 12, a receipt's dd/mm/yy date, the file
 // name); receipts print dd/mm/yy or dd-MON-yyyy. Notes are counted per cassette type (TYPE1..TYPE4),
