@@ -73,6 +73,14 @@ export class LineSplitter {
   private afterCR = false;
   private lineNo = 0;
 
+  /** Where lines go instead of the `out` arrays: set once a reader takes every line as it comes. */
+  sink: ((no: number, text: string) => void) | null = null;
+
+  private deliver(no: number, text: string, out: Line[]): void {
+    if (this.sink) this.sink(no, text);
+    else out.push({ no, text });
+  }
+
   get charset(): string {
     return this.utf16 ? 'utf-16' : this.decoder.charset;
   }
@@ -168,7 +176,7 @@ export class LineSplitter {
       if (line.length > maxLineBytes / 4 && Buffer.byteLength(line) > maxLineBytes) {
         line = this.decoder.charset === 'utf-8' ? this.decoder.decode(Buffer.from(line).subarray(0, maxLineBytes), true) : line.slice(0, maxLineBytes);
       }
-      out.push({ no: ++this.lineNo, text: line });
+      this.deliver(++this.lineNo, line, out);
       i = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
     }
   }
@@ -206,7 +214,7 @@ export class LineSplitter {
       bytes = bytes.subarray(0, maxLineBytes);
       cut = true;
     }
-    out.push({ no: ++this.lineNo, text: this.decoder.decode(bytes, cut) });
+    this.deliver(++this.lineNo, this.decoder.decode(bytes, cut), out);
   }
 }
 
@@ -223,24 +231,12 @@ function isBomPrefix(bytes: Buffer): boolean {
   return bytes.length === 1 && (bytes[0] === 0xff || bytes[0] === 0xfe);
 }
 
-/** Every line of a stream of chunks, decoded, in order. */
-export async function* readLines(source: Uint8Array | AsyncIterable<Uint8Array>): AsyncGenerator<Line[]> {
-  const splitter = new LineSplitter();
+/** The chunks of a source: a whole file in slices, so that one parse never holds all its lines at once. */
+export async function* chunksOf(source: Uint8Array | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   if (source instanceof Uint8Array) {
-    // Whole files are read in slices so that one parse never holds all its lines at once.
     const slice = 1 << 20;
-    for (let at = 0; at < source.length; at += slice) {
-      const lines = splitter.push(source.subarray(at, at + slice));
-      if (lines.length) yield lines;
-    }
-  } else {
-    for await (const chunk of source) {
-      const lines = splitter.push(chunk);
-      if (lines.length) yield lines;
-    }
-  }
-  const last = splitter.end();
-  if (last.length) yield last;
+    for (let at = 0; at < source.length; at += slice) yield source.subarray(at, at + slice);
+  } else yield* source;
 }
 
 /** A whole journal as text, decoded as parseJournal reads it, line ends made LF (for the line viewer). */

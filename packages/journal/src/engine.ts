@@ -292,6 +292,9 @@ function isBlank(text: string): boolean {
   return true;
 }
 
+/** The groups of a pattern that has none (shared: nothing writes to it for such patterns). */
+const noGroups: Record<string, string | undefined> = {};
+
 const num = (v: string | undefined) => (v === undefined ? null : Number(v));
 
 /** Reads one journal's lines, in order, with one family's patterns. */
@@ -339,7 +342,7 @@ export class JournalReader {
       const pattern = d.patterns[known]!;
       const m = pattern.re.exec(text);
       if (m) {
-        this.event(pattern, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
+        this.event(pattern, (m.groups ?? noGroups) as Record<string, string | undefined>, no, text);
         return;
       }
     }
@@ -350,7 +353,7 @@ export class JournalReader {
       const m = pattern.re.exec(text);
       if (!m) continue;
       if (shape !== null) remember(d, shape, i);
-      this.event(pattern, (m.groups ?? {}) as Record<string, string | undefined>, no, text);
+      this.event(pattern, (m.groups ?? noGroups) as Record<string, string | undefined>, no, text);
       return;
     }
     if (shape !== null) remember(d, shape, -1);

@@ -1,6 +1,6 @@
 // @ejdesk/journal: reads an ATM's electronic journal (EJ) and says what happened to each
 // withdrawal's cash, with the lines that show it. Pure parsing: no database, no network.
-import { readLines, type Line } from './decode.ts';
+import { chunksOf, LineSplitter, type Line } from './decode.ts';
 import { JournalReader } from './engine.ts';
 import { families } from './families/index.ts';
 import type { Family } from './families/family.ts';
@@ -36,28 +36,25 @@ export function detectFamily(firstLines: string[]): string | null {
  * never by its name (the name only fills in an ATM ID and a day the journal does not print).
  */
 export async function parseJournal(source: Uint8Array | AsyncIterable<Uint8Array>, options: { fileName?: string } = {}): Promise<ParsedJournal | null> {
+  const splitter = new LineSplitter();
+  let head: Line[] | null = [];
   let reader: JournalReader | null = null;
-  const head: Line[] = [];
-  let undecided = true;
-  for await (const lines of readLines(source)) {
-    if (undecided) {
-      for (const line of lines) head.push(line);
-      if (head.length < detectLines) continue;
-      undecided = false;
-      const family = best(head.map((l) => l.text));
-      if (!family) return null;
-      reader = new JournalReader(family, options.fileName);
-      for (const line of head) reader.line(line.no, line.text);
-      head.length = 0;
-      continue;
-    }
-    for (const line of lines) reader!.line(line.no, line.text);
+  /** Recognises the family from the first lines; after that, lines go straight to the reader. */
+  const decide = (): boolean => {
+    const family = best(head!.map((l) => l.text));
+    if (!family) return false;
+    const r = new JournalReader(family, options.fileName);
+    for (const line of head!) r.line(line.no, line.text);
+    head = null;
+    reader = r;
+    splitter.sink = (no, text) => r.line(no, text);
+    return true;
+  };
+  for await (const chunk of chunksOf(source)) {
+    splitter.push(chunk, head ?? undefined);
+    if (head && head.length >= detectLines && !decide()) return null;
   }
-  if (undecided) {
-    const family = best(head.map((l) => l.text));
-    if (!family) return null;
-    reader = new JournalReader(family, options.fileName);
-    for (const line of head) reader.line(line.no, line.text);
-  }
-  return reader!.finish();
+  splitter.end(head ?? undefined);
+  if (head && !decide()) return null;
+  return (reader as JournalReader | null)?.finish() ?? null;
 }
