@@ -47,6 +47,13 @@ export const apiSettings = {
   LOG_LEVEL: oneOf(logLevels, { default: 'info', description: 'Least severe log line written.' }),
   DB_STATEMENT_TIMEOUT_MS: integer({ minimum: 100, maximum: 3600000, default: 30000, description: 'The database cancels an API statement running longer.' }),
   EXPORT_CONCURRENCY: integer({ minimum: 1, maximum: 100, default: 2, description: 'Streamed exports running at once per process; more are answered 429.' }),
+  JOURNAL_UPLOAD_MAX_MB: integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 50,
+    description:
+      'The largest journal file POST /api/journals/ takes (a day of one ATM is about 200 KB); a larger one is answered 413 with nothing stored. The edge and nginx must pass bodies this large on that path.',
+  }),
   EJDESK_PROXY_SECRET: text({
     secret: true,
     description: "Shared with the edge's proxy (X-EJDesk-Proxy): only a request carrying it has its X-Forwarded-For believed.",
@@ -188,6 +195,8 @@ export interface ApiConfig {
   logLevel: (typeof logLevels)[number];
   statementTimeoutMs: number;
   exportConcurrency: number;
+  /** JOURNAL_UPLOAD_MAX_MB, in bytes. */
+  journalUploadMaxBytes: number;
   proxySecret: string | undefined;
   trustProxy: boolean | string;
   metricsToken: string | undefined;
@@ -298,6 +307,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     logLevel: s.LOG_LEVEL,
     statementTimeoutMs: s.DB_STATEMENT_TIMEOUT_MS,
     exportConcurrency: s.EXPORT_CONCURRENCY,
+    journalUploadMaxBytes: s.JOURNAL_UPLOAD_MAX_MB * 1024 * 1024,
     proxySecret: s.EJDESK_PROXY_SECRET,
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     metricsToken: s.METRICS_TOKEN,

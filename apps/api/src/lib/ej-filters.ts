@@ -29,6 +29,7 @@ export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: st
   tat: q.tat,
   ageFrom: q.age_from,
   ageTo: q.age_to,
+  verdict: q.verdict,
   today,
 });
 

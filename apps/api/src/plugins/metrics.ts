@@ -10,6 +10,7 @@ export interface ApiMetrics {
   registry: client.Registry;
   throttled: client.Counter<'scope'>;
   exportsRefused: client.Counter;
+  evidencePacks: client.Counter;
 }
 
 export function createMetrics(database: Database, exportsInFlight: () => number): ApiMetrics {
@@ -67,6 +68,11 @@ export function createMetrics(database: Database, exportsInFlight: () => number)
     exportsRefused: new client.Counter({
       name: 'ejdesk_exports_refused_total',
       help: 'Exports refused because the configured number were already running.',
+      registers: [registry],
+    }),
+    evidencePacks: new client.Counter({
+      name: 'ejdesk_evidence_packs_total',
+      help: 'Dispute evidence packs (PDF) made for ZIP downloads.',
       registers: [registry],
     }),
   };

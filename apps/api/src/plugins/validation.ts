@@ -32,6 +32,8 @@ function nulAt(value: unknown): string | undefined {
   const stack: [unknown, string, number][] = [[value, '', 0]];
   while (stack.length > 0) {
     const [item, path, depth] = stack.pop()!;
+    // An uploaded file's bytes are the route's to judge, not text.
+    if (item instanceof Uint8Array) continue;
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return path;
     } else if (item && typeof item === 'object') {

@@ -14,6 +14,7 @@ import { emailRoutes } from './emails/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { accountRoutes, passwordSignInRoutes, singleSignOnRoutes } from './identity/index.ts';
 import { eventRoutes, mailFlowRoutes, reprocessRoutes, ruleRoutes } from './ingest/index.ts';
+import { journalRoutes } from './journals/index.ts';
 import { mailboxRoutes } from './mailboxes/index.ts';
 import { backupRoutes, metricsRoutes, probeRoutes } from './operations/index.ts';
 import { registryRoutes } from './registry/index.ts';
@@ -32,6 +33,7 @@ const domains = (relyingParty: RelyingParty | undefined): Record<string, Mounted
     [disputeRoutes, '/api/disputes'],
     [tatRuleRoutes, '/api/admin'],
   ],
+  journals: [[journalRoutes, '/api/journals']],
   ingest: [
     [mailFlowRoutes, '/api/mail-flow'],
     [eventRoutes, '/api/events'],
@@ -70,6 +72,7 @@ const unknownPaths: [prefix: string, credential: Credential][] = [
   ['/api/scrape', 'user'],
   ['/api/admin', 'admin'],
   ['/api/disputes', 'user'],
+  ['/api/journals', 'user'],
   ['/api/mail-flow', 'user'],
   ['/api/events', 'user'],
   ['/api/views', 'user'],

@@ -130,6 +130,8 @@ export const ApplySuggestionAnswer = Type.Object({
   updated: Type.Integer(),
   skipped_operator: Type.Integer(),
   skipped_no_suggestion: Type.Integer(),
+  /** Already at the suggested status and outcome. */
+  skipped_unchanged: Type.Integer(),
 });
 
 /** The disputes whose evidence packs the ZIP holds (those without evidence are left out). */

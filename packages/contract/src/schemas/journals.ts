@@ -35,8 +35,9 @@ export const JournalItem = Type.Object({
   anomaly_kinds: Type.Array(AnomalyWord),
   source: literals(journalSources),
   email_id: nullable(Type.Integer()),
-  uploaded_by: nullable(Type.String()),
-  created_at: Timestamp,
+  /** The user who uploaded it (their id), for an upload. */
+  uploaded_by: nullable(Type.Integer()),
+  create_at: Timestamp,
 });
 
 /** The Journals list's filters: an ATM (its ID contains the text), a day or a range of days, an anomaly kind, a family. */
@@ -120,16 +121,25 @@ export const JournalLines = Type.Object({
 /** An upload's answer: the journal stored (created) or the one already stored with the same SHA-256. */
 export const JournalUpload = Type.Object({
   created: Type.Boolean(),
-  journal: JournalItem,
-  /** Disputes that found their transaction in it. */
-  matched: Type.Integer(),
+  journal: Type.Object({
+    id: Type.Integer(),
+    file_name: Type.String(),
+    atm_id: nullable(Type.String()),
+    day: nullable(Type.String()),
+    family: Type.String(),
+    sha256: Type.String(),
+    line_count: Type.Integer(),
+    transaction_count: Type.Integer(),
+    anomaly_kinds: Type.Array(AnomalyWord),
+    source: literals(journalSources),
+  }),
 });
 
-/** What a verdict suggests: the dispute's status and outcome, and the note the change is made with. */
+/** What a verdict suggests: the dispute's status and outcome, and what to do in the operators' words. */
 export const Suggestion = Type.Object({
   status: Type.Union([Type.Literal('open'), Type.Literal('awaiting_msp'), Type.Literal('resolved')]),
   outcome: nullable(Type.Union([Type.Literal('credited'), Type.Literal('rejected'), Type.Literal('other')])),
-  note: Type.String(),
+  advice: Type.String(),
 });
 
 /** A line of an excerpt: its number in its own file, and whether the verdict rests on it. */
@@ -137,8 +147,8 @@ const ExcerptLine = Type.Object({
   number: Type.Integer(),
   text: Type.String(),
   evidence: Type.Boolean(),
-  /** Set on the lines of a transaction's continuation in the next file (a journal split in two). */
-  journal_id: Type.Optional(nullable(Type.Integer())),
+  /** The journal the line is in: the next file's, for the rest of a transaction cut between two files. */
+  journal_id: Type.Integer(),
 });
 
 /** A transaction near the disputed one (the three before and after), collapsed by default. */
@@ -146,7 +156,6 @@ const NearTransaction = Type.Object({
   seq: Type.Integer(),
   kind: Type.String(),
   at: nullable(Type.String()),
-  card_last4: nullable(Type.String()),
   requested_amount: Amount,
   dispensed_amount: Amount,
   verdict: nullable(VerdictWord),
@@ -161,20 +170,31 @@ const NearTransaction = Type.Object({
  */
 export const Evidence = Type.Object({
   verdict: nullable(VerdictWord),
-  reason: Type.Optional(Type.String()),
+  /** The facts the verdict rests on, in the operators' words ('' without a transaction). */
+  reason: Type.String(),
+  /** The transaction's time (the ATM's), and when the dispute was matched. */
+  at: nullable(Type.String()),
+  matched_at: Timestamp,
   requested_amount: Amount,
   dispensed_amount: Amount,
   match: literals(matchKinds),
   /** How many journal transactions fitted (more than one: 'ambiguous', no verdict). */
-  candidates: Type.Optional(Type.Integer()),
+  candidates: Type.Integer(),
   journal: nullable(
     Type.Object({ id: Type.Integer(), file_name: Type.String(), atm_id: nullable(Type.String()), day: nullable(Type.String()), sha256: Type.String() }),
   ),
   lines: nullable(Type.Object({ from: Type.Integer(), to: Type.Integer() })),
+  /** The rest of a transaction cut between two files: the next file, and the transaction's lines in it. */
+  continuation: nullable(
+    Type.Object({
+      journal: Type.Object({ id: Type.Integer(), file_name: Type.String(), sha256: Type.String() }),
+      lines: Type.Object({ from: Type.Integer(), to: Type.Integer() }),
+    }),
+  ),
   excerpt: Type.Array(ExcerptLine),
   before: Type.Array(NearTransaction),
   after: Type.Array(NearTransaction),
   counters: nullable(CounterSnapshot),
   /** What the verdict suggests for the dispute (none for indeterminate or no verdict). */
-  suggestion: Type.Optional(nullable(Suggestion)),
+  suggestion: nullable(Suggestion),
 });

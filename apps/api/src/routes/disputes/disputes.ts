@@ -1,14 +1,39 @@
-// /api/disputes/: the dispute desk (any signed-in user). A dispute's story, its status set by an
-// operator (one, or many by ids or by the EJ table's filters: "all N matching" is the server's
-// reading of the filters, never the rows a browser loaded), and the dashboard's ageing card.
-// The clock's day is today in TAT_TIME_ZONE.
+// /api/disputes/: the dispute desk (any signed-in user). A dispute's story with its journal
+// evidence, its status set by an operator (one, or many by ids or by the EJ table's filters: "all N
+// matching" is the server's reading of the filters, never the rows a browser loaded), the status
+// its journal's verdict suggests (never over an operator's), its evidence pack (a PDF, or a ZIP of
+// many), and the dashboard's ageing card. The clock's day is today in TAT_TIME_ZONE.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { checkStatusChange, dayIn, disputeAgeing, disputesMatching, disputeStory, RuleProblem, setDisputeStatus, type StatusChange } from '@ejdesk/db';
+import type { SQL } from 'drizzle-orm';
+import {
+  applySuggestion,
+  checkStatusChange,
+  dayIn,
+  disputeAgeing,
+  disputeEvidence,
+  disputesMatching,
+  disputeStory,
+  RuleProblem,
+  setDisputeStatus,
+  type StatusChange,
+  type SuggestionResult,
+} from '@ejdesk/db';
 import { monthProblem, monthRange } from '../../lib/months.ts';
-import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
-import { BulkStatusAnswer, BulkStatusBody, DisputeAgeing, DisputeIdParams, DisputeStory, StatusBody } from '@ejdesk/contract/schemas/disputes.ts';
+import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
+import {
+  ApplySuggestionAnswer,
+  ApplySuggestionBody,
+  BulkStatusAnswer,
+  BulkStatusBody,
+  DisputeAgeing,
+  DisputeIdParams,
+  DisputeStory,
+  EvidenceZipBody,
+  StatusBody,
+} from '@ejdesk/contract/schemas/disputes.ts';
 import { DashboardQuery } from '@ejdesk/contract/schemas/emails.ts';
 import { ejFiltersOf } from '../../lib/ej-filters.ts';
+import { disputesWithEvidence, evidenceOf, evidencePack, evidenceZip } from './evidence.ts';
 
 /** The checked change, or the 400's detail. */
 function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown }): StatusChange | { detail: string } {
@@ -20,9 +45,32 @@ function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown })
   }
 }
 
+/** How many changed, and why the others did not. */
+const countsOf = (result: SuggestionResult) => ({
+  updated: result.applied.length,
+  skipped_operator: result.skipped.filter((s) => s.why === 'operator').length,
+  skipped_no_suggestion: result.skipped.filter((s) => s.why === 'no_suggestion').length,
+  skipped_unchanged: result.skipped.filter((s) => s.why === 'unchanged').length,
+});
+
+/** The body's disputes: its ids, or its filters read as the EJ table reads them; a detail when it gives both or neither. */
+function targetOf(
+  body: { ids?: number[] | undefined; filters?: Parameters<typeof ejFiltersOf>[1] | undefined },
+  day: string,
+): { ids: number[] } | { where: SQL } | { detail: string } {
+  const { ids, filters } = body;
+  if ((ids === undefined) === (filters === undefined)) return { detail: 'body: give either ids or filters, not both.' };
+  return ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };
+}
+
 export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
   const today = () => dayIn(config.clockTimeZone);
+  /** The story as the contract sends it: with its journal evidence. */
+  const storyOf = async (id: number, day: string) => {
+    const [story, evidence] = await Promise.all([disputeStory(db, id, day), disputeEvidence(db, id)]);
+    return story && { ...story, evidence: evidenceOf(evidence) };
+  };
 
   app.get(
     '/ageing/',
@@ -39,9 +87,9 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/',
     { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: DisputeStory, ...errorResponses } } },
     async (request, reply) => {
-      const story = await disputeStory(db, request.params.id, today());
+      const story = await storyOf(request.params.id, today());
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
-      return { ...story, evidence: null };
+      return story;
     },
   );
 
@@ -53,9 +101,9 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if ('detail' in change) return reply.code(400).send(change);
       const day = today();
       const changed = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
-      const story = changed.length ? await disputeStory(db, request.params.id, day) : null;
+      const story = changed.length ? await storyOf(request.params.id, day) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
-      return { ...story, evidence: null };
+      return story;
     },
   );
 
@@ -63,14 +111,84 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/bulk-status/',
     { config: { credential: 'user' }, schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, ...errorResponses } } },
     async (request, reply) => {
-      const { ids, filters } = request.body;
-      if ((ids === undefined) === (filters === undefined)) return reply.code(400).send({ detail: 'body: give either ids or filters, not both.' });
+      const day = today();
+      const target = targetOf(request.body, day);
+      if ('detail' in target) return reply.code(400).send(target);
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
-      const day = today();
-      const target = ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };
       const changed = await setDisputeStatus(db, target, change, request.user!, day);
       return { updated: changed.length };
+    },
+  );
+
+  app.post(
+    '/:id/apply-suggestion/',
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: ApplySuggestionAnswer, ...errorResponses } } },
+    async (request, reply) => {
+      const result = await applySuggestion(db, { ids: [request.params.id] }, request.user!, today());
+      if (result.applied.length + result.skipped.length === 0) return reply.code(404).send({ detail: 'Not found.' });
+      return countsOf(result);
+    },
+  );
+
+  app.post(
+    '/apply-suggestion/',
+    { config: { credential: 'user' }, schema: { body: ApplySuggestionBody, response: { 200: ApplySuggestionAnswer, ...errorResponses } } },
+    async (request, reply) => {
+      const day = today();
+      const target = targetOf(request.body, day);
+      if ('detail' in target) return reply.code(400).send(target);
+      return countsOf(await applySuggestion(db, target, request.user!, day));
+    },
+  );
+
+  app.get(
+    '/:id/evidence.pdf',
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: FileAnswer('application/pdf'), ...errorResponses } } },
+    async (request, reply) => {
+      const pack = await evidencePack(db, request.params.id, today(), request.user!.email);
+      if (!pack) return reply.code(404).send({ detail: 'No evidence: the dispute does not exist, or no journal has spoken of it yet.' });
+      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${pack.fileName}"`).send(pack.pdf);
+    },
+  );
+
+  // A read, though a POST (the filters are a body, as bulk-status takes them): nothing to keep or repeat.
+  // 499 (nginx's "client closed request") is only ever logged: nobody is left to read it.
+  app.post(
+    '/evidence.zip',
+    {
+      config: { credential: 'user', idempotency: 'repeatable' },
+      schema: { body: EvidenceZipBody, response: { 200: FileAnswer('application/zip'), ...errorResponses, 499: Detail } },
+    },
+    async (request, reply) => {
+      const day = today();
+      const target = targetOf(request.body, day);
+      if ('detail' in target) return reply.code(400).send(target);
+      // A slot of the streamed exports (EXPORT_CONCURRENCY): each holds a core while it runs.
+      const { exports, metrics } = app.ctx;
+      if (exports.inFlight >= config.exportConcurrency) {
+        metrics.exportsRefused.inc();
+        return reply.code(429).header('retry-after', '10').send({ detail: 'Too many exports are running; try again in a moment.' });
+      }
+      const ids = await disputesWithEvidence(db, target);
+      if (ids.length === 0) return reply.code(404).send({ detail: 'None of these disputes has journal evidence yet.' });
+      // Gone while the ids were read (a POST's own body stream ends once read: its socket tells).
+      if (request.raw.socket?.destroyed) return reply.code(499).send({ detail: 'The client closed the request.' });
+      exports.inFlight++;
+      reply.raw.once('close', () => exports.inFlight--);
+      const madeAt = new Date();
+      const { stream } = evidenceZip(
+        (async function* () {
+          for (let at = 0; at < ids.length; at += 50) yield ids.slice(at, at + 50);
+        })(),
+        (id) => evidencePack(db, id, day, request.user!.email, madeAt),
+        () => metrics.evidencePacks.inc(),
+      );
+      const name = `evidence-${madeAt.toISOString().slice(0, 10)}-${ids.length}-disputes.zip`;
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(stream as never);
     },
   );
 };

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { clocksOfRecords, dayIn, disputeOrderFields, listEjRecords, type EjOrder } from '@ejdesk/db';
+import { clocksOfRecords, dayIn, disputeOrderFields, listEjRecords, verdictsOfRecords, type EjOrder } from '@ejdesk/db';
 import { exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { clockFiltersProblem, ejFiltersOf } from '../../lib/ej-filters.ts';
@@ -13,6 +13,7 @@ import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/com
 import { DisputeRecord } from '@ejdesk/contract/schemas/disputes.ts';
 import { EjExportQuery, EjFileRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
+import type { Verdict } from '@ejdesk/contract';
 
 /** Fastify sends a stream as it is; the route's schema still documents what the stream holds. */
 const streamed = (stream: Readable) => stream as never;
@@ -41,13 +42,17 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query);
       const day = today();
       const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day), page, ordering);
-      // Each record with its dispute's clock (a page's worth, by the records' ids).
-      const clocks = await clocksOfRecords(
-        db,
-        found.rows.map((r) => r.id),
-        day,
-      );
-      const rows = found.rows.map((r) => ({ ...r, ...(clocks.get(r.id) ?? noClock), ...noVerdict }));
+      // Each record with its dispute's clock and journal verdict (a page's worth, by the records' ids).
+      const ids = found.rows.map((r) => r.id);
+      const [clocks, verdicts] = await Promise.all([clocksOfRecords(db, ids, day), verdictsOfRecords(db, ids)]);
+      const rows = found.rows.map((r) => {
+        const evidence = verdicts.get(r.id);
+        return {
+          ...r,
+          ...(clocks.get(r.id) ?? noClock),
+          ...(evidence ? { verdict: evidence.verdict as Verdict | null, dispensed_amount: evidence.dispensed_amount } : noVerdict),
+        };
+      });
       return sendPage(request, reply, page, { count: found.count, rows });
     },
   );
