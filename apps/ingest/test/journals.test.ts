@@ -5,7 +5,7 @@
 // mail, CRLF and Windows-1252, without the ATM ID in their names; arriving before and after the
 // complaints; the same journal in several mails stored once; `--from` a folder of journals.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -42,8 +42,17 @@ interface Manifest {
 }
 
 const ejgen = new URL('../../../tools/journal-gen/ejgen.py', import.meta.url).pathname;
+/** The folders this file makes, removed when it ends. */
+const made: string[] = [];
+const folderIn = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function generate(args: string[]): { dir: string; manifest: Manifest } {
-  const dir = mkdtempSync(join(tmpdir(), 'ejdesk-ejgen-'));
+  const dir = folderIn('ejdesk-ejgen-');
   execFileSync('/usr/bin/python3', [ejgen, '--out', dir, ...args], { stdio: 'pipe' });
   return { dir, manifest: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest };
 }
@@ -98,7 +107,7 @@ function expected(manifest: Manifest, row: ComplaintRow): { verdict: string | nu
 
 /** A folder holding the generator's files named (mail by its manifest path). */
 function folderOf(dir: string, names: string[]): string {
-  const out = mkdtempSync(join(tmpdir(), 'ejdesk-journal-mail-'));
+  const out = folderIn('ejdesk-journal-mail-');
   for (const name of names) copyFileSync(join(dir, name), join(out, name.split('/').pop()!));
   return out;
 }
