@@ -3,7 +3,7 @@
 // the amount and the day on its ATM where exactly one withdrawal fits. Several candidates are
 // ambiguous and give no verdict: a near twin (the same card and amount a minute later, dispensed)
 // never takes a failed one's place.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { EvidenceMatch } from './schema.ts';
 
@@ -22,14 +22,30 @@ export interface MatchedDispute {
   transactionId: number | null;
 }
 
-/** The disputes a journal may answer: on its ATMs within a day of its days, and those without an ATM holding one of its numbers. */
-function disputesOfJournals(ids: number[]): SQL {
-  return sql`select d.id from (select distinct atm_id, day from journal_transactions where journal_id = any(${sql.param(ids)}::bigint[]) and atm_id is not null) j
-      join disputes d on d.atm_id = j.atm_id and (d.transaction_date between j.day - 1 and j.day + 1 or d.transaction_date is null)
-    union
-    select d.id from journal_transactions t join disputes d on d.atm_id = '' and d.txt_no in (t.rrn, t.stan)
-    where t.journal_id = any(${sql.param(ids)}::bigint[])`;
+/**
+ * The disputes a journal may answer: on its ATMs within a day of its days (or undated), and those
+ * without an ATM holding one of its numbers. Each ATM's day is looked up on its own in
+ * disputes' (atm_id, transaction_date) index.
+ */
+async function disputesOfJournals(db: Db, ids: number[]): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`with j as materialized (select distinct atm_id, day from journal_transactions where journal_id = any(${sql.param(ids)}::bigint[]) and atm_id is not null)
+        select d.id::float8 as id from j cross join lateral (
+          select id from disputes where atm_id = j.atm_id and transaction_date between j.day - 1 and j.day + 1
+          union all
+          select id from disputes where atm_id = j.atm_id and transaction_date is null
+        ) d
+        union
+        select d.id::float8 from journal_transactions t join disputes d on d.atm_id = '' and d.txt_no = t.rrn where t.journal_id = any(${sql.param(ids)}::bigint[])
+        union
+        select d.id::float8 from journal_transactions t join disputes d on d.atm_id = '' and d.txt_no = t.stan where t.journal_id = any(${sql.param(ids)}::bigint[])`,
+  );
+  return rows.map((r) => r.id);
 }
+
+/** Disputes per matching statement: each is planned for its own few (a nested loop over indexes). */
+const MATCH_BATCH = 2000;
 
 /** Withdrawals a dispute may be about: its continuation parts are matched through their first part. */
 const eligible = sql`t.kind = 'withdrawal' and t.joined_to is null`;
@@ -42,21 +58,34 @@ const near = sql`(d.atm_id = '' or t.atm_id = d.atm_id) and (d.transaction_date 
  * has no row (its row is removed if a journal it matched is gone). The rows written, by dispute.
  */
 export async function matchDisputes(db: Db, target: MatchTarget): Promise<MatchedDispute[]> {
-  const picked =
+  const ids =
     'journalIds' in target
-      ? disputesOfJournals(target.journalIds)
+      ? target.journalIds.length
+        ? await disputesOfJournals(db, target.journalIds)
+        : []
       : 'disputeIds' in target
-        ? sql`select unnest(${sql.param(target.disputeIds)}::bigint[])`
-        : sql`select distinct l.dispute_id from ej_records r join dispute_records l on l.record_id = r.id where r.email_id = ${target.emailId} and r.kind = 'dispute'`;
-  if ('journalIds' in target && target.journalIds.length === 0) return [];
-  if ('disputeIds' in target && target.disputeIds.length === 0) return [];
+        ? target.disputeIds
+        : (
+            await queryRows<{ id: number }>(
+              db,
+              sql`select distinct l.dispute_id::float8 as id from ej_records r join dispute_records l on l.record_id = r.id
+                  where r.email_id = ${target.emailId} and r.kind = 'dispute'`,
+            )
+          ).map((r) => r.id);
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const matched: MatchedDispute[] = [];
+  for (let at = 0; at < sorted.length; at += MATCH_BATCH) matched.push(...(await matchBatch(db, sorted.slice(at, at + MATCH_BATCH))));
+  return matched;
+}
+
+async function matchBatch(db: Db, ids: number[]): Promise<MatchedDispute[]> {
   const rows = await queryRows<{ dispute_id: number; match: EvidenceMatch | null; verdict: string | null; transaction_id: number | null }>(
     db,
     sql`with d as materialized (
           select d.id, d.atm_id, d.txt_no, d.transaction_date,
                  right(regexp_replace(d.card_no, '[^0-9]', '', 'g'), 4) as last4,
                  (select coalesce(r.transaction_amt, r.dispute_amt) from ej_records r where r.id = d.first_record_id) as amount
-          from disputes d where d.id in (${picked})
+          from disputes d where d.id = any(${sql.param(ids)}::bigint[])
         ), found as (
           select d.id, n.how, n.ids as by_number, c.ids as by_card,
                  exists (select 1 from journals j where j.atm_id = d.atm_id and j.day between d.transaction_date - 1 and d.transaction_date)
