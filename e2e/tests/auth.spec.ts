@@ -6,6 +6,7 @@ const navigation = [
   'Mail Flow',
   'Email',
   'All Email',
+  'Journals',
   'Missing Data',
   'Missing TXN Data',
   'Between Successful Data',

@@ -9,6 +9,9 @@ export const screenTable = {
   overage: { path: '/overage', label: 'Overage' },
   successing: { path: '/successing', label: 'Successing' },
   dispute: { path: '/disputes/:id', label: 'Dispute' },
+  // After All Email: the EJ data's journals, before the file kinds.
+  journals: { path: '/journals', label: 'Journals', nav: 45 },
+  journal: { path: '/journals/:id', label: 'Journal' },
 } as const satisfies Screens;
 
 export default {

@@ -6,12 +6,16 @@ import { screenTable } from './descriptor.ts';
 import { DisputePage } from './features/disputes/DisputePage.tsx';
 import { EjFileListPage } from './features/ej-file-lists/EjFileListPage.tsx';
 import { EjTablePage } from './features/ej-table/EjTablePage.tsx';
+import { JournalsPage } from './features/journals/JournalsPage.tsx';
+import { JournalViewer } from './features/journals/JournalViewer.tsx';
 
 const pages: Record<keyof typeof screenTable, ReactElement> = {
   ejTable: <EjTablePage />,
   overage: <EjFileListPage key="overage" kind="overage" title={screenTable.overage.label} />,
   successing: <EjFileListPage key="succeeding" kind="succeeding" title={screenTable.successing.label} />,
   dispute: <DisputePage />,
+  journals: <JournalsPage />,
+  journal: <JournalViewer />,
 };
 
 export default function EjRoutes() {

@@ -8,7 +8,7 @@ import { Button, Modal, notify } from '@ejdesk/ui';
 import { StatusForm } from './StatusForm.tsx';
 
 /** The table's filters as the API's bulk body takes them: ages as numbers, the empty ones left out. */
-function bodyFilters(filters: Record<string, string>): QueryParams {
+export function bodyFilters(filters: Record<string, string>): QueryParams {
   return Object.fromEntries(
     Object.entries(filters)
       .filter(([, value]) => value !== '')

@@ -1,5 +1,7 @@
 // What the disputes feature offers the other features: the clock as operators read it, the
-// turnaround quick filters and the bulk status change of the EJ table.
+// turnaround quick filters, the bulk status change of the EJ table and its journal evidence
+// (the suggestion applied to all matching, their evidence ZIP).
+export { BulkEvidence } from './BulkEvidence.tsx';
 export { BulkStatus } from './BulkStatus.tsx';
 export { DueDate, penaltyText, statusText } from './clock.tsx';
 export { QuickFilters, tatChoices } from './QuickFilters.tsx';

@@ -2,12 +2,15 @@
 // the applied ones live in the URL and the list returns to page 1. The turnaround quick filters
 // (Open, Breached, ...) apply at a click; each row's status opens its dispute's story. Rows ticked
 // (their disputes, across pages) take a status together; a change of filters clears the ticks.
+// The journal's verdict is a column and a filter; beside the bulk status, the suggestion its
+// verdict makes is applied to all matching, and their evidence packs come as one ZIP.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getEjPage, loadFailure, type DisputeRecord } from '@ejdesk/api-client';
+import { getEjPage, loadFailure, verdictLabels, verdicts, type DisputeRecord, type Verdict } from '@ejdesk/api-client';
 import {
   Button,
   Card,
+  ChoiceField,
   DataTable,
   FilterChips,
   Page,
@@ -20,7 +23,7 @@ import {
   type ColumnDef,
   type RowSelection,
 } from '@ejdesk/ui';
-import { BulkStatus, QuickFilters, tatChoices } from '../disputes/index.ts';
+import { BulkEvidence, BulkStatus, QuickFilters, tatChoices } from '../disputes/index.ts';
 import { ExportButtons } from '../ej-export/index.ts';
 import styles from './ej-table.module.css';
 import { clockColumns, ejTableColumns } from './columns.tsx';
@@ -40,7 +43,11 @@ const clockFilters = [
   { name: 'age_from', label: 'Age from (days)', shown: (v: string) => v },
   { name: 'age_to', label: 'Age to (days)', shown: (v: string) => v },
 ] as const;
-const filterNames = [...filterFields.map((f) => f.name), ...clockFilters.map((f) => f.name)];
+/** The journal's verdict on the record's dispute: chosen in the form, applied with the others. */
+const verdictField = { name: 'verdict', label: 'Verdict' } as const;
+const verdictChoices = [{ value: '', label: 'Any' }, ...verdicts.map((v) => ({ value: v, label: verdictLabels[v] }))];
+const verdictShown = (value: string) => verdictLabels[value as Verdict] ?? value;
+const filterNames = [...filterFields.map((f) => f.name), verdictField.name, ...clockFilters.map((f) => f.name)];
 
 export function EjTablePage() {
   const state = useListState(filterNames);
@@ -82,12 +89,15 @@ export function EjTablePage() {
     event.preventDefault();
     state.setFilters(draft);
   };
-  const typed = filterFields.filter((f) => draft[f.name] !== applied[f.name]);
+  const typed = [...filterFields, verdictField].filter((f) => draft[f.name] !== applied[f.name]);
   const appliedChips = [
     ...filterFields.filter((f) => applied[f.name]).map((f) => ({ ...f, value: applied[f.name] })),
+    ...(applied.verdict ? [{ ...verdictField, value: verdictShown(applied.verdict) }] : []),
     ...clockFilters.filter((f) => applied[f.name]).map((f) => ({ name: f.name, label: f.label, value: f.shown(applied[f.name]) })),
   ];
   const pendingId = useId();
+  const described = appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null;
+  const count = query.isPlaceholderData ? undefined : query.data?.count;
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
 
   return (
@@ -95,14 +105,9 @@ export function EjTablePage() {
       title="EJ Error Data"
       actions={
         <>
-          <BulkStatus
-            filters={state.filters}
-            count={query.isPlaceholderData ? undefined : query.data?.count}
-            described={appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null}
-            selected={[...ticked]}
-            onClearSelection={() => setTicked(() => new Set())}
-          />
-          <ExportButtons kind="dispute" filters={state.filters} count={query.isPlaceholderData ? undefined : query.data?.count} />
+          <BulkStatus filters={state.filters} count={count} described={described} selected={[...ticked]} onClearSelection={() => setTicked(() => new Set())} />
+          <BulkEvidence filters={state.filters} count={count} described={described} />
+          <ExportButtons kind="dispute" filters={state.filters} count={count} />
         </>
       }
     >
@@ -119,6 +124,13 @@ export function EjTablePage() {
               aria-describedby={draft[field.name] !== applied[field.name] ? pendingId : undefined}
             />
           ))}
+          <ChoiceField
+            label={verdictField.label}
+            name={verdictField.name}
+            value={draft.verdict}
+            options={verdictChoices}
+            onChange={(value) => setDraft((d) => ({ ...d, verdict: value }))}
+          />
           <Button type="submit" variant="primary">
             Apply Filters
           </Button>

@@ -5,6 +5,7 @@ import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
 import { CopyableId, CutText, formatAmount, formatShortDate, TextLink, type ColumnDef } from '@ejdesk/ui';
 import { DueDate, penaltyText, statusText } from '../disputes/index.ts';
+import { VerdictBadge, verdictText } from '../journals/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
 const dates = new Set(['Transaction Date', 'Complaint Date']);
@@ -48,10 +49,19 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
 }
 
 /**
- * The dispute table's turnaround columns: the status (a link to the dispute's story), the due date,
- * the age in days and the penalty so far. Not in the exports: they change with the day.
+ * The dispute table's turnaround columns: the journal's verdict, the status (a link to the
+ * dispute's story), the due date, the age in days and the penalty so far. Not in the exports: they
+ * change with the day.
  */
 export const clockColumns: ColumnDef<DisputeRecord, unknown>[] = [
+  {
+    id: 'Verdict',
+    header: 'Verdict',
+    accessorFn: (row) => verdictText(row.verdict),
+    // A record whose dispute no journal has spoken of yet: nothing shown but the words.
+    cell: (c) => (c.row.original.verdict ? <VerdictBadge verdict={c.row.original.verdict} /> : <span className="ej-note">{String(c.getValue())}</span>),
+    meta: { nowrap: true },
+  },
   {
     id: 'Status',
     header: 'Status',
