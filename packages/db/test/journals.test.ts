@@ -21,6 +21,7 @@ import {
   matchDisputes,
   queryRows,
   receiveJournal,
+  RuleProblem,
   saveProcessedMessage,
   setDisputeStatus,
   verdictsOfRecords,
@@ -177,6 +178,13 @@ describe.each(backends)('journals on %s', (backend) => {
     const capped = await journalLines(db, journal.id, 1, 100_000);
     expect(capped!.lines.length).toBe(Math.min(5000, journal.line_count));
     expect(await journalLines(db, journal.id + 1000, 1, 10)).toBeNull();
+    for (const [from, to] of [
+      [0, 10],
+      [10, 9],
+      [1.5, 3],
+      [Number.NaN, 3],
+    ])
+      await expect(journalLines(db, journal.id, from!, to!)).rejects.toBeInstanceOf(RuleProblem);
   });
 
   it('pages split at CR, LF and CRLF, and at UTF-16 line ends', () => {

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { decodeJournal } from '@ejdesk/journal';
 import { type Db, queryRows } from '../client.ts';
+import { RuleProblem } from '../refusals.ts';
 import { decodablePage, inflatePage, type PagedCharset } from './pages.ts';
 
 /** The most lines one read returns. */
@@ -25,7 +26,8 @@ export async function journalBytes(db: Db, journalId: number): Promise<Buffer | 
 
 /**
  * Lines `from` to `to` (1-based, inclusive) of a journal, at most maxLinesRead of them, with the
- * journal's line count; null when there is no such journal. A range past the end gives fewer lines.
+ * journal's line count; null when there is no such journal. A range past the end gives fewer lines;
+ * a range that is not one (not whole numbers, from below 1, to before from) is a RuleProblem.
  */
 export async function journalLines(
   db: Db,
@@ -33,10 +35,12 @@ export async function journalLines(
   from: number,
   to: number,
 ): Promise<{ from: number; to: number; total: number; lines: JournalLine[] } | null> {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 1 || to < from)
+    throw new RuleProblem('from and to must be line numbers, from 1, with to not before from');
   const [journal] = await queryRows<{ line_count: number; charset: PagedCharset }>(db, sql`select line_count, charset from journals where id = ${journalId}`);
   if (!journal) return null;
-  const first = Math.max(1, Math.floor(from));
-  const last = Math.min(Math.floor(to), first + maxLinesRead - 1, journal.line_count);
+  const first = from;
+  const last = Math.min(to, first + maxLinesRead - 1, journal.line_count);
   if (last < first) return { from: first, to: first - 1, total: journal.line_count, lines: [] };
   return { from: first, to: last, total: journal.line_count, lines: await readRange(db, journalId, journal.charset, first, last) };
 }
