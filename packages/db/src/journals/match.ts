@@ -82,7 +82,9 @@ async function matchBatch(db: Db, ids: number[]): Promise<MatchedDispute[]> {
   const rows = await queryRows<{ dispute_id: number; match: EvidenceMatch | null; verdict: string | null; transaction_id: number | null }>(
     db,
     sql`with d as materialized (
-          select d.id, d.atm_id, d.txt_no, d.transaction_date,
+          -- A journal prints its serial as it counts (TXN SN NO=985, TXN NO : 0985) and a complaint
+          -- as its sender pads it: compared as a number. A STAN is six digits, its zeros often dropped.
+          select d.id, d.atm_id, d.txt_no, d.transaction_date, nullif(ltrim(d.txt_no, '0'), '') as serial,
                  right(regexp_replace(d.card_no, '[^0-9]', '', 'g'), 4) as last4,
                  (select coalesce(r.transaction_amt, r.dispute_amt) from ej_records r where r.id = d.first_record_id) as amount
           from disputes d where d.id = any(${sql.param(ids)}::bigint[])
@@ -95,10 +97,11 @@ async function matchBatch(db: Db, ids: number[]): Promise<MatchedDispute[]> {
             select how, array_agg(distinct id) as ids from (
               select t.id, 1 as how from journal_transactions t where d.txt_no <> '' and t.rrn = d.txt_no and ${eligible} and ${near}
               union all
-              select t.id, 2 from journal_transactions t where d.txt_no <> '' and t.stan = d.txt_no and ${eligible} and ${near}
+              select t.id, 2 from journal_transactions t where d.txt_no <> '' and t.stan in (d.txt_no, lpad(d.txt_no, greatest(6, length(d.txt_no)), '0')) and ${eligible} and ${near}
               union all
               select t.id, 3 from journal_transactions t
-              where d.txt_no <> '' and d.atm_id <> '' and t.atm_id = d.atm_id and t.serial = d.txt_no and ${eligible} and ${near}
+              where d.txt_no <> '' and d.atm_id <> '' and t.atm_id = d.atm_id and t.serial in (d.txt_no, d.serial, lpad(d.serial, greatest(4, length(d.serial)), '0'), lpad(d.serial, greatest(6, length(d.serial)), '0'))
+                and ${eligible} and ${near}
             ) n group by how order by how limit 1
           ) n on true
           left join lateral (
