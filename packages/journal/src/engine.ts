@@ -61,7 +61,8 @@ interface Snapshot {
   line: number;
   date: DateParts | null;
   time: string | null;
-  rows: Map<string, number[]>;
+  /** A table laid out by field, its rows by name until the table ends (then its cassettes say it all). */
+  rows: Map<string, number[]> | null;
   cassettes: CassetteCount[];
 }
 
@@ -172,6 +173,9 @@ function datePartsOf(g: Record<string, string | undefined>): DateParts | null {
   return { year: y, a: month, b: day, open: false };
 }
 
+/** A date as one number, for sets of dates (year, then the two numbers as printed). */
+const dateKey = (year: number, a: number, b: number) => year * 10000 + a * 100 + b;
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** 'YYYY-MM-DD' of a date, reading an open one in the given order. */
@@ -182,7 +186,11 @@ function isoDay(d: DateParts, order: 'mdy' | 'dmy'): string {
 
 const normalTime = (t: string) => (t.length === 5 ? `${t}:00` : t);
 
-const trimText = (text: string) => text.trim().slice(0, 200);
+/**
+ * A line's text as kept: a copy, since the line is a slice of its whole decoded chunk, which a kept
+ * slice would keep in memory with it.
+ */
+const trimText = (text: string) => (' ' + text.trim().slice(0, 200)).slice(1);
 
 interface Compiled {
   event: EventKind;
@@ -310,9 +318,10 @@ export class JournalReader {
   private time: string | null = null;
   private atm: string | null = null;
   private firstDate: DateParts | null = null;
-  /** Dates printed in an order the file settles: votes for how to read the open ones. */
-  private readonly settled = new Set<string>();
-  private readonly openDates: DateParts[] = [];
+  /** Dates printed in an order the file settles (as dateKey): votes for how to read the open ones. */
+  private readonly settled = new Set<number>();
+  /** Each open date once (by dateKey, in the order first seen), with how many lines printed it. */
+  private readonly openDates = new Map<number, { date: DateParts; lines: number }>();
   private seenStart = false;
   /** The stamp (NCR's sequence header) on the line before, which opens the transaction that starts next. */
   private stampLine: number | null = null;
@@ -372,8 +381,12 @@ export class JournalReader {
 
   private noteDate(d: DateParts): void {
     if (!this.firstDate) this.firstDate = d;
-    if (d.open) this.openDates.push(d);
-    else this.settled.add(`${d.year}-${d.a}-${d.b}`);
+    if (d.open) {
+      const key = dateKey(d.year, d.a, d.b);
+      const seen = this.openDates.get(key);
+      if (seen) seen.lines++;
+      else this.openDates.set(key, { date: d, lines: 1 });
+    } else this.settled.add(dateKey(d.year, d.a, d.b));
   }
 
   /** The transaction the line belongs to; at the top of a file, one that began before it. */
@@ -408,9 +421,11 @@ export class JournalReader {
     const s = this.snapshot;
     if (!s) return;
     this.snapshot = null;
-    if (s.rows.size) {
-      const width = Math.max(...[...s.rows.values()].map((v) => v.length));
-      const row = (name: string, i: number) => s.rows.get(name)?.[i] ?? null;
+    const rows = s.rows;
+    s.rows = null;
+    if (rows?.size) {
+      const width = Math.max(...[...rows.values()].map((v) => v.length));
+      const row = (name: string, i: number) => rows.get(name)?.[i] ?? null;
       for (let i = 0; i < width; i++) {
         s.cassettes.push({
           position: i + 1,
@@ -470,12 +485,12 @@ export class JournalReader {
         return;
       }
       case 'counterStart': {
-        this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
+        this.snapshot = { line: no, date: this.date, time: this.time, rows: null, cassettes: [] };
         if (this.open) this.open.to = no;
         return;
       }
       case 'counterRow': {
-        if (this.snapshot && g.field && g.values) this.snapshot.rows.set(g.field.toUpperCase(), g.values.trim().split(/\s+/).map(Number));
+        if (this.snapshot && g.field && g.values) (this.snapshot.rows ??= new Map()).set(g.field.toUpperCase(), g.values.trim().split(/\s+/).map(Number));
         else this.unknown++;
         if (this.open) this.open.to = no;
         return;
@@ -486,7 +501,7 @@ export class JournalReader {
           this.unknownLine(no);
           return;
         }
-        if (!this.snapshot) this.snapshot = { line: no, date: this.date, time: this.time, rows: new Map(), cassettes: [] };
+        if (!this.snapshot) this.snapshot = { line: no, date: this.date, time: this.time, rows: null, cassettes: [] };
         const init = num(g.init);
         const dispensed = num(g.dispensed);
         const rejected = num(g.rejected);
@@ -659,13 +674,13 @@ export class JournalReader {
   private dateOrder(): 'mdy' | 'dmy' {
     let mdy = 0;
     let dmy = 0;
-    for (const d of this.openDates) {
-      if (this.settled.has(`${d.year}-${d.a}-${d.b}`)) mdy++;
-      if (this.settled.has(`${d.year}-${d.b}-${d.a}`)) dmy++;
+    for (const { date: d, lines } of this.openDates.values()) {
+      if (this.settled.has(dateKey(d.year, d.a, d.b))) mdy += lines;
+      if (this.settled.has(dateKey(d.year, d.b, d.a))) dmy += lines;
     }
     if (mdy !== dmy) return mdy > dmy ? 'mdy' : 'dmy';
     const named = this.fileName ? fromFileName(this.fileName).day : null;
-    const first = this.openDates[0];
+    const first = this.openDates.values().next().value?.date;
     if (named && first) {
       if (isoDay(first, 'mdy') === named) return 'mdy';
       if (isoDay(first, 'dmy') === named) return 'dmy';
