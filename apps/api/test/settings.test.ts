@@ -9,6 +9,7 @@ describe('a process started with a bad setting', () => {
   it.each([
     ['src/server.ts', { LOGIN_MAX_FAILURES: '0' }, 'LOGIN_MAX_FAILURES is "0", which is not accepted; it accepts a whole number from 1 to 1000.'],
     ['src/server.ts', { API_PORT: 'abc' }, 'API_PORT is "abc", which is not accepted; it accepts a whole number from 1 to 65535.'],
+    ['src/server.ts', { JOURNAL_UPLOAD_MAX_MB: '0' }, 'JOURNAL_UPLOAD_MAX_MB is "0", which is not accepted; it accepts a whole number from 1 to 1024.'],
     ['src/server.ts', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL is "loud", which is not accepted; it accepts one of: trace, debug, info, warn, error, fatal, silent.'],
     ['src/server.ts', { DATABASE_URL: 'postgres://127.0.0.1:1/x' }, 'JWT_SECRET is not set; it is required when DATABASE_URL is set.'],
     [
