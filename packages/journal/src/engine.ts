@@ -192,9 +192,65 @@ const normalTime = (t: string) => (t.length === 5 ? `${t}:00` : t);
  */
 const trimText = (text: string) => (' ' + text.trim().slice(0, 200)).slice(1);
 
+/** A match's named groups, read by the engine; every one of them present, so that all share one layout. */
+type Groups = Record<string, string | undefined>;
+
+/** The group names the engine reads (docs of LinePattern), in a fixed order: one object layout for all. */
+const groupNames = [
+  ...['p1', 'p2', 'year', 'month', 'day', 'mon', 'time', 'atm', 'card', 'amount', 'minor', 'rrn', 'stan', 'serial', 'code'],
+  ...['device', 'status', 'notes', 'pairs', 'cst1', 'cst2', 'cst3', 'cst4', 'cst5', 'cst6', 'cst7', 'cst8'],
+  ...['field', 'values', 'position', 'denom', 'init', 'dispensed', 'rejected', 'remaining'],
+];
+
+function blankGroups(): Groups {
+  const g: Groups = {};
+  for (const name of groupNames) g[name] = undefined;
+  return g;
+}
+
+/**
+ * The pattern with its named groups made plain ones, and where each name's capture is: a match then
+ * builds no groups object of its own (a dictionary per line), and the engine reads one of a single
+ * layout. Null when the expression refers to a group by name (it is then run as written).
+ */
+function numbered(re: RegExp): { re: RegExp; slots: [string, number][] } | null {
+  const src = re.source;
+  if (src.includes('\\k<')) return null;
+  let out = '';
+  let group = 0;
+  let inClass = false;
+  const slots: [string, number][] = [];
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      out += src.slice(i, i + 2);
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '(' && src[i + 1] !== '?') {
+      group++;
+      out += c;
+    } else if (c === '(' && src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!') {
+      const close = src.indexOf('>', i);
+      slots.push([src.slice(i + 3, close), ++group]);
+      out += '(';
+      i = close;
+    } else out += c;
+  }
+  return { re: new RegExp(out, re.flags), slots };
+}
+
 interface Compiled {
   event: EventKind;
   re: RegExp;
+  /** Where each named group's capture is in a match of `re` (null: read `groups` of the match). */
+  slots: [string, number][] | null;
+  /** The groups object this pattern's matches are read into (reused: the engine keeps none of it). */
+  into: Groups;
   /** Whether the pattern has any date group, and the other groups the engine reads everywhere. */
   date: boolean;
   groups: ReadonlySet<string>;
@@ -253,14 +309,19 @@ function dispatchOf(family: Family): Dispatch {
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
-  const patterns = family.patterns.map((p) => ({
-    event: p.event,
-    re: p.re,
-    groups: new Set([...p.re.source.matchAll(/\(\?<([A-Za-z]\w*)>/g)].map((m) => m[1]!)),
-    date: /\(\?<(?:p1|day|mon|month)>/.test(p.re.source),
-    names: ['time', 'atm', 'card', 'rrn', 'stan', 'serial', 'code'].filter((n) => p.re.source.includes(`(?<${n}>`)),
-    hints: p.hint === undefined ? null : (typeof p.hint === 'string' ? [p.hint] : [...p.hint]).map(idOf),
-  }));
+  const patterns = family.patterns.map((p): Compiled => {
+    const plain = numbered(p.re);
+    return {
+      event: p.event,
+      re: plain?.re ?? p.re,
+      slots: plain?.slots ?? null,
+      into: blankGroups(),
+      groups: new Set([...p.re.source.matchAll(/\(\?<([A-Za-z]\w*)>/g)].map((m) => m[1]!)),
+      date: /\(\?<(?:p1|day|mon|month)>/.test(p.re.source),
+      names: ['time', 'atm', 'card', 'rrn', 'stan', 'serial', 'code'].filter((n) => p.re.source.includes(`(?<${n}>`)),
+      hints: p.hint === undefined ? null : (typeof p.hint === 'string' ? [p.hint] : [...p.hint]).map(idOf),
+    };
+  });
   const hints = [...ids.keys()];
   const within = hints.map((outer) => hints.flatMap((inner, id) => (outer.includes(inner) ? [id] : [])));
   // Longest first: at each position the longest hint is reported, the ones inside it come with it.
@@ -300,8 +361,17 @@ function isBlank(text: string): boolean {
   return true;
 }
 
-/** The groups of a pattern that has none (shared: nothing writes to it for such patterns). */
-const noGroups: Record<string, string | undefined> = {};
+/** The named groups of a match, in the pattern's own groups object. */
+function groupsOf(pattern: Compiled, m: RegExpExecArray): Groups {
+  const slots = pattern.slots;
+  if (slots === null) return m.groups ?? {};
+  const g = pattern.into;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    g[slot[0]] = m[slot[1]];
+  }
+  return g;
+}
 
 const num = (v: string | undefined) => (v === undefined ? null : Number(v));
 
@@ -351,7 +421,7 @@ export class JournalReader {
       const pattern = d.patterns[known]!;
       const m = pattern.re.exec(text);
       if (m) {
-        this.event(pattern, (m.groups ?? noGroups) as Record<string, string | undefined>, no, text);
+        this.event(pattern, groupsOf(pattern, m), no, text);
         return;
       }
     }
@@ -362,7 +432,7 @@ export class JournalReader {
       const m = pattern.re.exec(text);
       if (!m) continue;
       if (shape !== null) remember(d, shape, i);
-      this.event(pattern, (m.groups ?? noGroups) as Record<string, string | undefined>, no, text);
+      this.event(pattern, groupsOf(pattern, m), no, text);
       return;
     }
     if (shape !== null) remember(d, shape, -1);
