@@ -54,6 +54,7 @@ test.describe('/email', () => {
       'Transaction Date',
       'Transaction Amt.',
       'Dispute Amt.',
+      'Verdict',
       'Overage',
       'MSP Remarks',
       'MSP RefNo.',

@@ -26,7 +26,7 @@ import {
 import { BulkEvidence, BulkStatus, QuickFilters, tatChoices } from '../disputes/index.ts';
 import { ExportButtons } from '../ej-export/index.ts';
 import styles from './ej-table.module.css';
-import { clockColumns, ejTableColumns } from './columns.tsx';
+import { clockColumns, ejTableColumns, verdictColumn } from './columns.tsx';
 
 const filterFields = [
   { name: 'start_date', label: 'Start Date', type: 'date' },
@@ -83,7 +83,12 @@ export function EjTablePage() {
     queryFn: ({ signal }) => getEjPage(params, signal),
     placeholderData: keepPreviousData,
   });
-  const columns = useMemo(() => [...(ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[]), ...clockColumns], []);
+  // The verdict beside the amounts it speaks of, where an operator reads a row.
+  const columns = useMemo(() => {
+    const record = ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[];
+    const at = record.findIndex((c) => c.id === 'Dispute Amt.') + 1;
+    return [...record.slice(0, at), verdictColumn, ...record.slice(at), ...clockColumns];
+  }, []);
   const choice = useColumnChoice('email', columns);
   const apply = (event: FormEvent) => {
     event.preventDefault();

@@ -48,20 +48,20 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
   });
 }
 
+/** The journal's verdict on the record's dispute, in words (none yet: said so). */
+export const verdictColumn: ColumnDef<DisputeRecord, unknown> = {
+  id: 'Verdict',
+  header: 'Verdict',
+  accessorFn: (row) => verdictText(row.verdict),
+  cell: (c) => (c.row.original.verdict ? <VerdictBadge verdict={c.row.original.verdict} /> : <span className="ej-note">{String(c.getValue())}</span>),
+  meta: { nowrap: true },
+};
+
 /**
- * The dispute table's turnaround columns: the journal's verdict, the status (a link to the
- * dispute's story), the due date, the age in days and the penalty so far. Not in the exports: they
- * change with the day.
+ * The dispute table's turnaround columns: the status (a link to the dispute's story), the due date,
+ * the age in days and the penalty so far. Not in the exports: they change with the day.
  */
 export const clockColumns: ColumnDef<DisputeRecord, unknown>[] = [
-  {
-    id: 'Verdict',
-    header: 'Verdict',
-    accessorFn: (row) => verdictText(row.verdict),
-    // A record whose dispute no journal has spoken of yet: nothing shown but the words.
-    cell: (c) => (c.row.original.verdict ? <VerdictBadge verdict={c.row.original.verdict} /> : <span className="ej-note">{String(c.getValue())}</span>),
-    meta: { nowrap: true },
-  },
   {
     id: 'Status',
     header: 'Status',
