@@ -359,6 +359,78 @@ describe.each(backends)('journals on %s', (backend) => {
     expect(verdicts.get((await recordsOf([failed]))[0]!)).toEqual({ verdict: 'not_dispensed', dispensed_amount: '0.00', match: 'rrn' });
   });
 
+  it('keeps each dispute record’s copy of its verdict exact, and dispute_counts untouched by it', async () => {
+    /** Each dispute record's copy beside its dispute's evidence: [copy, evidence] per record, in id order. */
+    const copies = async () =>
+      (
+        await queryRows<{ copy: string | null; evidence: string | null }>(
+          db,
+          sql`select l.verdict as copy, e.verdict as evidence from dispute_records l
+              left join dispute_evidence e on e.dispute_id = l.dispute_id order by l.record_id`,
+        )
+      ).map((r) => [r.copy, r.evidence]);
+    const counts = () => queryRows<{ xmin: string; n: string }>(db, sql`select xmin::text as xmin, n::text as n from dispute_counts order by 1, 2`);
+    const page = { page: 1, pageSize: 10 };
+    const verdictCount = async (verdict: string) => (await listEjRecords(db, { kind: 'dispute', verdict }, page)).count;
+
+    // Evidence written after the record.
+    const failed = await complaint({ txn: '507410000002' });
+    expect(await copies()).toEqual([[null, null]]);
+    await receiveJournal(db, { bytes: journalOf(day), fileName: 'ej.txt', source: 'mail' });
+    expect(await copies()).toEqual([['not_dispensed', 'not_dispensed']]);
+    // A record whose evidence is written after it, and one linked to a dispute already holding evidence.
+    const dispensed = await complaint({ txn: '507410000001' });
+    expect(await copies()).toEqual([
+      ['not_dispensed', 'not_dispensed'],
+      [null, null],
+    ]);
+    await matchDisputes(db, { disputeIds: [dispensed] });
+    expect(await complaint({ txn: '507410000001' })).toBe(dispensed);
+    expect(await copies()).toEqual([
+      ['not_dispensed', 'not_dispensed'],
+      ['dispensed', 'dispensed'],
+      ['dispensed', 'dispensed'],
+    ]);
+    expect(await verdictCount('dispensed')).toBe(2);
+
+    // Changed: the dispute's records follow, and dispute_counts (which holds no verdict) is not written.
+    const before = await counts();
+    await db.execute(sql`update dispute_evidence set verdict = 'partial' where dispute_id = ${dispensed}`);
+    expect(await copies()).toEqual([
+      ['not_dispensed', 'not_dispensed'],
+      ['partial', 'partial'],
+      ['partial', 'partial'],
+    ]);
+    expect(await counts()).toEqual(before);
+    expect([await verdictCount('partial'), await verdictCount('dispensed')]).toEqual([2, 0]);
+
+    // A record moved to another dispute takes that dispute's verdict.
+    const [moved] = await queryRows<{ id: number }>(db, sql`select max(record_id)::float8 as id from dispute_records where dispute_id = ${dispensed}`);
+    await db.execute(sql`update dispute_records set dispute_id = ${failed} where record_id = ${moved!.id}`);
+    expect(await copies()).toEqual([
+      ['not_dispensed', 'not_dispensed'],
+      ['partial', 'partial'],
+      ['not_dispensed', 'not_dispensed'],
+    ]);
+    expect(await verdictCount('not_dispensed')).toBe(2);
+
+    // Removed: the copies are cleared; one statement over several disputes.
+    await db.execute(sql`delete from dispute_evidence where dispute_id in (${failed}, ${dispensed})`);
+    expect(await copies()).toEqual([
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
+    expect([await verdictCount('not_dispensed'), await verdictCount('partial')]).toEqual([0, 0]);
+    // Written again in one statement for both.
+    await matchDisputes(db, { disputeIds: [failed, dispensed] });
+    expect(await copies()).toEqual([
+      ['not_dispensed', 'not_dispensed'],
+      ['dispensed', 'dispensed'],
+      ['not_dispensed', 'not_dispensed'],
+    ]);
+  });
+
   it('applies the suggested outcome, audited with the file, but never over an operator’s status', async () => {
     const credited = await complaint({ txn: '507410000002' });
     const rejected = await complaint({ txn: '507410000001' });

@@ -1,9 +1,9 @@
 -- The one current definition of each SQL function of disputes (the clock, the linking of records),
--- and of the trigger functions that keep dispute_records' copies of the clock and dispute_counts
--- exact. The migration runner applies this file after the migrations, every time (CREATE OR
--- REPLACE, under the migration lock), so this is the one definition: to change a body, change it
--- here (and add a migration only for what the tables themselves need: a column, an index, a
--- trigger, a backfill). Migrations are history: the bodies they once created are replaced by these.
+-- and of the trigger functions that keep dispute_records' copies (the clock, the journal verdict)
+-- and dispute_counts exact. The migration runner applies this file after the migrations, every
+-- time (CREATE OR REPLACE, under the migration lock), so this is the one definition: to change a
+-- body, change it here (and add a migration only for what the tables themselves need: a column,
+-- an index, a trigger, a backfill). Migrations are history: the bodies they once created are replaced by these.
 -- No function of this domain is defined anywhere else (test/functions.test.ts checks it). Each
 -- trigger function runs once per statement over its transition tables (old_rows, new_rows), but
 -- dispute_record_fill_apply, once per row; the triggers that call them are created by the
@@ -175,7 +175,8 @@ END $$;
 -- date, start, penalty per day and currency, a resolved one's penalty) and its own transaction
 -- date, bank and sender, so that the clock's filters and orders read dispute_records' indexes.
 -- A new dispute record takes them from its dispute and its record (row by row: a primary-key
--- lookup each).
+-- lookup each), and its dispute's journal verdict from dispute_evidence; so does a record moved
+-- to another dispute.
 -- Trigger: dispute_record_fill, BEFORE INSERT OR UPDATE OF dispute_id, record_id ON dispute_records (migration 0030).
 CREATE OR REPLACE FUNCTION dispute_record_fill_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -186,6 +187,8 @@ BEGIN
   SELECT r.transaction_date, r.bank_name, r.mail_received_from
   INTO NEW.transaction_date, NEW.bank_name, NEW.mail_received_from
   FROM ej_records r WHERE r.id = NEW.record_id;
+  -- The dispute's journal verdict (0046): null when it has no evidence (no row: nulls).
+  SELECT e.verdict INTO NEW.verdict FROM dispute_evidence e WHERE e.dispute_id = NEW.dispute_id;
   RETURN NEW;
 END
 $$;
@@ -215,20 +218,67 @@ BEGIN
 END
 $$;
 
+-- dispute_records' copy of the verdict (0046): each dispute record carries its dispute's journal
+-- verdict (dispute_evidence's, null without one), so that the EJ table's verdict filter is a range
+-- of dispute_records' (verdict, record_id) index. Evidence written, changed or removed: its
+-- disputes' records take the verdict the evidence now holds (read from dispute_evidence itself, so
+-- a statement that writes a dispute's row twice leaves its last word). A new or moved record takes
+-- its dispute's in dispute_record_fill_apply.
+-- Triggers: dispute_evidence_verdict_insert, dispute_evidence_verdict_update,
+-- dispute_evidence_verdict_delete on dispute_evidence (migration 0046).
+CREATE OR REPLACE FUNCTION dispute_evidence_verdict_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    EXECUTE $update$
+      UPDATE dispute_records l SET verdict = e.verdict
+      FROM (SELECT DISTINCT dispute_id FROM new_rows) t JOIN dispute_evidence e ON e.dispute_id = t.dispute_id
+      WHERE l.dispute_id = t.dispute_id AND l.verdict IS DISTINCT FROM e.verdict
+    $update$;
+  ELSE
+    -- An update may move a row to another dispute: both its old and its new dispute are looked at.
+    EXECUTE format($update$
+      UPDATE dispute_records l SET verdict = e.verdict
+      FROM (%s) t LEFT JOIN dispute_evidence e ON e.dispute_id = t.dispute_id
+      WHERE l.dispute_id = t.dispute_id AND l.verdict IS DISTINCT FROM e.verdict
+    $update$, CASE TG_OP WHEN 'UPDATE' THEN 'SELECT dispute_id FROM old_rows UNION SELECT dispute_id FROM new_rows' ELSE 'SELECT DISTINCT dispute_id FROM old_rows' END);
+  END IF;
+  RETURN NULL;
+END
+$$;
+
 -- dispute_counts: dispute records per clock (an open one's due date, start, penalty per day and
 -- currency; a resolved one's without) and per transaction day, bank and sender. The clock filters'
--- counts and the dashboard's ageing card sum these rows. Keys emptied stay, at 0.
+-- counts and the dashboard's ageing card sum these rows. Keys emptied stay, at 0. An update
+-- writes only the keys whose count it changed.
 -- Triggers: dispute_counts_insert, dispute_counts_update, dispute_counts_delete on dispute_records (migration 0030).
 CREATE OR REPLACE FUNCTION dispute_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+  IF TG_OP = 'UPDATE' THEN
+    -- The old rows taken off and the new added, netted per key: an update of columns no key holds
+    -- (the verdict's copy) writes nothing.
+    INSERT INTO dispute_counts AS c (open, due_date, clock_started_on, penalty_per_day, currency, transaction_day, bank_name, mail_received_from, n)
+    SELECT open, due_date, clock_started_on, penalty_per_day, currency, transaction_date, bank_name, mail_received_from, sum(d)
+    FROM (
+      SELECT open, CASE WHEN open THEN due_date END AS due_date, CASE WHEN open THEN clock_started_on END AS clock_started_on,
+             CASE WHEN open THEN penalty_per_day ELSE 0 END AS penalty_per_day, CASE WHEN open THEN currency ELSE '' END AS currency,
+             transaction_date, bank_name, mail_received_from, -1 AS d
+      FROM old_rows
+      UNION ALL
+      SELECT open, CASE WHEN open THEN due_date END, CASE WHEN open THEN clock_started_on END, CASE WHEN open THEN penalty_per_day ELSE 0 END,
+             CASE WHEN open THEN currency ELSE '' END, transaction_date, bank_name, mail_received_from, 1
+      FROM new_rows
+    ) moved
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+    ON CONFLICT (open, due_date, clock_started_on, penalty_per_day, currency, transaction_day, bank_name, mail_received_from) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
     INSERT INTO dispute_counts AS c (open, due_date, clock_started_on, penalty_per_day, currency, transaction_day, bank_name, mail_received_from, n)
     SELECT open, CASE WHEN open THEN due_date END, CASE WHEN open THEN clock_started_on END, CASE WHEN open THEN penalty_per_day ELSE 0 END,
            CASE WHEN open THEN currency ELSE '' END, transaction_date, bank_name, mail_received_from, -count(*)
     FROM old_rows GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
     ON CONFLICT (open, due_date, clock_started_on, penalty_per_day, currency, transaction_day, bank_name, mail_received_from) DO UPDATE SET n = c.n + excluded.n;
   END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+  IF TG_OP = 'INSERT' THEN
     INSERT INTO dispute_counts AS c (open, due_date, clock_started_on, penalty_per_day, currency, transaction_day, bank_name, mail_received_from, n)
     SELECT open, CASE WHEN open THEN due_date END, CASE WHEN open THEN clock_started_on END, CASE WHEN open THEN penalty_per_day ELSE 0 END,
            CASE WHEN open THEN currency ELSE '' END, transaction_date, bank_name, mail_received_from, count(*)

@@ -117,8 +117,9 @@ export const disputes = pgTable(
 
 /**
  * Which dispute each dispute record belongs to (every record of kind dispute has one), with a copy
- * of its dispute's clock and of the record's counted fields, kept by triggers (0030): the clock's
- * filters and orders walk these indexes, and dispute_counts is summed from these rows.
+ * of its dispute's clock and of the record's counted fields, kept by triggers (0030), and of its
+ * dispute's journal verdict (0046): the clock's and the verdict's filters and orders walk these
+ * indexes, and dispute_counts is summed from these rows.
  */
 export const disputeRecords = pgTable(
   'dispute_records',
@@ -140,6 +141,8 @@ export const disputeRecords = pgTable(
     transactionDate: date('transaction_date'),
     bankName: text('bank_name').notNull().default(''),
     mailReceivedFrom: text('mail_received_from').notNull().default(''),
+    /** The dispute's journal verdict (dispute_evidence's), null without one. */
+    verdict: text('verdict'),
   },
   (t) => [
     index('dispute_records_dispute_idx').on(t.disputeId, t.recordId),
@@ -166,6 +169,10 @@ export const disputeRecords = pgTable(
     // The due-date order, none last either way.
     index('dispute_records_due_asc_idx').on(sql`${t.dueDate} asc nulls last`, t.recordId),
     index('dispute_records_due_desc_idx').on(sql`${t.dueDate} desc nulls last`, sql`${t.recordId} desc`),
+    // The EJ table's verdict filter: a verdict's records in id order, and their count, from this index alone.
+    index('dispute_records_verdict_idx')
+      .on(t.verdict, t.recordId)
+      .where(sql`${t.verdict} is not null`),
   ],
 );
 

@@ -4,7 +4,6 @@ import { and, type AnyColumn, eq, gte, lte, or, sql, type SQL } from 'drizzle-or
 import { type Db, queryRows } from '../client.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
-import { disputeEvidence } from '../journals/schema.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
 
 export interface EjFilters {
@@ -53,17 +52,15 @@ export function clockConditions(f: EjFilters): SQL | undefined {
   return sql`exists (select 1 from ${disputeRecords} where ${disputeRecords.recordId} = ${ejRecords.id} and ${recordClockCondition(f)})`;
 }
 
-/** Records of disputes whose evidence has the verdict: dispute_records' and dispute_evidence's keys, row by row. */
+/** Records of disputes whose evidence has the verdict: each record's copy of it in dispute_records (its primary key). */
 export const verdictCondition = (verdict: string | undefined): SQL | undefined =>
   verdict
-    ? sql`exists (select 1 from ${disputeRecords} join ${disputeEvidence} on ${disputeEvidence.disputeId} = ${disputeRecords.disputeId}
-        where ${disputeRecords.recordId} = ${ejRecords.id} and ${disputeEvidence.verdict} = ${verdict})`
+    ? sql`exists (select 1 from ${disputeRecords} where ${disputeRecords.recordId} = ${ejRecords.id} and ${disputeRecords.verdict} = ${verdict})`
     : undefined;
 
-/** The records of the verdict's disputes, all of them, read first: (verdict, dispute_id), then (dispute_id, record_id). */
+/** The records of the verdict's disputes, all of them, read first: a range of dispute_records' (verdict, record_id). */
 export const verdictSet = (verdict: string): SQL =>
-  sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeEvidence}
-        join ${disputeRecords} on ${disputeRecords.disputeId} = ${disputeEvidence.disputeId} where ${disputeEvidence.verdict} = ${verdict}))`;
+  sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${disputeRecords.verdict} = ${verdict}))`;
 
 export const ejRecordColumns = {
   id: ejRecords.id,

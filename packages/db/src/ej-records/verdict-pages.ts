@@ -1,46 +1,48 @@
-// The dispute table under a journal verdict: the verdict's records are found from the evidence
-// (dispute_evidence's (verdict, dispute_id), then dispute_records' (dispute_id, record_id)), the
-// table's other filters checked on them alone.
-import { and, sql, type SQL } from 'drizzle-orm';
+// The dispute table under a journal verdict, from dispute_records' copy of each dispute's verdict
+// (kept by triggers on dispute_evidence, disputes/functions.sql): the verdict's records are a range
+// of (verdict, record_id), in id order, and their count an index-only count. With the clock's
+// filters or dates, the page and count are dispute_records' own (its copies of them); with other
+// filters, the verdict's records are read first when few, else each candidate's copy is checked.
+import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { copiedClockCondition, disputeRecords } from '../disputes/index.ts';
 import type { Page, PageOf } from '../filters.ts';
-import { disputeEvidence } from '../journals/schema.ts';
-import { disputeRecords } from '../disputes/index.ts';
-import { clockOrderedIds, countWhere, FEW_MATCHES, fewPage, rowsInOrder } from './clock-pages.ts';
-import { ejConditions, type EjFilters, verdictCondition, verdictSet } from './filters.ts';
+import { clockOrderedIds, countWhere, FEW_MATCHES, fewPage, narrowedConditions, rowsInOrder } from './clock-pages.ts';
+import { ageOf, clockFiltered, type EjFilters, todayOf, verdictCondition, verdictSet } from './filters.ts';
 import { clockOrdered, type EjOrder, pageOf } from './orders.ts';
 
-/** No filter but the verdict (every dispute record is of kind dispute): the evidence and dispute_records answer alone. */
-const verdictOnly = (f: EjFilters) =>
-  f.kind === 'dispute' &&
-  !f.startDate &&
-  !f.endDate &&
-  !f.atmId &&
-  !f.bankName &&
-  !f.cardNo &&
-  !f.mailSubject &&
-  !f.mailReceivedFrom &&
-  f.tat === undefined &&
-  f.ageFrom === undefined &&
-  f.ageTo === undefined;
+const l = disputeRecords;
 
-const verdictRecords = (verdict: string) =>
-  sql`${disputeEvidence} join ${disputeRecords} on ${disputeRecords.disputeId} = ${disputeEvidence.disputeId} where ${disputeEvidence.verdict} = ${verdict}`;
+/** Dispute records of the verdict in id order and the dates and clock filters at most: dispute_records' copies answer all. */
+function onCopies(filters: EjFilters, verdict: string, order: EjOrder): SQL | undefined {
+  if (filters.kind !== 'dispute' || order.field !== 'id') return undefined;
+  if (filters.atmId || filters.bankName || filters.cardNo || filters.mailSubject || filters.mailReceivedFrom) return undefined;
+  const clock = clockFiltered(filters) ? copiedClockCondition(l, filters.tat, todayOf(filters), ageOf(filters)) : undefined;
+  if (clock === null) return undefined;
+  return and(
+    eq(l.verdict, verdict),
+    clock,
+    filters.startDate ? gte(l.transactionDate, filters.startDate) : undefined,
+    filters.endDate ? lte(l.transactionDate, filters.endDate) : undefined,
+  );
+}
+
+async function countOf(db: Db, where: SQL | undefined) {
+  const [row] = await queryRows<{ n: string }>(db, sql`select count(*) as n from ${l} where ${where}`);
+  return Number(row?.n ?? 0);
+}
 
 /** A page of the records whose dispute's journal verdict is `verdict`, and their count. */
 export async function verdictPage(db: Db, filters: EjFilters, verdict: string, page: Page, order: EjOrder) {
-  const alone = verdictOnly(filters);
-  const others = ejConditions({ ...filters, verdict: undefined });
-  const count = alone
-    ? Number((await queryRows<{ n: string }>(db, sql`select count(*) as n from ${verdictRecords(verdict)}`))[0]?.n ?? 0)
-    : await countWhere(db, and(others, verdictSet(verdict)));
-  if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
-  if (alone && order.field === 'id') {
-    // The newest (or oldest) records of the verdict, from the evidence's keys alone.
+  const copied = onCopies(filters, verdict, order);
+  if (copied) {
+    // The verdict's index range (alone), or it beside the date or clock index.
+    const count = await countOf(db, copied);
+    if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
     const picked = await queryRows<{ id: string | number }>(
       db,
-      sql`select ${disputeRecords.recordId} as id from ${verdictRecords(verdict)}
-          order by ${disputeRecords.recordId} ${order.descending ? sql`desc` : sql`asc`} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+      sql`select ${l.recordId} as id from ${l} where ${copied}
+          order by ${l.recordId} ${order.descending ? sql`desc` : sql`asc`} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
     );
     return {
       count,
@@ -50,9 +52,14 @@ export async function verdictPage(db: Db, filters: EjFilters, verdict: string, p
       ),
     } satisfies PageOf<unknown>;
   }
-  let where: SQL | undefined = and(others, verdictSet(verdict));
+  // The other filters, an ATM ID's or a card's few records by their values.
+  const base = await narrowedConditions(db, { ...filters, verdict: undefined });
+  if (base === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  // A verdict of few records: its records read first, the other filters checked on them alone.
+  const few = (await countOf(db, eq(l.verdict, verdict))) <= FEW_MATCHES;
+  const where = and(base, few ? verdictSet(verdict) : verdictCondition(verdict));
+  const count = await countWhere(db, where);
+  if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (clockOrdered(order)) return { count, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, where, page, order)) } satisfies PageOf<unknown>;
-  // Many: the order's index walked, each record's verdict checked through the keys.
-  if (count > FEW_MATCHES) where = and(others, verdictCondition(verdict));
   return { count, rows: count > FEW_MATCHES ? await pageOf(db, where, page, order) : await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
 }

@@ -183,8 +183,8 @@ export const journalCounters = pgTable(
  * journal's serial, else by card, amount and day where one withdrawal fits), its verdict and the
  * amount dispensed. Several candidates are 'ambiguous' (no verdict: a near twin never takes a
  * failed one's place); a journal of the ATM's day without the transaction is 'none'. No row:
- * no journal of the dispute's ATM and day yet. The EJ list's verdict filter walks
- * (verdict, dispute_id), then dispute_records' (dispute_id, record_id).
+ * no journal of the dispute's ATM and day yet. Each dispute record keeps a copy of its dispute's
+ * verdict (dispute_records.verdict, by triggers on this table): the EJ list's verdict filter walks it.
  */
 export const disputeEvidence = pgTable(
   'dispute_evidence',
