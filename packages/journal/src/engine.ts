@@ -449,13 +449,35 @@ export class JournalReader {
     this.anomalies.push({ line, kind, text: trimText(text) });
   }
 
+  /** The date groups of the last dated line, its date, and that date's count of lines when open. */
+  private readonly lastDate = { p1: '', p2: '', year: '', month: '', day: '', mon: '', parts: null as DateParts | null };
+  private lastOpen: { date: DateParts; lines: number } | null = null;
+
+  /** The line's date: the one before when the line prints the same (most lines of a dated journal do). */
+  private dateOf(g: Groups): DateParts | null {
+    const l = this.lastDate;
+    if (g.p1 === l.p1 && g.p2 === l.p2 && g.year === l.year && g.month === l.month && g.day === l.day && g.mon === l.mon) return l.parts;
+    l.p1 = g.p1!;
+    l.p2 = g.p2!;
+    l.year = g.year!;
+    l.month = g.month!;
+    l.day = g.day!;
+    l.mon = g.mon!;
+    return (l.parts = datePartsOf(g));
+  }
+
   private noteDate(d: DateParts): void {
     if (!this.firstDate) this.firstDate = d;
     if (d.open) {
+      if (this.lastOpen?.date === d) {
+        this.lastOpen.lines++;
+        return;
+      }
       const key = dateKey(d.year, d.a, d.b);
-      const seen = this.openDates.get(key);
+      let seen = this.openDates.get(key);
       if (seen) seen.lines++;
-      else this.openDates.set(key, { date: d, lines: 1 });
+      else this.openDates.set(key, (seen = { date: d, lines: 1 }));
+      this.lastOpen = seen;
     } else this.settled.add(dateKey(d.year, d.a, d.b));
   }
 
@@ -521,18 +543,18 @@ export class JournalReader {
     this.stampLine = kind === 'stamp' ? no : null;
     if (this.snapshot && kind !== 'counterRow' && kind !== 'counterCassette' && kind !== 'known') this.closeSnapshot();
     // Every line may carry its date and time.
-    const d = pattern.date ? datePartsOf(g) : null;
+    const d = pattern.date ? this.dateOf(g) : null;
     if (d) {
       this.noteDate(d);
       this.date = d;
     }
-    const has = pattern.groups;
-    if (has.size === 0 && kind === 'known') {
+    if (pattern.groups.size === 0 && kind === 'known') {
       if (this.open) this.open.to = no;
       return;
     }
-    if (has.has('time') && g.time) this.time = normalTime(g.time);
-    if (has.has('atm') && g.atm && !this.atm) this.atm = g.atm.toUpperCase();
+    // A group the pattern does not have is undefined in its groups object.
+    if (g.time) this.time = normalTime(g.time);
+    if (g.atm && !this.atm) this.atm = g.atm.toUpperCase();
 
     switch (kind) {
       case 'start': {
