@@ -181,7 +181,7 @@ export function JournalViewer() {
   const withdrawals = j.transactions;
   return (
     <Page title={`Journal ${j.file_name}`}>
-      <Card>
+      <Card className={styles.viewer}>
         <p>
           <TextLink to="/journals">Back to the journals</TextLink>
         </p>

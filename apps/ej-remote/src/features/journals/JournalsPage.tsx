@@ -70,7 +70,7 @@ export function JournalsPage() {
     <JournalDrop onFiles={send}>
       <Page title="Journals">
         <Card>
-          <div className={styles.toolbar}>
+          <div className={styles.uploadBar}>
             <JournalUploader uploads={uploads} onFiles={send} />
           </div>
           <div className="ej-filters" role="search" aria-label="Filter journals">
