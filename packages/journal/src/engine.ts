@@ -516,15 +516,19 @@ export class JournalReader {
     const rows = s.rows;
     s.rows = null;
     if (rows?.size) {
-      const width = Math.max(...[...rows.values()].map((v) => v.length));
-      const row = (name: string, i: number) => rows.get(name)?.[i] ?? null;
+      let width = 0;
+      for (const v of rows.values()) width = Math.max(width, v.length);
+      const denomination = rows.get('DENOMINATION');
+      const dispensed = rows.get('DISPENSED');
+      const rejected = rows.get('REJECTED');
+      const remaining = rows.get('REMAINING');
       for (let i = 0; i < width; i++) {
         s.cassettes.push({
           position: i + 1,
-          denomination: row('DENOMINATION', i),
-          dispensed: row('DISPENSED', i),
-          rejected: row('REJECTED', i),
-          remaining: row('REMAINING', i),
+          denomination: denomination?.[i] ?? null,
+          dispensed: dispensed?.[i] ?? null,
+          rejected: rejected?.[i] ?? null,
+          remaining: remaining?.[i] ?? null,
         });
       }
     }
@@ -619,7 +623,8 @@ export class JournalReader {
       if (v) this.field(txn, name, v, no);
     }
     if (kind === 'response' || kind === 'declined' || kind === 'request') {
-      for (const [name, re] of hostLabels) {
+      for (let i = 0; i < hostLabels.length; i++) {
+        const [name, re] = hostLabels[i]!;
         if (g[name]) continue;
         const m = re.exec(text);
         if (m) this.field(txn, name, m[1]!, no);
@@ -977,7 +982,16 @@ function finalize(
 ): JournalTransaction {
   const lines: number[] = [];
   for (const n of evidence) if (n !== null && !lines.includes(n)) lines.push(n);
-  lines.sort(ascending);
+  // A handful of lines: sorted in place (Array.prototype.sort allocates its own work space per call).
+  for (let i = 1; i < lines.length; i++) {
+    const n = lines[i]!;
+    let j = i - 1;
+    while (j >= 0 && lines[j]! > n) {
+      lines[j + 1] = lines[j]!;
+      j--;
+    }
+    lines[j + 1] = n;
+  }
   return {
     seq: base.seq,
     kind,
@@ -1016,10 +1030,6 @@ function describeNotes(presented: number[], denoms: (number | null)[] | null): s
   const parts: string[] = [];
   for (let i = 0; i < presented.length; i++) if (presented[i]) parts.push(`${presented[i]} × ${denoms?.[i] ?? '?'}`);
   return parts.join(' + ');
-}
-
-function ascending(x: number, y: number): number {
-  return x - y;
 }
 
 /**
