@@ -327,7 +327,7 @@ describe.each(backends)('journals on %s', (backend) => {
     expect(await disputeEvidence(db, twin)).toMatchObject({ verdict: null, match: 'ambiguous', candidates: 2, journal: null, excerpt: [], before: [] });
   });
 
-  it('filters the EJ table by verdict, from the evidence, and gives each record its verdict', async () => {
+  it('filters the EJ table by verdict, alone and beside dates, the clock and an ATM, and gives each record its verdict', async () => {
     const dispensed = [await complaint({ txn: '507410000001' }), await complaint({ txn: '6439' })];
     const failed = await complaint({ txn: '507410000002' });
     await complaint({ txn: '999999999999' });
@@ -347,6 +347,13 @@ describe.each(backends)('journals on %s', (backend) => {
     expect((await listEjRecords(db, { kind: 'dispute', verdict: 'not_dispensed', atmId: ATM }, page)).rows.map((r) => r.id)).toEqual(await recordsOf([failed]));
     expect((await listEjRecords(db, { kind: 'dispute', verdict: 'not_dispensed', atmId: 'OTHER01' }, page)).count).toBe(0);
     expect((await listEjRecords(db, { kind: 'dispute', verdict: 'retracted' }, page)).count).toBe(0);
+    // With dates and the clock's filters: dispute_records' copies alone.
+    const dated = await listEjRecords(db, { kind: 'dispute', verdict: 'dispensed', startDate: ISO_DAY, endDate: ISO_DAY }, page);
+    expect([dated.count, dated.rows.map((r) => r.id)]).toEqual([2, await recordsOf(dispensed)]);
+    expect((await listEjRecords(db, { kind: 'dispute', verdict: 'dispensed', startDate: '2025-03-16' }, page)).count).toBe(0);
+    const open = await listEjRecords(db, { kind: 'dispute', verdict: 'not_dispensed', tat: 'open', today: '2025-03-20' }, page);
+    expect([open.count, open.rows.map((r) => r.id)]).toEqual([1, await recordsOf([failed])]);
+    expect((await listEjRecords(db, { kind: 'dispute', verdict: 'not_dispensed', tat: 'resolved', today: '2025-03-20' }, page)).count).toBe(0);
     const ordered = await listEjRecords(db, { kind: 'dispute', verdict: 'dispensed', today: '2025-03-20' }, page, { field: 'due_date', descending: false });
     expect(ordered.count).toBe(2);
     expect(new Set(ordered.rows.map((r) => r.id))).toEqual(new Set(await recordsOf(dispensed)));

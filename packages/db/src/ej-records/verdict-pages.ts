@@ -13,6 +13,9 @@ import { clockOrdered, type EjOrder, pageOf } from './orders.ts';
 
 const l = disputeRecords;
 
+/** Up to this many records of a verdict within dates, the page is picked from all of them. */
+const FEW_DATED = 20_000;
+
 /** Dispute records of the verdict in id order and the dates and clock filters at most: dispute_records' copies answer all. */
 function onCopies(filters: EjFilters, verdict: string, order: EjOrder): SQL | undefined {
   if (filters.kind !== 'dispute' || order.field !== 'id') return undefined;
@@ -39,9 +42,13 @@ export async function verdictPage(db: Db, filters: EjFilters, verdict: string, p
     // The verdict's index range (alone), or it beside the date or clock index.
     const count = await countOf(db, copied);
     if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
+    // A range of dates holding few: all of them read by the day index, then sorted (walking the
+    // verdict's id order to a month two months back read 43,000 entries: 100 ms against 50).
+    const readAll = (filters.startDate || filters.endDate) && count <= FEW_DATED;
+    const matches = readAll ? sql`(select ${l.recordId} as record_id from ${l} where ${copied} offset 0) as ${l}` : sql`${l} where ${copied}`;
     const picked = await queryRows<{ id: string | number }>(
       db,
-      sql`select ${l.recordId} as id from ${l} where ${copied}
+      sql`select ${l.recordId} as id from ${matches}
           order by ${l.recordId} ${order.descending ? sql`desc` : sql`asc`} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
     );
     return {
