@@ -26,6 +26,13 @@ export const edgeSettings = {
     secret: true,
     description: 'Sent to the API in X-EJDesk-Proxy by `pnpm edge` (the API’s own setting of that name must match); `pnpm start` makes one.',
   }),
+  JOURNAL_UPLOAD_MAX_MB: integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 50,
+    description:
+      'The largest journal an operator may upload through the console (POST /api/journals/), in MB; the API’s setting of that name decides, so keep them the same.',
+  }),
   ...remotePorts,
 };
 

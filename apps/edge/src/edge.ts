@@ -19,6 +19,7 @@ const server = await serveShell({
   apiUrl: apiUrl(),
   remotes: registryFrom(apiUrl()),
   proxySecret: edge.EJDESK_PROXY_SECRET,
+  maxUploadBytes: edge.JOURNAL_UPLOAD_MAX_MB * 1024 * 1024,
 });
 console.log(`EJ Desk edge on http://${host()}:${shellPort()}, forwarding /api to ${apiUrl()}`);
 // Under `pnpm start`: its word that it listens (an answer on the port could be another process's).

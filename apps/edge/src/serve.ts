@@ -25,7 +25,12 @@ interface ShellServerOptions {
   proxySecret?: string | undefined;
   /** Largest request body forwarded (the API's own limit); larger ones are refused here with 413. */
   maxBodyBytes?: number;
+  /** Largest journal upload forwarded (POST /api/journals/, the API's JOURNAL_UPLOAD_MAX_MB). */
+  maxUploadBytes?: number;
 }
+
+/** The one route whose bodies are files (an operator's journal upload), not JSON. */
+const uploadPath = '/api/journals/';
 
 const detail = (text: string) => JSON.stringify({ detail: text });
 /** The methods the API takes an Idempotency-Key on. */
@@ -144,6 +149,7 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
   };
 
   const maxBodyBytes = options.maxBodyBytes ?? bodyLimit;
+  const maxUploadBytes = options.maxUploadBytes ?? 50 * 1024 * 1024;
   app.addHook('onRequest', async (request, reply) => {
     const decoded = decodedPath(request.url);
     if ('refused' in decoded) return reply.code(400).type('application/json').send(detail(decoded.refused));
@@ -158,12 +164,14 @@ export async function serveShell(options: ShellServerOptions): Promise<FastifyIn
     if (/^\/api\/registry\/./.test(path) && !/^\/api\/registry\/((tokens|origins)\/(\d+\/)?|status\/|[a-z][a-z0-9-]*\/failures\/)$/.test(path))
       return reply.code(404).type('application/json').send(detail('Not found.'));
     // Refused here: the API would refuse it too, but only after the proxy had started streaming it.
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+    const limit = request.method === 'POST' && path === uploadPath ? maxUploadBytes : maxBodyBytes;
+    if (Number(request.headers['content-length'] ?? 0) > limit) {
+      const size = limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit / 1024} KB`;
       return reply
         .code(413)
         .type('application/json')
         .header('connection', 'close')
-        .send(detail(`The request body is larger than ${maxBodyBytes / 1024} KB.`));
+        .send(detail(`The request body is larger than ${size}.`));
     }
   });
   app.addHook('onSend', async (request, reply) => {
