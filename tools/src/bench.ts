@@ -34,6 +34,12 @@ export const benches = {
     script: 'bench:cluster',
     about: 'Several processes: requests per second through nginx to one and to two API instances, and ingest with one and two workers.',
   },
+  evidence: {
+    filter: '@ejdesk/api',
+    script: 'bench:journals',
+    about:
+      'Journal evidence at 10,000,000 journal transactions: matching a dispute, the Journals list with each filter, a dispute’s page with its excerpt, and the verdict filter on the EJ table.',
+  },
   journals: {
     filter: '@ejdesk/journal',
     about: 'parseJournal over a 100 MB journal of each family, streamed from disk: MB/s and peak RSS per process.',
