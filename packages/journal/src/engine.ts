@@ -42,6 +42,8 @@ interface Txn {
   responseLine: number | null;
   declinedLine: number | null;
   stacked: number[] | null;
+  /** The line that counted the stacked notes (Hyosung's DISPENSE CST1:00 CST2:05): evidence once they are presented. */
+  stackedLine: number | null;
   presented: number[] | null;
   presentedLines: number[];
   awaitingCounts: boolean;
@@ -85,6 +87,7 @@ const blankTxn = (from: number): Txn => ({
   responseLine: null,
   declinedLine: null,
   stacked: null,
+  stackedLine: null,
   presented: null,
   presentedLines: [],
   awaitingCounts: false,
@@ -654,13 +657,17 @@ export class JournalReader {
         return;
       case 'stacked':
         txn.stacked = counts(g);
+        txn.stackedLine = no;
         return;
       case 'presented': {
         const notes = counts(g);
-        txn.presentedLines.push(no);
         if (notes) txn.presented = add(txn.presented, notes);
-        else if (txn.stacked) txn.presented = add(txn.presented, txn.stacked);
-        else txn.awaitingCounts = true;
+        else if (txn.stacked) {
+          txn.presented = add(txn.presented, txn.stacked);
+          // The notes presented are the ones that line counted: it is the count's evidence.
+          if (txn.stackedLine !== null) txn.presentedLines.push(txn.stackedLine);
+        } else txn.awaitingCounts = true;
+        txn.presentedLines.push(no);
         return;
       }
       case 'counts': {
