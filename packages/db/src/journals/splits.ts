@@ -91,7 +91,7 @@ async function join(tx: Db, first: CutPart, second: FileInfo): Promise<boolean> 
   const own = t.evidence.filter((line) => line <= n);
   const theirs = t.evidence.filter((line) => line > n).map((line) => line - n);
   await tx.execute(sql`update journal_transactions set
-      verdict = ${t.verdict}, reason = ${t.reason}, dispensed_amount = ${t.dispensedAmount}::numeric,
+      kind = ${t.kind}, verdict = ${t.verdict}, reason = ${t.reason}, dispensed_amount = ${t.dispensedAmount}::numeric,
       presented = ${t.presented ? sql`${sql.param(t.presented)}::int[]` : sql`presented`},
       response_code = coalesce(${t.responseCode}::text, response_code), requested_amount = coalesce(${t.requestedAmount}::numeric, requested_amount),
       rrn = coalesce(rrn, ${t.rrn}::text), stan = coalesce(stan, ${t.stan}::text), serial = coalesce(serial, ${t.serial}::text),
