@@ -56,8 +56,9 @@ test('the API process ingests new mail when IMAP_* is set, and stops cleanly', a
   api.stdout!.on('data', (d) => (output += d));
   api.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => api.on('exit', resolve));
+  // It migrates a fresh embedded database first: up to a minute and a half beside other suites.
   for (let i = 0; !/watching imap:/.test(output); i++) {
-    if (i > 300 || api.exitCode !== null) throw new Error(`the API did not start watching:\n${output}`);
+    if (i > 900 || api.exitCode !== null) throw new Error(`the API did not start watching:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   await dovecot.append([await compose({ from: 'someone@unknown.example', subject: 'Arrived while the API ran', text: 'hello', messageId: '<hosted-1@test>' })]);
@@ -73,4 +74,4 @@ test('the API process ingests new mail when IMAP_* is set, and stops cleanly', a
   const rows = await queryRows<{ subject: string; category: string; is_read: boolean }>(database.db, sql`select subject, category, is_read from emails`);
   await database.close();
   expect(rows).toEqual([{ subject: 'Arrived while the API ran', category: 'ignored', is_read: true }]);
-}, 120_000);
+}, 180_000);
