@@ -29,6 +29,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
   it('is what the database runs for every derived table', async () => {
     expect([...bodies.keys()].sort()).toEqual([
       'dispute_counts_apply',
+      'dispute_evidence_verdict_apply',
       'dispute_record_copies_apply',
       'dispute_record_fill_apply',
       'ej_counts_apply',
