@@ -181,12 +181,12 @@ test('a column choice on /email follows the operator: it survives a logout and a
     await page.screenshot({ path: '.artifacts/columns-menu.png' });
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Columns (15 of 18)' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Columns (16 of 19)' })).toBeFocused();
 
-    const chosen = ['Transaction Date', 'ATM ID', 'Transaction Amt.', 'Dispute Amt.', 'MSP Remarks'];
+    const chosen = ['Transaction Date', 'ATM ID', 'Transaction Amt.', 'Dispute Amt.', 'Verdict'];
     const headers = (p: typeof page) => dataHeaders(p).allInnerTexts();
     await expect.poll(async () => (await headers(page)).slice(0, 5)).toEqual(chosen);
-    expect(await headers(page)).toHaveLength(15);
+    expect(await headers(page)).toHaveLength(16);
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -210,9 +210,9 @@ test('a column choice on /email follows the operator: it survives a logout and a
       await expect(first).toHaveText('Transaction Date');
 
       // Reset brings the table's own columns back, here and on the server.
-      await other.getByRole('button', { name: 'Columns (15 of 18)' }).click();
+      await other.getByRole('button', { name: 'Columns (16 of 19)' }).click();
       await other.getByRole('button', { name: 'Reset columns' }).click();
-      await expect.poll(async () => (await headers(other)).length).toBe(18);
+      await expect.poll(async () => (await headers(other)).length).toBe(19);
       await expect(dataHeaders(other).first()).toHaveText('ATM ID');
       const otherToken = await other.evaluate(() => localStorage.getItem('token'));
       await expect
