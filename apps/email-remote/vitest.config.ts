@@ -2,5 +2,5 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  test: { include: ['test/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+  test: { include: ['test/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 20_000 },
 });
