@@ -39,10 +39,10 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     expect(await login.json()).toEqual(unavailable);
 
     cluster.start();
-    await api.waitFor('/api/ready', 200, 30_000);
+    await api.waitFor('/api/ready', 200, 120_000);
     await api.createUser(operator.email, operator.password, 'admin'); // it writes the admin lists
     expect(await loginOver(api.base, operator.email, operator.password)).toMatch(/^ey/);
-  }, 120_000);
+  }, 400_000);
 
   it('keeps serving when the server ends its idle connections', async () => {
     const token = await loginOver(api.base, operator.email, operator.password);
@@ -288,5 +288,5 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
     // Every 201 is stored; nothing refused is; an unanswered request may have gone either way.
     expect([...created].filter((msp) => !stored.has(msp))).toEqual([]);
     expect([...stored].filter((msp) => !created.has(msp) && !unknown.has(msp))).toEqual([]);
-  }, 120_000);
+  }, 400_000);
 });

@@ -96,5 +96,5 @@ describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
     } finally {
       await limited.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });

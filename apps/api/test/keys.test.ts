@@ -312,7 +312,7 @@ describe.each(backends)('pnpm rekey on %s', (backend) => {
     } finally {
       await database.close();
     }
-  }, 120_000);
+  }, 300_000);
   test.runIf(embedded)(
     'after a --new-key interrupted before its last write, pnpm rekey leaves the data folder its first key alone',
     async () => {

@@ -17,4 +17,4 @@ it('finishes the request in flight on SIGTERM, then exits cleanly', async () => 
   expect(response.status).toBe(200);
   expect(await response.json()).toHaveProperty('access');
   expect(await api.exited).toBe(0);
-}, 60_000);
+}, 240_000);

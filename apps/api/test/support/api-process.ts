@@ -20,7 +20,11 @@ export interface ApiProcess {
   /** What the process printed so far (for a failing assertion's message). */
   output(): string;
   exited: Promise<number | null>;
-  /** Wait until GET path answers the status (polling every 100 ms). */
+  /**
+   * Wait until GET path answers the status (polling every 100 ms), for as long as the process runs:
+   * by default up to 3 minutes, since a process compiles the API's source as it starts, which takes
+   * that long on a machine busy with other suites.
+   */
   waitFor(path: string, status: number, timeoutMs?: number): Promise<void>;
   createUser(email: string, password: string, role?: 'operator' | 'admin'): Promise<void>;
   stop(): Promise<void>;
@@ -58,7 +62,7 @@ export async function startApiProcess(extraEnv: NodeJS.ProcessEnv = {}, users: {
     env,
     output: () => output,
     exited,
-    async waitFor(path, status, timeoutMs = 60_000) {
+    async waitFor(path, status, timeoutMs = 180_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         try {
