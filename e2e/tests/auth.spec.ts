@@ -36,7 +36,7 @@ test('logging in shows the loading state, then the dashboard inside the layout',
   release();
 
   await expect(page.getByText('Login successful')).toBeVisible();
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/dashboard$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link')).toHaveText(navigation);
   await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
@@ -51,7 +51,7 @@ test("the refresh token is out of scripts' reach: an HttpOnly cookie renews a la
   await page.getByPlaceholder('Enter your username').fill(demo.email);
   await page.getByPlaceholder('Enter your password').fill(demo.password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/dashboard$/);
   const cookie = (await page.context().cookies()).find((c) => c.name === 'ejdesk_refresh');
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/api/auth/' });
   // Nothing a script on the page can read holds it.
@@ -95,7 +95,7 @@ test('logout clears the session; the guard then sends every page to login and ba
   await page.getByPlaceholder('Enter your username').fill(demo.email);
   await page.getByPlaceholder('Enter your password').fill(demo.password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/missing-data$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/missing-data$/);
   await expect(page.getByRole('heading', { name: 'Missing Data' })).toBeVisible();
 });
 
@@ -108,7 +108,7 @@ test('a first visit to a page without a session shows the login form there, then
   await page.getByPlaceholder('Enter your password').fill(demo.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Login successful' })).toBeVisible();
-  await expect(page).toHaveURL(/\/email\?page_size=20$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/email\?page_size=20$/);
   await expect(page.getByRole('heading', { level: 1, name: 'EJ Error Data' })).toBeVisible();
   await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(20);
 });

@@ -53,7 +53,7 @@ test('the operator account logs in through the form to a console without the adm
   await page.getByPlaceholder('Enter your username').fill(demo.email);
   await page.getByPlaceholder('Enter your password').fill(demo.password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/dashboard$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Bank MSP List' })).toHaveCount(0);

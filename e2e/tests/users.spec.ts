@@ -31,7 +31,7 @@ test('an admin adds, disables and promotes a user, and the user feels each chang
       await other.getByRole('button', { name: 'Login' }).click();
     };
     await logIn();
-    await expect(other).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+    await expect(other).toHaveURL(/\/dashboard$/);
     const nav = other.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);
@@ -50,7 +50,7 @@ test('an admin adds, disables and promotes a user, and the user feels each chang
     await row.getByRole('button', { name: `Make admin: ${user.email}` }).click();
     await expect(row).toContainText('Admin');
     await logIn();
-    await expect(other).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+    await expect(other).toHaveURL(/\/dashboard$/);
     await expect(nav.getByRole('link', { name: 'Users' })).toBeVisible();
   } finally {
     await elsewhere.close();
@@ -86,7 +86,7 @@ test('after an admin resets a password, the user logs in with it once to choose 
     await expect(other.getByRole('alert')).toHaveText('The two new passwords differ.');
     await other.getByLabel('New password again').fill('my very own phrase');
     await other.getByRole('button', { name: 'Set password and continue' }).click();
-    await expect(other).toHaveURL(/\/dashboard$/, { timeout: 5000 });
+    await expect(other).toHaveURL(/\/dashboard$/);
     await expect(other.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
     // Any role changes its own password from the side nav.
