@@ -144,7 +144,8 @@ describe.runIf(postgresBin)('database faults (private PostgreSQL cluster)', () =
         `(${spanning.filter((c) => c.status === 201).length} answered 201, ${spanning.filter((c) => c.status === 503).length} 503); ` +
         `${retried} writes run again after their connection dropped; ${lostAtCommit} 503s at commit; ${refused.length} 503s in all`,
     );
-    expect(retried, api.output()).toBeGreaterThan(0);
+    // Whether the restart catches a write before its commit (run again) or at it (503) is up to the
+    // timing; idempotency.test.ts makes the run-again path happen every time.
     // None waited past the retry window (15 s) and a margin.
     expect(Math.max(...creates.map((c) => c.answeredAt! - c.sentAt))).toBeLessThan(20_000);
 

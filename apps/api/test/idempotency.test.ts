@@ -150,6 +150,54 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect(rows[0]!.n).toBe(0);
   });
 
+  // The path a restart of PostgreSQL takes when it catches a write mid-transaction, made to happen
+  // every time: the write waits on a lock this test holds, its connection is ended by the server
+  // (as a restart ends it), and the write runs again on a new connection once the lock is let go.
+  it.runIf(backend === 'postgres')('runs a write again when its connection drops mid-transaction, and writes it once', async () => {
+    const msp = 'Dropped Midway';
+    const waiting = async () =>
+      (
+        await queryRows<{ pid: number }>(
+          t.database.db,
+          sql`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'insert into "bank_msps"%'`,
+        )
+      ).map((r) => r.pid);
+    const until = async (what: string, check: () => Promise<boolean>) => {
+      for (const deadline = Date.now() + 60_000; !(await check()); await new Promise((r) => setTimeout(r, 50)))
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    };
+    let answer: ReturnType<typeof call> | undefined;
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table bank_msps in share row exclusive mode`);
+      answer = call('POST', '/api/scrape/bank/msp/create/', boss, 'dropped-midway', { msp, bank_name: 'Dropped Bank' });
+      let answered: string | undefined;
+      void answer.then((r) => (answered = `${r.statusCode} ${r.body}`));
+      let first: number[] = [];
+      await until('the write to wait on the lock', async () => (first = await waiting()).length === 1);
+      await queryRows(t.database.db, sql`select pg_terminate_backend(${first[0]!})`);
+      // Run again on another connection: it waits on the lock once more, until this transaction ends.
+      await until('the write to run again', async () => {
+        if (answered) throw new Error(`answered before the lock was let go: ${answered}`);
+        const now = await waiting();
+        return now.length === 1 && now[0] !== first[0];
+      });
+    });
+    const response = await answer!;
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ msp, bank_name: 'Dropped Bank' });
+    const stored = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from bank_msps where msp = ${msp}`);
+    expect(stored[0]!.n).toBe(1);
+    const audited = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from audit_log where entity = 'bank_msp' and action = 'create' and entity_id = ${String(response.json<{ id: number }>().id)}`,
+    );
+    expect(audited[0]!.n).toBe(1);
+    // The key holds the one answer: a repeat replays it and writes nothing more.
+    const repeat = await call('POST', '/api/scrape/bank/msp/create/', boss, 'dropped-midway', { msp, bank_name: 'Dropped Bank' });
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.body).toBe(response.body);
+  });
+
   it('refuses a malformed key with 400 and writes nothing', async () => {
     for (const key of ['', 'x'.repeat(201), 'with space', 'ünïcode']) {
       const answer = await call('POST', '/api/views/', other, key, view(`Bad key ${key.length}`));
