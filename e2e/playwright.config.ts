@@ -1,5 +1,6 @@
 // End-to-end tests of the composed production build (`pnpm start`) in Debian's Chromium, on ports of
 // their own and a fresh embedded database, so a running demo is never touched.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { appLog, caFile, mailbox, signInProvider } from './support/mailbox.ts';
@@ -20,6 +21,11 @@ export const appEnv = {
   API_PORT: String(ports.api),
 };
 
+// Chromium's headless shell (Debian's chromium-headless-shell, what Playwright runs headless by
+// default) renders with Blink as the browser does, with a quarter less CPU per spec than the whole
+// browser run headless; the whole browser where the shell is not installed.
+const chromium = existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium';
+
 export default defineConfig({
   testDir: './tests',
   outputDir: './.artifacts/results',
@@ -37,7 +43,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? chromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
