@@ -620,8 +620,13 @@ def plan_withdrawal(atm: Atm, r: random.Random, t: dt.datetime, verdict: str, ca
             break
         amount = None
     else:
+        # The cassettes ran dry for every draw: full again, the smallest amount that fits (two notes
+        # at least for a partial dispense, which presents fewer than it stacked).
         atm.replenish()
-        amt, mix = 500, atm.mix(500, r)
+        for amt in sorted(set(AMOUNTS)):
+            mix = atm.mix(amt, r)
+            if mix and (verdict != 'partial' or sum(mix) >= 2):
+                break
     assert mix is not None
     presented = [0] * len(mix)
     if verdict in ('dispensed', 'retracted', 'contradiction') or (verdict == 'indeterminate'):
