@@ -42,7 +42,7 @@ export const benches = {
   },
   journals: {
     filter: '@ejdesk/journal',
-    about: 'parseJournal over a 100 MB journal of each family, streamed from disk: MB/s and peak RSS per process.',
+    about: 'parseJournal over a 40 MB journal of each family, streamed from disk: MB/s and peak RSS per process.',
   },
   budgets: {
     filter: '@ejdesk/e2e',
