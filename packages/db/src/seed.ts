@@ -2,7 +2,9 @@
 // and inserted in batches through json_to_recordset: one parameter per batch, the same SQL on PGlite
 // and PostgreSQL, and fast enough for 1,000,000 rows in minutes.
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from './client.ts';
+import { type Db } from './client.ts';
+import { insertBatches, maxId } from './seed-batches.ts';
+import { insertHostileSample } from './seed-samples.ts';
 import { encryptBankPass } from './bank-pass-cipher.ts';
 import { dataFileKinds, type DataFileKind, type EmailCategory } from './schema.ts';
 
@@ -100,35 +102,6 @@ function dispute(rng: Rng, now: Date) {
   };
 }
 
-async function insertBatches(
-  db: Db,
-  table: string,
-  columns: Record<string, string>,
-  total: number,
-  make: (i: number) => Record<string, unknown>,
-  options: Pick<SeedOptions, 'batchSize' | 'onProgress'>,
-  /** For rows with a unique key (the admin lists): keep what is there. */
-  keepExisting = false,
-): Promise<void> {
-  const batchSize = options.batchSize ?? 5000;
-  const names = Object.keys(columns);
-  const definition = names.map((n) => `"${n}" ${columns[n]}`).join(', ');
-  const list = names.map((n) => `"${n}"`).join(', ');
-  for (let start = 0; start < total; start += batchSize) {
-    const rows = [];
-    for (let i = start; i < Math.min(total, start + batchSize); i++) rows.push(make(i));
-    await db.execute(
-      sql`insert into ${sql.identifier(table)} (${sql.raw(list)}) select ${sql.raw(list)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(definition)}) ${sql.raw(keepExisting ? 'on conflict do nothing' : '')}`,
-    );
-    options.onProgress?.(table, Math.min(total, start + batchSize), total);
-  }
-}
-
-async function maxId(db: Db, table: string): Promise<number> {
-  const [row] = await queryRows<{ max: string | number | null }>(db, sql`select max(id) as max from ${sql.identifier(table)}`);
-  return Number(row?.max ?? 0);
-}
-
 const categoryWeights: [EmailCategory, number][] = [
   ['processed', 0.5],
   ['ej_not_found', 0.15],
@@ -140,82 +113,6 @@ function category(rng: Rng): EmailCategory {
   let r = rng.next();
   for (const [name, weight] of categoryWeights) if ((r -= weight) < 0) return name;
   return 'processed';
-}
-
-/** Mail is untrusted: one sample carries the usual tricks, so the console can be seen to defuse them. */
-const hostileSampleSubject = 'Suspicious HTML sample';
-const hostileSampleHtml =
-  '<p>Please review the attached dispute.</p>' +
-  '<script>window.parent.__ejdeskPwned = "script"</script>' +
-  '<img src="x" onerror="window.parent.__ejdeskPwned = \'onerror\'" alt="broken">' +
-  '<a href="javascript:window.parent.__ejdeskPwned = \'link\'">Open the statement</a>' +
-  '<img src="http://tracker.invalid/pixel.png?id=42" alt="tracking pixel">';
-
-/** An EJ record whose remark is a spreadsheet formula: exports must write it as inert text. */
-const formulaSampleAtmId = 'EVL00001';
-
-async function insertHostileSample(db: Db, now: Date, options: Pick<SeedOptions, 'onProgress'>) {
-  await insertBatches(
-    db,
-    'ej_records',
-    {
-      kind: 'text',
-      atm_id: 'text',
-      card_no: 'text',
-      txt_no: 'text',
-      transaction_date: 'date',
-      transaction_amt: 'numeric',
-      msp_remarks: 'text',
-      mail_subject: 'text',
-      mail_received_from: 'text',
-      bank_name: 'text',
-    },
-    1,
-    () => ({
-      kind: 'dispute',
-      atm_id: formulaSampleAtmId,
-      card_no: '400000XXXXXX0000',
-      txt_no: '000001',
-      transaction_date: isoDate(now),
-      transaction_amt: 100,
-      msp_remarks: '=HYPERLINK("http://evil.example","Refund")',
-      mail_subject: '@SUM(1+1)',
-      mail_received_from: 'unknown@phish.example',
-      bank_name: 'Apex Bank',
-    }),
-    options,
-  );
-  const at = new Date(now.getTime() - 3600_000).toISOString();
-  await insertBatches(
-    db,
-    'emails',
-    {
-      email_from: 'text',
-      email_to: 'text',
-      subject: 'text',
-      normalized_subject: 'text',
-      email_body: 'text',
-      email_body_html: 'text',
-      received_at: 'timestamptz',
-      category: 'text',
-      create_at: 'timestamptz',
-      update_at: 'timestamptz',
-    },
-    1,
-    () => ({
-      email_from: 'unknown@phish.example',
-      email_to: 'ej-desk@operations.example',
-      subject: hostileSampleSubject,
-      normalized_subject: hostileSampleSubject.toLowerCase(),
-      email_body: 'Please review the attached dispute.',
-      email_body_html: hostileSampleHtml,
-      received_at: at,
-      category: 'ignored',
-      create_at: at,
-      update_at: at,
-    }),
-    options,
-  );
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
