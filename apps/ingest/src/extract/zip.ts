@@ -1,7 +1,7 @@
 // ZIP archives (and xlsx files, which are ZIPs) opened with hard limits, so that a zip bomb or a
 // lying size header costs at most the limit: every entry is inflated through a writer that stops
 // at its cap, whatever the archive claims.
-import { BlobReader, configure, Uint8ArrayReader, Writer, ZipReader, type Entry, type FileEntry } from '@zip.js/zip.js';
+import { BlobReader, configure, Uint8ArrayReader, Writer, ZipReader, type FileEntry } from '@zip.js/zip.js';
 import { limits } from '../limits.ts';
 
 // No web workers: the ingester parallelises across messages, and workers cost a start-up each.
@@ -55,18 +55,28 @@ const mailBounds: ZipBounds = { entries: limits.zipEntries, entryBytes: limits.u
  */
 export async function* unzipEach(source: Uint8Array | Blob, passwords: readonly string[] = [], bounds: ZipBounds = mailBounds): AsyncGenerator<ZipFile> {
   const reader = new ZipReader(source instanceof Uint8Array ? new Uint8ArrayReader(source) : new BlobReader(source));
+  // The central directory is read twice, an entry at a time, and never kept: once to count the files
+  // (refused before anything is inflated when there are too many), once to inflate them. Kept whole
+  // (getEntries), it cost 7 KB of memory an entry: 300 MB for an archive of 42,000 journals.
+  const filesOf = async function* (): AsyncGenerator<FileEntry> {
+    for await (const entry of reader.getEntriesGenerator()) if (!entry.directory) yield entry;
+  };
+  const countFiles = async () => {
+    let files = 0;
+    for await (const entry of reader.getEntriesGenerator()) if (!entry.directory) files++;
+    return files;
+  };
   try {
-    let entries: Entry[];
+    let count: number;
     try {
-      entries = await reader.getEntries();
+      count = await countFiles();
     } catch (err) {
       throw new ExtractionError(`not a readable ZIP archive (${(err as Error).message})`);
     }
-    const files = entries.filter((e): e is FileEntry => !e.directory);
-    if (files.length > bounds.entries) throw new ExtractionError(`the archive holds ${files.length} files (limit ${bounds.entries})`);
+    if (count > bounds.entries) throw new ExtractionError(`the archive holds ${count} files (limit ${bounds.entries})`);
     let total = 0;
     let password: string | undefined;
-    for (const entry of files) {
+    for await (const entry of filesOf()) {
       const cap = Math.min(bounds.entryBytes, bounds.totalBytes - total);
       let data: Uint8Array | undefined;
       if (!entry.encrypted) data = await inflate(entry, undefined, cap);
