@@ -44,6 +44,11 @@ export const benches = {
     filter: '@ejdesk/journal',
     about: 'parseJournal over a 40 MB journal of each family, streamed from disk: MB/s and peak RSS per process.',
   },
+  'journal-zip': {
+    filter: '@ejdesk/ingest',
+    script: 'bench:zip',
+    about: 'A 500 MB ZIP of journals read as the ingester reads an archive (one entry inflated at a time) and each journal parsed: MB/s and peak RSS.',
+  },
   budgets: {
     filter: '@ejdesk/e2e',
     about: 'What the browser downloads before the login form and before the dashboard is usable, from Chromium’s network log.',
