@@ -439,6 +439,46 @@ describe.each(backends)('journals on %s', (backend) => {
     expect((await call('POST', '/api/disputes/999999/apply-suggestion/', {})).statusCode).toBe(404);
     expect((await call('POST', '/api/disputes/apply-suggestion/', {})).statusCode).toBe(400);
   });
+
+  // Last, since it stores one more journal, which the tests above count. When the server ends an
+  // upload's connection mid-store, the upload answers 503 and keeps nothing; the same file sent again
+  // is stored once.
+  it.runIf(backend === 'postgres')('answers 503 and keeps nothing when its connection drops mid-store; sent again, it is stored once', async () => {
+    const one = generate(['--seed', '11', '--family', 'hyosung', '--atms', '1', '--days', '1', '--txns', '30']);
+    try {
+      const file = one.manifest.files[0]!;
+      const bytes = fileOf(one, file.name);
+      const before = await journalCount();
+      const inserting = async () =>
+        (
+          await queryRows<{ pid: number }>(
+            t.database.db,
+            sql`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into%journals%'`,
+          )
+        ).map((r) => r.pid);
+      let answer: ReturnType<typeof upload> | undefined;
+      await t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table journals in share row exclusive mode`);
+        answer = upload(file.name, bytes);
+        let waiting: number[] = [];
+        for (const deadline = Date.now() + 60_000; (waiting = await inserting()).length === 0; await new Promise((r) => setTimeout(r, 50)))
+          if (Date.now() > deadline) throw new Error('the upload never reached its insert');
+        await queryRows(t.database.db, sql`select pg_terminate_backend(${waiting[0]!})`);
+        await answer;
+      });
+      const dropped = await answer!;
+      expect(dropped.statusCode, dropped.body).toBe(503);
+      expect(dropped.json()).toEqual({ detail: expect.any(String) });
+      expect(await journalCount()).toBe(before);
+      const stored = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from journals where sha256 = ${file.sha256}`);
+      expect(stored[0]!.n).toBe(0);
+      const again = await upload(file.name, bytes);
+      expect(again.statusCode, again.body).toBe(201);
+      expect(await journalCount()).toBe(before + 1);
+    } finally {
+      rmSync(one.dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** Text as a literal in a regular expression. */
