@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { receiveJournal, type Db } from '@ejdesk/db';
 import type { JournalReceiver } from './extract/index.ts';
 import { looksLikeText } from './extract/text.ts';
-import { ExtractionError, unzipEach, type ZipBounds } from './extract/zip.ts';
+import { ExtractionError, folderBounds, unzipEach } from './extract/zip.ts';
 import { limits } from './limits.ts';
 import type { PathContents } from './sources/files.ts';
 
@@ -57,9 +57,6 @@ interface FolderJournals {
 }
 
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-
-/** A folder's archive is the operator's own: more entries than mail may carry, still each within the attachment limit. */
-const folderBounds: ZipBounds = { entries: 100_000, entryBytes: limits.attachmentBytes, totalBytes: Number.POSITIVE_INFINITY };
 
 /**
  * Receive the journals of a path: its files that are neither mail nor mbox, and the files inside

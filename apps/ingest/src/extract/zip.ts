@@ -40,12 +40,14 @@ async function inflate(entry: FileEntry, password: string | undefined, cap: numb
 }
 
 /** How much an archive may hold: the mail's bounds by default; a folder the operator names is read with wider ones. */
-export interface ZipBounds {
+interface ZipBounds {
   entries: number;
   entryBytes: number;
   totalBytes: number;
 }
 const mailBounds: ZipBounds = { entries: limits.zipEntries, entryBytes: limits.unzippedEntryBytes, totalBytes: limits.unzippedTotalBytes };
+/** A folder's archive is the operator's own: more entries than mail may carry, still each within the attachment limit. */
+export const folderBounds: ZipBounds = { entries: 100_000, entryBytes: limits.attachmentBytes, totalBytes: Number.POSITIVE_INFINITY };
 
 /**
  * Every file in an archive, inflated within the bounds, one at a time: only the file in hand is
