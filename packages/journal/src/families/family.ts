@@ -81,7 +81,10 @@ export interface LinePattern {
 export interface Family {
   /** The name stored with each journal ('ncr', or a bank's variant such as 'ncr-examplebank'). */
   name: string;
-  /** Lines that identify the family: the one whose patterns match most of the first lines wins. */
+  /**
+   * Lines that identify the family: the one whose patterns match most of the first lines wins. Each
+   * is first searched in the lines joined by newlines, so none may look past a line's ends.
+   */
   detect: RegExp[];
   /** In order: the first pattern that matches a line decides what it means. */
   patterns: LinePattern[];
