@@ -30,22 +30,22 @@ export interface Operator {
   email: string;
 }
 
+/** Disputes picked by their ids, or by a filter's `where` (a select of dispute ids). */
+export type DisputeTarget = { ids: number[] } | { where: SQL };
+
+/** The target as a select of dispute ids, for `id in (...)`. */
+export const pickedDisputes = (target: DisputeTarget): SQL => ('ids' in target ? sql`select unnest(${sql.param(target.ids)}::bigint[])` : target.where);
+
 /**
  * Set the status of disputes (the ids, or those `where` picks, in one statement), as an operator:
  * each changed row gets a history event, the change one audit entry, and a dispute opened again
  * gets its clock back from the rules. Rows are locked in id order, so parallel changes of one
  * dispute queue one behind the other and the history stays in the order they were made.
  */
-export async function setDisputeStatus(
-  db: Db,
-  target: { ids: number[] } | { where: SQL },
-  change: StatusChange,
-  by: Operator,
-  today: string,
-): Promise<number[]> {
+export async function setDisputeStatus(db: Db, target: DisputeTarget, change: StatusChange, by: Operator, today: string): Promise<number[]> {
   return db.transaction(async (trx) => {
     const tx = trx as unknown as Db;
-    const picked = 'ids' in target ? sql`select unnest(${sql.param(target.ids)}::bigint[])` : target.where;
+    const picked = pickedDisputes(target);
     const changed = await queryRows<{ id: string | number }>(
       tx,
       sql`with locked as (select id from disputes where id in (${picked}) order by id for update),

@@ -3,6 +3,7 @@
 // and the verdicts of a page of EJ records.
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { type DisputeTarget, pickedDisputes } from '../disputes/index.ts';
 import { type JournalLine, readRange } from './lines.ts';
 import { transactionFields, type JournalTransactionRow } from './lists.ts';
 import type { PagedCharset } from './pages.ts';
@@ -184,4 +185,16 @@ export async function verdictsOfRecords(db: Db, recordIds: number[]): Promise<Ma
         where l.record_id = any(${sql.param(recordIds)}::bigint[])`,
   );
   return new Map(rows.map(({ record_id, ...v }) => [record_id, v]));
+}
+
+/**
+ * The disputes of the target that have evidence, in id order: the ids alone (a million is 8 MB),
+ * read once, so a ZIP of their packs follows one reading of the filters however long it streams.
+ */
+export async function disputesWithEvidence(db: Db, target: DisputeTarget): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select dispute_id::float8 as id from dispute_evidence where dispute_id in (${pickedDisputes(target)}) order by dispute_id`,
+  );
+  return rows.map((row) => row.id);
 }

@@ -6,5 +6,13 @@ export { type ReceiveInput, type ReceiveResult, type ReceivedJournal, receiveJou
 export { type MatchTarget, type MatchedDispute, matchDisputes } from './match.ts';
 export { type JournalLine, journalBytes, journalLines, maxLinesRead } from './lines.ts';
 export { type JournalDetail, type JournalFilters, type JournalRow, type JournalTransactionRow, journalDetail, listJournals } from './lists.ts';
-export { type DisputeEvidence, type ExcerptLine, type NeighbourTransaction, type RecordVerdict, disputeEvidence, verdictsOfRecords } from './evidence.ts';
+export {
+  type DisputeEvidence,
+  type ExcerptLine,
+  type NeighbourTransaction,
+  type RecordVerdict,
+  disputeEvidence,
+  disputesWithEvidence,
+  verdictsOfRecords,
+} from './evidence.ts';
 export { type Suggestion, type SuggestionResult, applySuggestion, suggestionOf } from './suggestions.ts';

@@ -1,8 +1,8 @@
 // The outcome a journal's verdict suggests for a dispute, applied as an operator applies a status
 // (history event and audit entry, naming the journal's file), never over an operator's status.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
-import { type DisputeOutcome, type DisputeStatus, type Operator, setDisputeStatus } from '../disputes/index.ts';
+import { type DisputeOutcome, type DisputeStatus, type DisputeTarget, type Operator, pickedDisputes, setDisputeStatus } from '../disputes/index.ts';
 
 export interface Suggestion {
   status: DisputeStatus;
@@ -36,8 +36,8 @@ const verdictWords = (verdict: string) => verdict.replace('_', ' ');
  * suggestion and a journal file are changed together, through setDisputeStatus (one audit entry
  * each group, a history event each dispute), the note naming the file, the verdict and the lines.
  */
-export async function applySuggestion(db: Db, target: { ids: number[] } | { where: SQL }, by: Operator, today: string): Promise<SuggestionResult> {
-  const picked = 'ids' in target ? sql`select unnest(${sql.param(target.ids)}::bigint[])` : target.where;
+export async function applySuggestion(db: Db, target: DisputeTarget, by: Operator, today: string): Promise<SuggestionResult> {
+  const picked = pickedDisputes(target);
   const rows = await queryRows<{
     id: number;
     status: DisputeStatus;

@@ -4,7 +4,6 @@
 // its journal's verdict suggests (never over an operator's), its evidence pack (a PDF, or a ZIP of
 // many), and the dashboard's ageing card. The clock's day is today in TAT_TIME_ZONE.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SQL } from 'drizzle-orm';
 import {
   applySuggestion,
   checkStatusChange,
@@ -12,9 +11,11 @@ import {
   disputeAgeing,
   disputeEvidence,
   disputesMatching,
+  disputesWithEvidence,
   disputeStory,
   RuleProblem,
   setDisputeStatus,
+  type DisputeTarget,
   type StatusChange,
   type SuggestionResult,
 } from '@ejdesk/db';
@@ -33,7 +34,7 @@ import {
 } from '@ejdesk/contract/schemas/disputes.ts';
 import { DashboardQuery } from '@ejdesk/contract/schemas/emails.ts';
 import { ejFiltersOf } from '../../lib/ej-filters.ts';
-import { disputesWithEvidence, evidenceOf, evidencePack, evidenceZip } from './evidence.ts';
+import { evidenceOf, evidencePack, evidenceZip } from './evidence.ts';
 
 /** The checked change, or the 400's detail. */
 function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown }): StatusChange | { detail: string } {
@@ -57,7 +58,7 @@ const countsOf = (result: SuggestionResult) => ({
 function targetOf(
   body: { ids?: number[] | undefined; filters?: Parameters<typeof ejFiltersOf>[1] | undefined },
   day: string,
-): { ids: number[] } | { where: SQL } | { detail: string } {
+): DisputeTarget | { detail: string } {
   const { ids, filters } = body;
   if ((ids === undefined) === (filters === undefined)) return { detail: 'body: give either ids or filters, not both.' };
   return ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };

@@ -3,10 +3,9 @@
 import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { sql, type SQL } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import yazl from 'yazl';
-import { disputeEvidence, disputeStory, queryRows, suggestionOf, type Db, type DisputeEvidence } from '@ejdesk/db';
+import { disputeEvidence, disputeStory, suggestionOf, type Db, type DisputeEvidence } from '@ejdesk/db';
 import type { Evidence } from '@ejdesk/contract/schemas/journals.ts';
 import { evidenceFileName, evidencePdf } from '../../lib/evidence-pdf.ts';
 
@@ -36,19 +35,6 @@ export const evidenceOf = (found: DisputeEvidence | null): Wire | null => {
     suggestion: suggestion && { status: suggestion.status, outcome: suggestion.outcome, advice: suggestion.advice },
   };
 };
-
-/**
- * The disputes of the target that have evidence, in id order: the ids alone (a million is 8 MB),
- * read once, so the ZIP's packs follow one reading of the filters however long it streams.
- */
-export async function disputesWithEvidence(db: Db, target: { ids: number[] } | { where: SQL }): Promise<number[]> {
-  const picked = 'ids' in target ? sql`select unnest(${sql.param(target.ids)}::bigint[])` : target.where;
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`select dispute_id::float8 as id from dispute_evidence where dispute_id in (${picked}) order by dispute_id`,
-  );
-  return rows.map((row) => row.id);
-}
 
 interface Pack {
   fileName: string;
