@@ -1,5 +1,6 @@
 // The one paginated list screen: filters, total, table, pager, with its state in the URL. Each list
-// (all-email, the email categories, the text file lists) is this component plus a small config.
+// (all-email, the email categories, the text file lists, the audit log, the journals) is this
+// component plus a small config.
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -8,18 +9,26 @@ import { useListState } from '../list-state.ts';
 import { useSorting } from '../sorting.ts';
 import { Button } from './Button.tsx';
 import { DataTable } from './DataTable.tsx';
+import { ChoiceField } from './Field.tsx';
 import { FilterChips } from './FilterChips.tsx';
 import { FilterInput } from './FilterInput.tsx';
 import { Card, Page } from './Page.tsx';
 import { Pager } from './Pager.tsx';
 import { TotalRecords } from './States.tsx';
 
-export interface FilterDef {
+export type FilterDef = {
   /** The query parameter, in the URL and to the API. */
   name: string;
   label: string;
-  type: 'text' | 'date' | 'month';
-}
+} & (
+  | { type: 'text' | 'date' | 'month' }
+  /** One of a few words, applied when chosen; the first option (value '') is "any". */
+  | { type: 'choice'; options: readonly { value: string; label: string }[] }
+);
+
+/** What a choice's chip says: the option's words (a value no option has, as it is). */
+const shownValue = (filter: { options: readonly { value: string; label: string }[] }, value: string) =>
+  filter.options.find((o) => o.value === value)?.label ?? value;
 
 export interface PageResult<Row> {
   count: number;
@@ -51,6 +60,10 @@ export interface PaginatedListPageProps<Row> {
   actions?: (filters: Record<string, string>) => ReactNode;
   /** Refreshed when new mail is processed (the shell's live events refetch `meta.live` queries). */
   live?: boolean;
+  /** Above the filters, in the card (the Journals screen's upload). */
+  header?: ReactNode;
+  /** What an empty list says (it tells where the rows come from). */
+  emptyText?: string;
 }
 
 export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
@@ -90,23 +103,41 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   return (
     <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined} actions={props.actions?.(state.filters)}>
       <Card>
+        {props.header}
         <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
-          {filters.map((filter) => (
-            <FilterInput
-              key={filter.name}
-              label={filter.label}
-              type={filter.type}
-              value={state.filters[filter.name] ?? ''}
-              onType={(value) => state.typeFilter(filter.name, value)}
-              onCommit={(value) => state.setFilters({ [filter.name]: value })}
-              resets={state.resets}
-            />
-          ))}
+          {filters.map((filter) =>
+            filter.type === 'choice' ? (
+              <ChoiceField
+                key={filter.name}
+                label={filter.label}
+                name={filter.name}
+                value={state.filters[filter.name] ?? ''}
+                options={filter.options}
+                onChange={(value) => state.setFilters({ [filter.name]: value })}
+              />
+            ) : (
+              <FilterInput
+                key={filter.name}
+                label={filter.label}
+                type={filter.type}
+                value={state.filters[filter.name] ?? ''}
+                onType={(value) => state.typeFilter(filter.name, value)}
+                onCommit={(value) => state.setFilters({ [filter.name]: value })}
+                resets={state.resets}
+              />
+            ),
+          )}
           {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
           {total === 'inline' && <TotalRecords count={data?.count} />}
         </div>
         <FilterChips
-          applied={filters.filter((f) => state.filters[f.name]).map((f) => ({ ...f, value: state.filters[f.name]! }))}
+          applied={filters
+            .filter((f) => state.filters[f.name])
+            .map((f) =>
+              f.type === 'choice'
+                ? { name: f.name, label: f.label, value: shownValue(f, state.filters[f.name]!) }
+                : { name: f.name, label: f.label, type: f.type, value: state.filters[f.name]! },
+            )}
           onRemove={(name) => state.setFilters({ [name]: '' })}
           onClear={resetButton ? undefined : state.reset}
         />
@@ -118,6 +149,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           error={query.isError ? props.describeFailure(query.error) : null}
           onRetry={() => void query.refetch()}
           skeletonRows={Math.min(state.pageSize, 20)}
+          emptyText={props.emptyText}
           sorting={sorting}
           onSort={props.defaultOrdering ? sortBy : undefined}
           choice={choice}

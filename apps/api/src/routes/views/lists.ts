@@ -25,6 +25,8 @@ export const viewLists = [
   'other-email-data',
   // The admins' audit log.
   'audit-log',
+  // The journals received.
+  'journals',
 ] as const;
 
 export const isViewList = (list: string): boolean => (viewLists as readonly string[]).includes(list);
