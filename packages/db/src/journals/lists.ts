@@ -57,7 +57,9 @@ export async function listJournals(db: Db, query: Page & JournalFilters): Promis
   if (count === 0) return { count, rows: [] };
   const rows = await queryRows<JournalRow>(
     db,
-    sql`select ${rowFields} from journals ${whereSql} order by day desc, id desc
+    // Ordered by the columns (qualified): bare day and id would name the output's text and float8
+    // casts, which no index holds, and sort every journal to find the first page.
+    sql`select ${rowFields} from journals ${whereSql} order by journals.day desc, journals.id desc
         limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   );
   return { count, rows };
