@@ -78,6 +78,8 @@ export const journals = pgTable(
     uniqueIndex('journals_sha256_key').on(t.sha256),
     // The list: an ATM's journals by day, a range of days, newest first.
     index('journals_atm_day_idx').on(t.atmId, t.day, t.id),
+    // The list's ATM filter matches part of an ID (ILIKE '%...%'): trigrams answer it from the index.
+    index('journals_atm_trgm_idx').using('gin', sql`${t.atmId} gin_trgm_ops`),
     index('journals_day_idx').on(t.day, t.id),
     index('journals_anomaly_kinds_idx').using('gin', t.anomalyKinds),
     index('journals_email_idx').on(t.emailId),

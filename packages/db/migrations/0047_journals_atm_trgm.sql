@@ -1,0 +1,1 @@
+CREATE INDEX "journals_atm_trgm_idx" ON "journals" USING gin ("atm_id" gin_trgm_ops);
