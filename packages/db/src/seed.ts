@@ -8,6 +8,8 @@ import { insertHostileSample } from './seed-samples.ts';
 import { encryptBankPass } from './bank-pass-cipher.ts';
 import { dataFileKinds, type DataFileKind, type EmailCategory } from './schema.ts';
 
+export { seedDemoJournals } from './seed-journals.ts';
+
 export interface SeedOptions {
   emails: number;
   ej: number;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../src/index.ts';
-import { seed } from '../src/seed.ts';
+import { seed, seedDemoJournals } from '../src/seed.ts';
 
 const now = new Date('2026-03-15T12:00:00Z');
 
@@ -81,6 +81,43 @@ describe('seeding again', () => {
       sql`select (select count(*) from emails)::int as emails, (select count(*) from bank_passwords)::int as passwords, (select count(*) from bank_msps)::int as msps`,
     );
     expect(counts).toEqual({ emails: 102, passwords: 8, msps: 11 });
+    await database.close();
+  });
+});
+
+describe('the demo journals', () => {
+  it('receive one journal of each family after their complaints, giving every verdict, once', async () => {
+    const database = await openDatabase();
+    await database.migrate();
+    const first = await seedDemoJournals(database.db);
+    expect(first.journals).toBe(3);
+    const found = () =>
+      queryRows<{ family: string; verdict: string | null; n: number }>(
+        database.db,
+        sql`select j.family, e.verdict, count(*)::int as n from dispute_evidence e
+            join journal_transactions t on t.id = e.transaction_id join journals j on j.id = t.journal_id
+            group by 1, 2 order by 1, 2`,
+      );
+    const verdicts = await found();
+    // Every complaint found its withdrawal by its number, and each family shows every verdict.
+    expect(verdicts.reduce((sum, row) => sum + row.n, 0)).toBe(first.disputes);
+    for (const family of ['diebold', 'hyosung', 'ncr'])
+      expect(verdicts.filter((row) => row.family === family).map((row) => row.verdict)).toEqual([
+        'dispensed',
+        'indeterminate',
+        'not_dispensed',
+        'partial',
+        'retracted',
+        'reversed',
+      ]);
+    const [{ matches } = { matches: [] }] = await queryRows<{ matches: string[] }>(
+      database.db,
+      sql`select array_agg(distinct match) as matches from dispute_evidence`,
+    );
+    expect(matches.every((how) => ['rrn', 'stan', 'serial'].includes(how))).toBe(true);
+    // Prepared again (a restart of the demo): nothing more.
+    expect(await seedDemoJournals(database.db)).toEqual({ journals: 0, disputes: 0 });
+    expect(await found()).toEqual(verdicts);
     await database.close();
   });
 });

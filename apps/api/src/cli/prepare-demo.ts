@@ -2,7 +2,7 @@
 // accounts (an operator and an admin, with those roles) and seed the demo data the first time.
 // Nothing is ever created by itself on a real server.
 import { createUser, queryRows, users, type UserRole } from '@ejdesk/db';
-import { seed } from '@ejdesk/db/seed';
+import { seed, seedDemoJournals } from '@ejdesk/db/seed';
 import { sql } from 'drizzle-orm';
 import { readSettings, startingWith } from '@ejdesk/settings';
 import { demoSettings, loadConfig } from '../config.ts';
@@ -34,6 +34,8 @@ if (database.backend === 'pglite') {
     const { EJDESK_DEMO_EMAILS: emails, EJDESK_DEMO_EJ: ej } = demo;
     console.log(`Seeding the demo data (${emails} emails, ${ej} EJ records)...`);
     await seed(database.db, { emails, ej, bankPassKey: loadSecrets(config).bankPassKey });
+    const journals = await seedDemoJournals(database.db);
+    console.log(`Received ${journals.journals} demo journals, with complaints for ${journals.disputes} of their withdrawals.`);
   }
 }
 await database.close();
