@@ -13,6 +13,14 @@ export type { EventKind, Family, LinePattern } from './families/family.ts';
 
 /** How many of a journal's first lines are read to recognise its family. */
 const detectLines = 2000;
+/**
+ * A family that leads clearly in the first lines (three identifying lines at least, two more than
+ * any other family) is taken without reading the rest of the 2,000: a day's journal is about that
+ * long, and searching all of it for every family's lines cost a fifth of its parse.
+ */
+const quickLines = 250;
+const quickScore = 3;
+const quickLead = 2;
 
 /**
  * Each identifying pattern also as one search over all the first lines at once (multiline): most of
@@ -30,11 +38,20 @@ function scores(lines: readonly string[]): { family: Family; score: number }[] {
   return families.map((family) => ({ family, score: family.detect.filter(found).length }));
 }
 
+/** The family with the most identifying lines (the first listed on a tie), and its lead over the next. */
+function leader(lines: readonly string[]): { family: Family; score: number; lead: number } {
+  const ranked = scores(lines).sort((x, y) => y.score - x.score);
+  return { family: ranked[0]!.family, score: ranked[0]!.score, lead: ranked[0]!.score - (ranked[1]?.score ?? 0) };
+}
+
 function best(lines: readonly string[]): Family | null {
-  let top: { family: Family; score: number } | null = null;
-  for (const s of scores(lines)) if (!top || s.score > top.score) top = s;
+  if (lines.length > quickLines) {
+    const quick = leader(lines.slice(0, quickLines));
+    if (quick.score >= quickScore && quick.lead >= quickLead) return quick.family;
+  }
+  const top = leader(lines);
   // Two different identifying lines at least: one word in prose is not a journal.
-  return top && top.score >= 2 ? top.family : null;
+  return top.score >= 2 ? top.family : null;
 }
 
 /** The family whose identifying lines the journal's first lines match best; null when none does. */
