@@ -1,4 +1,5 @@
 // The pieces extraction rests on, with the malformed input senders really send.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import iconv from 'iconv-lite';
 import { cleanText, columnOf, parseDate, parseMoney, readTable } from '../src/extract/columns.ts';
@@ -129,6 +130,26 @@ describe('archives', () => {
   test('a zip bomb stops at the limit, whatever it costs to build', async () => {
     await expect(unzip(zipBomb(64 * 1024 * 1024))).rejects.toThrow(/expands beyond/);
     await expect(unzip(Buffer.from('not a zip at all'))).rejects.toThrow(/not a readable ZIP/);
+  });
+
+  test('entries stored and deflated by Python read back; a damaged one is refused, never passed on', async () => {
+    // Python's zipfile, not this code, writes the archive: one entry stored, one deflated.
+    const make = `import io, sys, zipfile
+b = io.BytesIO()
+with zipfile.ZipFile(b, 'w') as z:
+    z.writestr('stored.txt', 'ATM ID,Amount\\nA1,5\\n', zipfile.ZIP_STORED)
+    z.writestr('deflated.txt', 'NOTES PRESENTED 0,4,0,0\\n' * 2000, zipfile.ZIP_DEFLATED)
+sys.stdout.buffer.write(b.getvalue())`;
+    const archive = execFileSync('/usr/bin/python3', ['-c', make]);
+    const files = await unzip(archive);
+    expect(files.map((f) => [f.name, Buffer.from(f.data).toString().slice(0, 23), f.data.length])).toEqual([
+      ['stored.txt', 'ATM ID,Amount\nA1,5\n', 19],
+      ['deflated.txt', 'NOTES PRESENTED 0,4,0,0', 48000],
+    ]);
+    // One byte of the stored entry's content changed: its CRC-32 no longer matches.
+    const damaged = Buffer.from(archive);
+    damaged[damaged.indexOf('A1,5')] = 'B'.charCodeAt(0);
+    await expect(unzip(damaged)).rejects.toThrow(/stored.txt is damaged/);
   });
 });
 
