@@ -29,7 +29,7 @@ const [{ resolved } = { resolved: 0 }] = await queryRows<{ resolved: number }>(
 if (resolved === 0) {
   const [desk] = await queryRows<{ id: number; email: string }>(db, sql`select id, email from users order by id limit 1`);
   const started = Date.now();
-  const changed = await setDisputeStatus(
+  const { ids: changed } = await setDisputeStatus(
     db,
     { where: sql`select id from disputes where transaction_date < ${today}::date - 30` },
     { status: 'resolved', outcome: 'credited', note: 'bench: the desk kept up' },

@@ -5,7 +5,7 @@
 import { dayIn, ejRecords, queryRows } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, backends, createTestApp, login, type TestApp } from './helpers.ts';
+import { admin, anotherOperator, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
 const today = dayIn('Asia/Kolkata');
 const daysAgo = (n: number) => new Date(Date.parse(today) - n * 86_400_000).toISOString().slice(0, 10);
@@ -167,7 +167,7 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       note: 'sent to Atlas',
       ids: [disputeOf.fresh, disputeOf.dueTomorrow],
     });
-    expect(byIds.json()).toEqual({ updated: 2 });
+    expect(byIds.json()).toEqual({ updated: 2, change_id: expect.any(Number) });
     expect(await atms('tat=open&ordering=-due_date')).toEqual(['fresh', 'dueTomorrow', 'dueToday', 'breached', 'longBreached']);
     // "All matching" is the server's reading of the filters: the breached ones, whatever page a browser holds.
     const byFilters = await call('POST', '/api/disputes/bulk-status/', {
@@ -176,7 +176,7 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       note: 'EJ shows the cash taken',
       filters: { tat: 'breached' },
     });
-    expect(byFilters.json()).toEqual({ updated: 2 });
+    expect(byFilters.json()).toEqual({ updated: 2, change_id: expect.any(Number) });
     expect(await atms('tat=breached')).toEqual([]);
     expect(await atms('tat=resolved')).toEqual(['settled', 'longBreached', 'breached']);
     const audits = await queryRows<{ detail: string }>(t.database.db, sql`select detail from audit_log where entity = 'dispute' order by id desc limit 1`);
@@ -188,6 +188,50 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       filters: { tat: 'resolved', atm_id: 'ATM-breached' },
     });
     expect(await atms('tat=breached')).toEqual(['breached']);
+  });
+
+  it('undoes a status change for its maker, and refuses once another operator changed one of its disputes', async () => {
+    const undo = (id: unknown, authorization = operator) => call('POST', `/api/disputes/status-changes/${id}/undo/`, undefined, authorization);
+    const statusOf = async () =>
+      Object.fromEntries((await queryRows<{ id: string; status: string }>(t.database.db, sql`select id, status from disputes`)).map((r) => [r.id, r.status]));
+    const before = await statusOf();
+    const made = await call('POST', '/api/disputes/bulk-status/', {
+      status: 'resolved',
+      outcome: 'credited',
+      note: 'credited in bulk',
+      ids: [disputeOf.fresh, disputeOf.dueToday],
+    });
+    const changeId = made.json().change_id as number;
+    expect(made.json().updated).toBe(2);
+    expect(await statusOf()).not.toEqual(before);
+
+    // Another operator may not undo it; a malformed or unknown change is a 400 or a 404; nothing moves.
+    const other = await anotherOperator(t, `undo-${backend}@example.com`);
+    expect((await undo(changeId, other)).statusCode).toBe(403);
+    for (const bad of ['abc', 0, -1, '1.5']) expect((await undo(bad)).statusCode, String(bad)).toBe(400);
+    expect((await undo(999999)).json()).toEqual({ detail: expect.stringMatching(/^No status change 999999 to undo/) });
+    const events = await history();
+
+    const undone = await undo(changeId);
+    expect(undone.statusCode).toBe(200);
+    expect(undone.json()).toEqual({ restored: 2 });
+    expect(await statusOf()).toEqual(before);
+    expect(await history()).toBe(events + 2);
+    expect(await atms('tat=due_today')).toEqual(['dueToday']);
+    const [audit] = await queryRows<{ action: string; detail: string }>(t.database.db, sql`select action, detail from audit_log order by id desc limit 1`);
+    expect(audit).toEqual({ action: 'status-undo', detail: '2 disputes: status change undone (credited in bulk)' });
+    expect((await undo(changeId)).json()).toEqual({ detail: 'This change has been undone already.' });
+
+    // Changed since by another operator: the undo is refused whole, with who changed it.
+    const again = (
+      await call('POST', '/api/disputes/bulk-status/', { status: 'awaiting_msp', note: 'asked Atlas', ids: [disputeOf.fresh, disputeOf.dueToday] })
+    ).json();
+    expect((await call('POST', `/api/disputes/${disputeOf.fresh}/status/`, { status: 'open', note: 'not yet' }, other)).statusCode).toBe(200);
+    const afterOther = await statusOf();
+    const refused = await undo(again.change_id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ detail: `1 of these 2 disputes changed since (by undo-${backend}@example.com): nothing was undone.` });
+    expect(await statusOf()).toEqual(afterOther);
   });
 
   it('counts the month’s open disputes by age, the breached ones and the penalty they have run up', async () => {

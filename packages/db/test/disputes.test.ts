@@ -371,7 +371,7 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
         : ({ status: 'awaiting_msp', outcome: null, note: `change ${i}` } as const),
     );
     const results = await Promise.all(changes.map((c) => setDisputeStatus(database.db, { ids: [id!] }, c, operator, '2026-01-20')));
-    expect(results.every((r) => r.length === 1 && r[0] === id)).toBe(true);
+    expect(results.every((r) => r.ids.length === 1 && r.ids[0] === id)).toBe(true);
     const history = await queryRows<{ status: string; outcome: string | null; note: string }>(
       database.db,
       sql`select status, outcome, note from dispute_events where dispute_id = ${id} order by id`,

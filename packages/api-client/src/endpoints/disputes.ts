@@ -24,7 +24,15 @@ export const setDisputeStatus = async (id: number, change: StatusChange) => (awa
 
 /** Many disputes at once: the ids, or every record the table's filters match (applied by the server). */
 export const setDisputesStatus = async (change: StatusChange & ({ ids: number[] } | { filters: QueryParams })) =>
-  (await http.post<{ updated: number }>('/disputes/bulk-status/', 'filters' in change ? { ...change, filters: cleanParams(change.filters) } : change)).data;
+  (
+    await http.post<{ updated: number; change_id: number | null }>(
+      '/disputes/bulk-status/',
+      'filters' in change ? { ...change, filters: cleanParams(change.filters) } : change,
+    )
+  ).data;
+
+/** Gives the disputes of a status change back the status they had (its maker, within minutes). */
+export const undoStatusChange = async (changeId: number) => (await http.post<{ restored: number }>(`/disputes/status-changes/${changeId}/undo/`)).data;
 
 /** The open disputes of the dashboard's month by age, breached, and their penalty. */
 export const getDisputeAgeing = async (month: string, signal?: AbortSignal) =>

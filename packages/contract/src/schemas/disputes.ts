@@ -120,7 +120,14 @@ export const BulkStatusBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const BulkStatusAnswer = Type.Object({ updated: Type.Integer() });
+/** How many disputes changed, and the change to undo (null when none matched). */
+export const BulkStatusAnswer = Type.Object({ updated: Type.Integer(), change_id: Type.Union([Type.Integer(), Type.Null()]) });
+
+/** A status change, as bulk-status named it. */
+export const StatusChangeParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
+/** How many disputes got back the status they had before the change. */
+export const UndoAnswer = Type.Object({ restored: Type.Integer() });
 
 /** The disputes to apply their verdict's suggestion to. */
 export const ApplySuggestionBody = Type.Object(targetFields, { additionalProperties: false });

@@ -1,7 +1,22 @@
 // Disputes: the TAT rules (a dispute's clock), the disputes and their records, the clocks' counts
 // (functions.sql keeps dispute_records' copies and dispute_counts exact) and each dispute's story.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, date, index, integer, pgTable, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
 import { ejRecords } from '../ej-records/schema.ts';
 import { emails } from '../emails/schema.ts';
@@ -223,4 +238,47 @@ export const disputeEvents = pgTable(
     emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
   },
   (t) => [index('dispute_events_dispute_idx').on(t.disputeId, t.id)],
+);
+
+/**
+ * An operator's status change (one dispute or many at once), kept for a short while so that its
+ * maker can undo it: what each dispute's status was before is in dispute_status_previous. A change
+ * older than the undo window is of no more use and is removed by the next one.
+ */
+export const disputeStatusChanges = pgTable(
+  'dispute_status_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    actor: text('actor').notNull(),
+    /** The change's transaction time: the disputes it set carry it as their status_at until changed again. */
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    status: text('status').notNull(),
+    outcome: text('outcome'),
+    note: text('note').notNull(),
+    disputes: integer('disputes').notNull(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [index('dispute_status_changes_at_idx').on(t.at)],
+);
+
+/** Each dispute's status before a change, to restore when the change is undone. */
+export const disputeStatusPrevious = pgTable(
+  'dispute_status_previous',
+  {
+    changeId: bigint('change_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputeStatusChanges.id, { onDelete: 'cascade' }),
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    outcome: text('outcome'),
+    stoppedOn: date('stopped_on'),
+    statusSource: text('status_source').notNull(),
+    statusReason: text('status_reason').notNull(),
+    statusBy: text('status_by').notNull(),
+    statusAt: timestamp('status_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.changeId, t.disputeId] }), index('dispute_status_previous_dispute_idx').on(t.disputeId)],
 );

@@ -80,7 +80,13 @@ export async function applySuggestion(db: Db, target: DisputeTarget, by: Operato
   for (const group of groups.values()) {
     // Re-checked under setDisputeStatus's lock: an operator's status set meanwhile is kept.
     const where = sql`select id from disputes where id = any(${sql.param(group.ids)}::bigint[]) and status_source <> 'operator'`;
-    const changed = await setDisputeStatus(db, { where }, { status: group.suggestion.status, outcome: group.suggestion.outcome, note: group.note }, by, today);
+    const { ids: changed } = await setDisputeStatus(
+      db,
+      { where },
+      { status: group.suggestion.status, outcome: group.suggestion.outcome, note: group.note },
+      by,
+      today,
+    );
     const done = new Set(changed);
     for (const id of group.ids) {
       if (done.has(id)) result.applied.push({ disputeId: id, status: group.suggestion.status, outcome: group.suggestion.outcome });

@@ -15,6 +15,9 @@ import {
   disputeStory,
   RuleProblem,
   setDisputeStatus,
+  undoMinutes,
+  undoStatusChange,
+  UndoRefused,
   type DisputeTarget,
   type StatusChange,
   type SuggestionResult,
@@ -31,6 +34,8 @@ import {
   DisputeStory,
   EvidenceZipBody,
   StatusBody,
+  StatusChangeParams,
+  UndoAnswer,
 } from '@ejdesk/contract/schemas/disputes.ts';
 import { DashboardQuery } from '@ejdesk/contract/schemas/emails.ts';
 import { ejFiltersOf } from '../../lib/ej-filters.ts';
@@ -101,8 +106,8 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
       const day = today();
-      const changed = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
-      const story = changed.length ? await storyOf(request.params.id, day) : null;
+      const { ids } = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
+      const story = ids.length ? await storyOf(request.params.id, day) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
       return story;
     },
@@ -117,8 +122,26 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if ('detail' in target) return reply.code(400).send(target);
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
-      const changed = await setDisputeStatus(db, target, change, request.user!, day);
-      return { updated: changed.length };
+      const { ids, changeId } = await setDisputeStatus(db, target, change, request.user!, day);
+      return { updated: ids.length, change_id: changeId };
+    },
+  );
+
+  // Its maker may undo a status change for a while (the console offers it for ten seconds): every
+  // dispute gets back its status, unless one was changed since, when nothing is undone (409).
+  app.post(
+    '/status-changes/:id/undo/',
+    { config: { credential: 'user' }, schema: { params: StatusChangeParams, response: { 200: UndoAnswer, ...errorResponses, 409: Detail } } },
+    async (request, reply) => {
+      try {
+        const restored = await undoStatusChange(db, request.params.id, request.user!);
+        if (restored === null)
+          return reply.code(404).send({ detail: `No status change ${request.params.id} to undo: none was made, or it is over ${undoMinutes} minutes old.` });
+        return { restored };
+      } catch (error) {
+        if (error instanceof UndoRefused) return reply.code(error.status).send({ detail: error.message });
+        throw error;
+      }
     },
   );
 
