@@ -124,9 +124,12 @@ test('rows ticked on two pages take one status together, and the rest keep their
   await page.getByRole('button', { name: 'Set status of 2 selected…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Set the status of 2 selected disputes' });
   await expect(dialog).toContainText('The 2 disputes ticked in the table get this status and note.');
+  // Nothing is chosen for the operator: the button waits for a status and a note.
+  await expect(dialog.getByLabel('Status', { exact: true })).toHaveValue('');
+  await expect(dialog.getByRole('button', { name: 'Set the status of 2 disputes' })).toBeDisabled();
   await dialog.getByLabel('Status', { exact: true }).selectOption('awaiting_msp');
   await dialog.getByLabel('Note').fill('Asked Atlas for the EJ of both');
-  await dialog.getByRole('button', { name: 'Set the status' }).click();
+  await dialog.getByRole('button', { name: 'Set the status of 2 disputes' }).click();
   await expect(page.getByText('Status set to awaiting msp for 2 disputes.')).toBeVisible();
   // The ticks are gone with the change; the two disputes wait on the MSP, their neighbours do not.
   await expect(page.getByRole('button', { name: /selected…$/ })).toHaveCount(0);
@@ -134,6 +137,10 @@ test('rows ticked on two pages take one status together, and the rest keep their
     expect(await api(page, `/disputes/${row.dispute_id}/`)).toMatchObject({ status: 'awaiting_msp', status_reason: 'Asked Atlas for the EJ of both' });
   const neighbour = firstPage.results.find((r) => r.dispute_id !== one.dispute_id && r.dispute_id !== other.dispute_id)!;
   expect(await api(page, `/disputes/${neighbour.dispute_id}/`)).toMatchObject({ status: neighbour.status });
+  // Undo, from the message: both have their status back.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByText('Undone: 2 disputes have the status they had.')).toBeVisible();
+  for (const row of [one, other]) expect(await api(page, `/disputes/${row.dispute_id}/`)).toMatchObject({ status: row.status });
 });
 
 test('“all N matching” sets the status of over 10,000 disputes in one action, applied by the server to the filter', async ({ signedIn: page }) => {
@@ -154,11 +161,18 @@ test('“all N matching” sets the status of over 10,000 disputes in one action
   await expect(dialog).toContainText(`No filter is applied: every dispute of all ${all.count.toLocaleString('en-US')} records`);
   const { violations } = await new AxeBuilder({ page }).include('dialog').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
+  await dialog.getByLabel('Status', { exact: true }).selectOption('resolved');
   await dialog.getByLabel('Outcome').selectOption('other');
   await dialog.getByLabel('Note').fill('Year-end clean-up: closed on the bank’s instruction');
+  // Over a thousand: the count is typed before the button acts.
+  const confirm = dialog.getByRole('button', { name: `Set the status of ${all.count.toLocaleString('en-US')} disputes` });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(`Type ${all.count.toLocaleString('en-US')} to confirm`).fill(String(all.count - 1));
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(`Type ${all.count.toLocaleString('en-US')} to confirm`).fill(all.count.toLocaleString('en-US'));
   await page.screenshot({ path: '.artifacts/disputes-bulk.png' });
   const answered = page.waitForResponse((r) => r.url().includes('/api/disputes/bulk-status/'));
-  await dialog.getByRole('button', { name: 'Set the status' }).click();
+  await confirm.click();
   const { updated } = (await (await answered).json()) as { updated: number };
   expect(updated).toBeGreaterThanOrEqual(10_000);
   await expect(page.getByText(`Status set to resolved for ${updated.toLocaleString('en-US')} disputes.`)).toBeVisible();

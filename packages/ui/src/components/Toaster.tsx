@@ -11,4 +11,6 @@ export const notify = {
   success: (message: string) => toast.success(message),
   error: (message: string) => toast.error(message),
   info: (message: string) => toast(message),
+  /** A change done, with Undo beside it for ten seconds. */
+  undoable: (message: string, onUndo: () => void) => toast.success(message, { duration: 10_000, action: { label: 'Undo', onClick: onUndo } }),
 };

@@ -1,9 +1,11 @@
 // A status for many disputes at once, with one note, one audit entry, and a history event per
 // dispute: the rows the operator ticked, or "all N matching", which the server applies to every
-// dispute the table's filters match (whatever page the browser holds). The dialog says which.
+// dispute the table's filters match (whatever page the browser holds). The dialog says which,
+// chooses nothing for the operator, and names the count on its button; the change can be undone
+// from its message for ten seconds (the server gives each dispute back its status).
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { setDisputesStatus, type QueryParams, type StatusChange } from '@ejdesk/api-client';
+import { errorDetail, failureReason, setDisputesStatus, undoStatusChange, type QueryParams, type StatusChange } from '@ejdesk/api-client';
 import { Button, Modal, notify } from '@ejdesk/ui';
 import { StatusForm } from './StatusForm.tsx';
 
@@ -22,17 +24,30 @@ type Target = { selected: number[] } | { filters: Record<string, string>; count:
 function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => void }) {
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
+    void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
+  };
   const selected = 'selected' in target;
   const save = useMutation({
     mutationFn: (change: StatusChange) =>
       setDisputesStatus(selected ? { ...change, ids: target.selected } : { ...change, filters: bodyFilters(target.filters) }),
-    onSuccess: ({ updated }, change) => {
+    onSuccess: ({ updated, change_id: changeId }, change) => {
       setOpen(false);
       onDone?.();
-      void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
-      void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
-      notify.success(`Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`);
+      refresh();
+      const said = `Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`;
+      if (changeId === null) notify.success(said);
+      else notify.undoable(said, () => undo.mutate(changeId));
     },
+  });
+  const undo = useMutation({
+    mutationFn: undoStatusChange,
+    onSuccess: ({ restored }) => {
+      refresh();
+      notify.success(`Undone: ${restored.toLocaleString('en-US')} ${restored === 1 ? 'dispute has' : 'disputes have'} the status they had.`);
+    },
+    onError: (error) => notify.error(`Not undone: ${errorDetail(error) ?? failureReason(error)}`),
   });
   const n = selected ? target.selected.length : (target.count ?? 0);
   const shown = n.toLocaleString('en-US');
@@ -53,7 +68,14 @@ function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => v
       </Button>
       <Modal open={open} title={title} onClose={close} footer={<Button onClick={close}>Cancel</Button>}>
         <p>{explained}</p>
-        <StatusForm initial="resolved" submitLabel="Set the status" busy={save.isPending} error={save.error} onSubmit={(change) => save.mutate(change)} />
+        <StatusForm
+          initial={null}
+          count={n}
+          submitLabel={`Set the status of ${shown} ${n === 1 ? 'dispute' : 'disputes'}`}
+          busy={save.isPending}
+          error={save.error}
+          onSubmit={(change) => save.mutate(change)}
+        />
       </Modal>
     </>
   );
