@@ -77,6 +77,39 @@ test('a wrong password shows the server message and stays on login', async ({ pa
   await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
 });
 
+test('an empty field is never sent: the form says what is missing, puts the cursor there, and nothing moves', async ({ page }) => {
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/login');
+  const username = page.getByPlaceholder('Enter your username');
+  const password = page.getByPlaceholder('Enter your password');
+  const login = page.getByRole('button', { name: 'Login' });
+  const top = async () => (await login.boundingBox())!.y;
+  const before = await top();
+  await login.click();
+  await expect(page.getByRole('alert')).toHaveText('Enter your username and your password.');
+  await expect(username).toBeFocused();
+  await expect(username).toHaveAttribute('aria-invalid', 'true');
+  expect(await top()).toBe(before);
+  await username.fill(demo.email);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Enter your password.');
+  await expect(password).toBeFocused();
+  await expect(username).not.toHaveAttribute('aria-invalid');
+  expect(posts).toEqual([]);
+  // The server's refusal: the cursor is back in the password, its text selected to type again.
+  await password.fill('not the password');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('No active account found with the given credentials');
+  await expect(password).toBeFocused();
+  expect(await password.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([0, 16]);
+  expect(await top()).toBe(before);
+  expect(posts).toEqual(['/api/auth/jwt/create/']);
+  await page.screenshot({ path: '.artifacts/login-refused.png' });
+});
+
 test('logout clears the session; the guard then sends every page to login and back after login', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard');
@@ -118,6 +151,8 @@ test('a login the server refuses for throttling or an outage says so in the form
   await page.route('**/api/auth/jwt/create/', (route) =>
     route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ detail: 'Too many failed logins. Try again in 15 minutes.' }) }),
   );
+  await page.getByPlaceholder('Enter your username').fill(demo.email);
+  await page.getByPlaceholder('Enter your password').fill('a password');
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('alert')).toHaveText('Too many failed logins. Try again in 15 minutes.');
   await page.unroute('**/api/auth/jwt/create/');

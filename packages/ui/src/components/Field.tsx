@@ -1,7 +1,9 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
+  /** The input itself (a form puts the cursor in the field its message is about). */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A label above its control, the two tied by an id (given, or made here). */

@@ -5,8 +5,10 @@
 // toast library before anything else. With single sign-on set up, "Sign in with {provider}"
 // stands above the password form (or alone: then the form opens only for a break-glass account),
 // and the provider's callback ends here: its one-time code becomes the session, its refusal a
-// message.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// message. An empty field is never sent: the form says what is missing and puts the cursor there;
+// after a refusal the cursor is back in the password. The message has its room kept, so nothing
+// moves when it shows.
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import {
   changePassword,
   exchangeSsoCode,
@@ -53,6 +55,21 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
   const [options, setOptions] = useState<SignInOptions | null>(null);
   // With the password form off, a break-glass account opens it on purpose.
   const [emergency, setEmergency] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const newPasswordRef = useRef<HTMLInputElement>(null);
+  const repeatedRef = useRef<HTMLInputElement>(null);
+  /** The fields the message is about (aria-invalid, and described by it). */
+  const [invalid, setInvalid] = useState<string[]>([]);
+  const alertId = useId();
+  const fieldState = (name: string) => (invalid.includes(name) ? { 'aria-invalid': true, 'aria-describedby': alertId } : {});
+  /** Says what went wrong and puts the cursor in the field to mend, its text selected. */
+  const refuse = (error: string, fields: string[], focus: RefObject<HTMLInputElement | null>) => {
+    setInvalid(fields);
+    setState({ busy: false, error });
+    focus.current?.focus();
+    focus.current?.select();
+  };
 
   const finish = (tokens: { access: string; refresh: string }) => {
     onSignedIn(tokens.access);
@@ -79,6 +96,25 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const fields = pending
+      ? [
+          { name: 'new-password', value: newPassword, words: 'a new password', ref: newPasswordRef },
+          { name: 'new-password-again', value: repeated, words: 'it again', ref: repeatedRef },
+        ]
+      : [
+          { name: 'username', value: username, words: 'your username', ref: usernameRef },
+          { name: 'password', value: password, words: 'your password', ref: passwordRef },
+        ];
+    const empty = fields.filter((field) => field.value.trim() === '');
+    if (empty.length) {
+      refuse(
+        `Enter ${empty.map((field) => field.words).join(' and ')}.`,
+        empty.map((field) => field.name),
+        empty[0]!.ref,
+      );
+      return;
+    }
+    setInvalid([]);
     setState({ busy: true });
     try {
       if (pending) {
@@ -95,7 +131,8 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
       }
       finish(tokens);
     } catch (error) {
-      setState({ busy: false, error: error instanceof LoginError ? error.message : 'Login failed' });
+      const message = error instanceof LoginError ? error.message : 'Login failed';
+      refuse(message, [pending ? 'new-password' : 'password'], pending ? newPasswordRef : passwordRef);
     }
   }
 
@@ -124,6 +161,8 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
               autoComplete="new-password"
               value={newPassword}
               onChange={(e) => setNewPassword(e.target.value)}
+              ref={newPasswordRef}
+              {...fieldState('new-password')}
               autoFocus
             />
             <TextField
@@ -133,6 +172,8 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
               autoComplete="new-password"
               value={repeated}
               onChange={(e) => setRepeated(e.target.value)}
+              ref={repeatedRef}
+              {...fieldState('new-password-again')}
             />
           </>
         ) : (
@@ -144,6 +185,8 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
               placeholder="Enter your username"
               value={username}
               onChange={(e) => setUsername(e.target.value)}
+              ref={usernameRef}
+              {...fieldState('username')}
               autoFocus
             />
             <TextField
@@ -154,15 +197,20 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
               placeholder="Enter your password"
               value={password}
               onChange={(e) => setPassword(e.target.value)}
+              ref={passwordRef}
+              {...fieldState('password')}
             />
           </>
         )}
-        {/* Always in the page, so a screen reader hears the message when it appears. */}
-        <div role="alert" className={state.error ? styles.error : styles.message}>
-          {state.error}
-        </div>
-        <div role="status" className={state.done ? styles.success : styles.message}>
-          {state.done ? 'Login successful' : ''}
+        {/* Always in the page, so a screen reader hears the message when it appears; its room is
+            kept, so the button does not move when it does. */}
+        <div className={styles.feedback}>
+          <div role="alert" id={alertId} className={state.error ? styles.error : styles.message}>
+            {state.error}
+          </div>
+          <div role="status" className={state.done ? styles.success : styles.message}>
+            {state.done ? 'Login successful' : ''}
+          </div>
         </div>
         {/* Keys keep the two apart: reusing the clicked button as the submit button, React would let
             the browser submit the empty form on the very click that opens it. */}
