@@ -209,7 +209,8 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     const other = await anotherOperator(t, `undo-${backend}@example.com`);
     expect((await undo(changeId, other)).statusCode).toBe(403);
     for (const bad of ['abc', 0, -1, '1.5']) expect((await undo(bad)).statusCode, String(bad)).toBe(400);
-    expect((await undo(999999)).json()).toEqual({ detail: expect.stringMatching(/^No status change 999999 to undo/) });
+    const unknown = await undo(999999);
+    expect([unknown.statusCode, unknown.json()]).toEqual([404, { detail: expect.stringMatching(/^No status change 999999 to undo/) }]);
     const events = await history();
 
     const undone = await undo(changeId);
@@ -219,7 +220,7 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     expect(await history()).toBe(events + 2);
     expect(await atms('tat=due_today')).toEqual(['dueToday']);
     const [audit] = await queryRows<{ action: string; detail: string }>(t.database.db, sql`select action, detail from audit_log order by id desc limit 1`);
-    expect(audit).toEqual({ action: 'status-undo', detail: '2 disputes: status change undone (credited in bulk)' });
+    expect(audit).toEqual({ action: 'status_undo', detail: '2 disputes: status change undone (credited in bulk)' });
     expect((await undo(changeId)).json()).toEqual({ detail: 'This change has been undone already.' });
 
     // Changed since by another operator: the undo is refused whole, with who changed it.
@@ -232,6 +233,20 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ detail: `1 of these 2 disputes changed since (by undo-${backend}@example.com): nothing was undone.` });
     expect(await statusOf()).toEqual(afterOther);
+
+    // A resolved dispute keeps the clock it was resolved under (here an older rule's due date);
+    // reopened, it follows today's rule; undone, it has its own clock and penalty back.
+    await t.database.db.execute(sql`update disputes set due_date = due_date + 3 where id = ${disputeOf.settled}`);
+    const clock = async () => {
+      const rows = (await call('GET', `${table}?page_size=100`)).json().results as Record<string, unknown>[];
+      const { status, due_date, overdue_days, penalty } = rows.find((r) => r.atm_id === 'ATM-settled')!;
+      return { status, due_date, overdue_days, penalty };
+    };
+    const resolvedClock = await clock();
+    const reopened = (await call('POST', '/api/disputes/bulk-status/', { status: 'open', note: 'customer writes again', ids: [disputeOf.settled] })).json();
+    expect(await clock()).toMatchObject({ status: 'open', due_date: daysAgo(25) });
+    expect((await undo(reopened.change_id)).json()).toEqual({ restored: 1 });
+    expect(await clock()).toEqual(resolvedClock);
   });
 
   it('counts the month’s open disputes by age, the breached ones and the penalty they have run up', async () => {

@@ -262,7 +262,10 @@ export const disputeStatusChanges = pgTable(
   (t) => [index('dispute_status_changes_at_idx').on(t.at)],
 );
 
-/** Each dispute's status before a change, to restore when the change is undone. */
+/**
+ * Each dispute's status before a change, to restore when the change is undone, with its clock: a
+ * resolved dispute keeps the rule it was resolved under, and reopening it moves it to today's rules.
+ */
 export const disputeStatusPrevious = pgTable(
   'dispute_status_previous',
   {
@@ -279,6 +282,11 @@ export const disputeStatusPrevious = pgTable(
     statusReason: text('status_reason').notNull(),
     statusBy: text('status_by').notNull(),
     statusAt: timestamp('status_at', { withTimezone: true }).notNull(),
+    ruleId: integer('rule_id'),
+    clockStartedOn: date('clock_started_on'),
+    dueDate: date('due_date'),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull().default(''),
   },
   (t) => [primaryKey({ columns: [t.changeId, t.disputeId] }), index('dispute_status_previous_dispute_idx').on(t.disputeId)],
 );

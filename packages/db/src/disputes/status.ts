@@ -57,8 +57,12 @@ export async function setDisputeStatus(db: Db, target: DisputeTarget, change: St
   return db.transaction(async (trx) => {
     const tx = trx as unknown as Db;
     const picked = pickedDisputes(target);
-    // Changes past the undo window restore nothing any more: each new change clears them away.
-    await tx.execute(sql`delete from dispute_status_changes where at < now() - make_interval(mins => ${undoMinutes})`);
+    // Changes past the undo window restore nothing any more: each new change clears them away,
+    // skipping any another change still holds (it waits for nobody's bulk change to commit).
+    await tx.execute(
+      sql`delete from dispute_status_changes where id in (
+            select id from dispute_status_changes where at < now() - make_interval(mins => ${undoMinutes}) for update skip locked)`,
+    );
     const [made] = await queryRows<{ id: number }>(
       tx,
       sql`insert into dispute_status_changes (user_id, actor, status, outcome, note, disputes)
@@ -68,7 +72,8 @@ export async function setDisputeStatus(db: Db, target: DisputeTarget, change: St
     const changed = await queryRows<{ id: string | number }>(
       tx,
       sql`with locked as (
-            select id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at
+            select id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at,
+                   rule_id, clock_started_on, due_date, penalty_per_day, currency
             from disputes where id in (${picked}) order by id for update
           ),
           changed as (
@@ -79,8 +84,10 @@ export async function setDisputeStatus(db: Db, target: DisputeTarget, change: St
             returning d.id
           ),
           previous as (
-            insert into dispute_status_previous (change_id, dispute_id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at)
-            select ${changeId}::bigint, id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at from locked
+            insert into dispute_status_previous (change_id, dispute_id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at,
+                                                 rule_id, clock_started_on, due_date, penalty_per_day, currency)
+            select ${changeId}::bigint, id, status, outcome, stopped_on, status_source, status_reason, status_by, status_at,
+                   rule_id, clock_started_on, due_date, penalty_per_day, currency from locked
           ),
           events as (
             insert into dispute_events (dispute_id, source, user_id, actor, status, outcome, note)
@@ -156,7 +163,10 @@ export async function undoStatusChange(db: Db, changeId: number, by: Operator): 
       tx,
       sql`with restored as (
             update disputes d set status = p.status, outcome = p.outcome, stopped_on = p.stopped_on, status_source = p.status_source,
-              status_reason = p.status_reason, status_by = p.status_by, status_at = p.status_at, update_at = now()
+              status_reason = p.status_reason, status_by = p.status_by, status_at = p.status_at, update_at = now(),
+              -- The clock it had (a rule deleted since is no rule): an open one follows today's rules below.
+              rule_id = (select r.id from tat_rules r where r.id = p.rule_id), clock_started_on = p.clock_started_on,
+              due_date = p.due_date, penalty_per_day = p.penalty_per_day, currency = p.currency
             from dispute_status_previous p where p.change_id = ${changeId} and p.dispute_id = d.id
             returning d.id, d.status, d.outcome
           ),
@@ -170,7 +180,7 @@ export async function undoStatusChange(db: Db, changeId: number, by: Operator): 
     const ids = restored.map((r) => r.id);
     await tx.insert(auditLog).values({
       userId: by.id,
-      action: 'status-undo',
+      action: 'status_undo',
       entity: 'dispute',
       entityId: ids.length === 1 ? String(ids[0]) : null,
       detail: `${ids.length === 1 ? `dispute ${ids[0]}` : `${ids.length} disputes`}: status change undone (${made.note})`,

@@ -32,6 +32,8 @@ const actionNames: Record<string, string> = {
   deploy: 'Deployed',
   rollback: 'Rolled back',
   promote: 'Promoted',
+  status: 'Dispute status set',
+  status_undo: 'Dispute status change undone',
 };
 
 const columns: ColumnDef<AuditEntry, unknown>[] = [
