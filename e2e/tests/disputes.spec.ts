@@ -165,7 +165,7 @@ test('“all N matching” sets the status of over 10,000 disputes in one action
   await dialog.getByLabel('Outcome').selectOption('other');
   await dialog.getByLabel('Note').fill('Year-end clean-up: closed on the bank’s instruction');
   // Over a thousand: the count is typed before the button acts.
-  const confirm = dialog.getByRole('button', { name: `Set the status of ${all.count.toLocaleString('en-US')} disputes` });
+  const confirm = dialog.getByRole('button', { name: `Set the status of all ${all.count.toLocaleString('en-US')} matching` });
   await expect(confirm).toBeDisabled();
   await dialog.getByLabel(`Type ${all.count.toLocaleString('en-US')} to confirm`).fill(String(all.count - 1));
   await expect(confirm).toBeDisabled();

@@ -71,7 +71,7 @@ function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => v
         <StatusForm
           initial={null}
           count={n}
-          submitLabel={`Set the status of ${shown} ${n === 1 ? 'dispute' : 'disputes'}`}
+          submitLabel={selected ? `Set the status of ${shown} ${n === 1 ? 'dispute' : 'disputes'}` : `Set the status of all ${shown} matching`}
           busy={save.isPending}
           error={save.error}
           onSubmit={(change) => save.mutate(change)}

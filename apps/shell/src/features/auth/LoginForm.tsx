@@ -114,11 +114,14 @@ export function LoginForm({ onSignedIn, onDone }: LoginFormProps) {
       );
       return;
     }
+    if (pending && newPassword !== repeated) {
+      refuse('The two new passwords differ.', ['new-password-again'], repeatedRef);
+      return;
+    }
     setInvalid([]);
     setState({ busy: true });
     try {
       if (pending) {
-        if (newPassword !== repeated) throw new LoginError('The two new passwords differ.');
         await changePassword(pending.access, password, newPassword);
         finish(pending);
         return;
