@@ -66,7 +66,8 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     const rows = (await call('GET', `${table}?page_size=100`)).json().results as Record<string, unknown>[];
     const row = (name: Case) => rows.find((r) => r.atm_id === `ATM-${name}`)!;
     expect(row('fresh')).toMatchObject({ status: 'open', due_date: daysAgo(-4), age_days: 1, overdue_days: 0, penalty: '0.00', currency: 'INR' });
-    expect(row('dueToday')).toMatchObject({ due_date: today, overdue_days: 0, penalty: '0.00' });
+    expect(row('dueToday')).toMatchObject({ due_date: today, overdue_days: 0, penalty: '0.00', due_today: true });
+    expect(rows.filter((r) => r.due_today).map((r) => r.atm_id)).toEqual(['ATM-dueToday']);
     expect(row('breached')).toMatchObject({ age_days: 8, overdue_days: 3, penalty: '300.00', dispute_id: disputeOf.breached });
     // Resolved today: the clock stopped at 30 days, 25 of them overdue.
     expect(row('settled')).toMatchObject({ status: 'resolved', outcome: 'credited', age_days: 30, overdue_days: 25, penalty: '2500.00' });
@@ -83,10 +84,44 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     ['tat=open&ordering=due_date', ['longBreached', 'breached', 'dueToday', 'dueTomorrow', 'fresh']],
     ['tat=open&ordering=-due_date', ['fresh', 'dueTomorrow', 'dueToday', 'breached', 'longBreached']],
     ['ordering=-penalty', ['settled', 'longBreached', 'breached', 'dueToday', 'dueTomorrow', 'fresh']],
+    // Breached by days late: the latest first (the due date read the other way).
+    ['tat=breached&ordering=-days_late', ['longBreached', 'breached']],
+    ['tat=breached&ordering=days_late', ['breached', 'longBreached']],
   ])('filters and orders by the clock: %s', async (query, expected) => {
     const page = (await call('GET', `${table}?page_size=100&${query}`)).json();
     expect(page.results.map((r: { atm_id: string }) => r.atm_id.slice(4))).toEqual(expected);
     expect(page.count).toBe(expected.length);
+  });
+
+  it('exports only the ticked rows’ disputes, with their clock, the count in the file’s name', async () => {
+    const ticked = [disputeOf.breached!, disputeOf.fresh!, disputeOf.breached!];
+    const answer = await call('GET', `/api/scrape/extract/export/?format=csv&tat=open&disputes=${ticked.join(',')}`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-disposition']).toBe('attachment; filename="ej_error_2_ticked_open.csv"');
+    const lines = answer.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      `"ATM-breached","Open","${daysAgo(3)}","3"`,
+      `"ATM-fresh","Open","${daysAgo(-4)}","0"`,
+    ]);
+    // Ticked and filtered: only the ticked rows the filters match.
+    const resolvedOnly = await call('GET', `/api/scrape/extract/export/?format=csv&tat=resolved&disputes=${disputeOf.fresh}`);
+    expect(
+      resolvedOnly.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toHaveLength(1);
+    for (const bad of ['x', '1,,2', '-1', Array.from({ length: 1001 }, (_, i) => i + 1).join(',')]) {
+      const refused = await call('GET', `/api/scrape/extract/export/?format=csv&disputes=${bad}`);
+      expect(refused.statusCode, bad.slice(0, 20)).toBe(400);
+      expect(refused.json().detail).toMatch(/disputes/);
+    }
+    const overage = await call('GET', `/api/scrape/extract/export/?format=csv&kind=overage&disputes=1`);
+    expect(overage.statusCode).toBe(400);
+    expect(overage.json().detail).toMatch(/only dispute records/);
   });
 
   it('refuses a quick filter it does not know, and the clock’s filters on records without one', async () => {
@@ -257,6 +292,7 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       age_days: number;
       overdue_days: number;
       penalty: string;
+      due_today: boolean;
     }[];
     const within = (from: number, to = Infinity) => open.filter((r) => r.age_days >= from && r.age_days <= to).length;
     expect(answer.json()).toEqual({
@@ -265,6 +301,7 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       days_6_10: within(6, 10),
       over_10: within(11),
       breached: open.filter((r) => r.overdue_days > 0).length,
+      due_today: open.filter((r) => r.due_today).length,
       penalty_exposure: open.reduce((sum, r) => sum + Number(r.penalty), 0).toFixed(2),
       currency: open.length ? 'INR' : '',
     });

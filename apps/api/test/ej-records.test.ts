@@ -90,6 +90,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       overdue_days: daysSince('2025-04-01'),
       penalty: `${daysSince('2025-04-01') * 100}.00`,
       currency: 'INR',
+      due_today: false,
       // No journal has answered it yet.
       verdict: null,
       dispensed_amount: null,
@@ -264,7 +265,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         const refused = await get(`${table}?ordering=${encodeURIComponent(asked)}`);
         expect(refused.statusCode).toBe(400);
         expect(refused.json().detail).toBe(
-          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, complaint_date, -complaint_date, msp_ref_no, -msp_ref_no, due_date, -due_date, penalty, -penalty.`,
+          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, complaint_date, -complaint_date, msp_ref_no, -msp_ref_no, due_date, -due_date, penalty, -penalty, days_late, -days_late.`,
         );
       }
     });
@@ -302,35 +303,39 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
     it('streams the whole filtered set as CSV, formulas neutralised', async () => {
       const response = await get(`${exportUrl}?format=csv&mail_received_from=harbor`);
       expect(response.statusCode).toBe(200);
-      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.csv"');
+      // The file's name says what it holds.
+      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error_mail_received_from-harbor.csv"');
       const lines = response.body
         .replace(/^\uFEFF/, '')
         .trim()
         .split('\r\n');
       // Every field quoted, so no reader takes a field's text for anything but a value.
+      // The dispute's clock right after ATM ID, as on the screen.
       expect(lines[0]).toBe(
-        '"ATM ID","Card No.","TXT No.","Transaction Date","Transaction Amt.","Dispute Amt.","Overage","MSP Remarks","MSP RefNo.","Short Desc. EJ_Error","Complaint Date","Short Description","Mail Received From","Mail Subject"',
+        '"ATM ID","Status","Due Date","Days Late","Age (days)","Penalty","Currency","Card No.","TXT No.","Transaction Date","Transaction Amt.","Dispute Amt.","Overage","MSP Remarks","MSP RefNo.","Short Desc. EJ_Error","Complaint Date","Short Description","Mail Received From","Mail Subject"',
       );
       const expected = (await get(`${table}?page_size=100&mail_received_from=harbor`)).json().results;
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((r: { atm_id: string }) => `"${r.atm_id}"`));
       expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      const late = daysSince('2025-03-30');
       expect(lines[2]).toBe(
-        '"APX00024","412345XXXXXX1024","500024","2025-03-25","2400","1200","0","Under review","REF24","CASH NOT DISPENSED - Cash retracted","2025-04-01","cash not dispensed at ATM","ops@harborbank.example","ATM dispute APX00024"',
+        `"APX00024","Open","2025-03-30","${late}","${daysSince('2025-03-25')}","${late * 100}","INR","412345XXXXXX1024","500024","2025-03-25","2400","1200","0","Under review","REF24","CASH NOT DISPENSED - Cash retracted","2025-04-01","cash not dispensed at ATM","ops@harborbank.example","ATM dispute APX00024"`,
       );
     });
 
     it('streams XLSX with the AttendanceData sheet, and the lists of the other kinds', async () => {
       const response = await get(`${exportUrl}?format=xlsx&atm_id=SNB00777`);
-      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error.xlsx"');
+      expect(response.headers['content-disposition']).toBe('attachment; filename="ej_error_atm_id-SNB00777.xlsx"');
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
       const sheet = book.getWorksheet('AttendanceData')!;
       expect(sheet.rowCount).toBe(2);
       expect(sheet.getRow(2).getCell(1).value).toBe('SNB00777');
-      expect(sheet.getRow(2).getCell(5).value).toBe(2600);
-      expect(sheet.getRow(2).getCell(14).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
+      expect(sheet.getRow(2).getCell(2).value).toBe('Open');
+      expect(sheet.getRow(2).getCell(11).value).toBe(2600);
+      expect(sheet.getRow(2).getCell(20).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
       // Dates are date cells (shown DD/MM/YY), amounts numbers.
-      const dateCell = sheet.getRow(2).getCell(4);
+      const dateCell = sheet.getRow(2).getCell(10);
       expect(dateCell.value).toBeInstanceOf(Date);
       expect(dateCell.numFmt).toBe('dd/mm/yy');
 
@@ -339,11 +344,14 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       const read = spawnSync('/usr/bin/python3', ['-c', openpyxlDump], { input: response.rawPayload });
       expect(read.stderr.toString()).toBe('');
       const [header, row] = JSON.parse(read.stdout.toString()) as unknown[][];
-      expect(header![3]).toBe('Transaction Date');
+      expect(header![9]).toBe('Transaction Date');
       expect(row![0]).toBe('SNB00777');
-      expect(row![3]).toBe(`datetime ${expected.transaction_date}`);
-      expect(row![4]).toBe(Number(expected.transaction_amt));
-      expect(row![10]).toBe(expected.complaint_date ? `datetime ${expected.complaint_date}` : 'N/A');
+      expect(row![2]).toBe(`datetime ${expected.due_date}`);
+      expect(row![3]).toBe(expected.overdue_days);
+      expect(row![5]).toBe(Number(expected.penalty));
+      expect(row![9]).toBe(`datetime ${expected.transaction_date}`);
+      expect(row![10]).toBe(Number(expected.transaction_amt));
+      expect(row![16]).toBe(expected.complaint_date ? `datetime ${expected.complaint_date}` : 'N/A');
 
       const overage = await get(`${exportUrl}?format=csv&kind=overage`);
       const lines = overage.body.trim().split('\r\n');

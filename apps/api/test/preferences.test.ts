@@ -38,8 +38,8 @@ describe.each(backends)('operator preferences on %s', (backend) => {
     expect((await call('PUT', 'columns.email', { order: ['id'], hidden: [] }, other)).statusCode).toBe(200);
     expect((await call('GET', 'columns.email')).json().value).toEqual(choice);
 
-    // Dragged widths are kept with the columns.
-    const sized = { ...choice, widths: { atm_id: 180, 'Mail Subject': 420 } };
+    // Dragged widths and pinned columns are kept with the columns.
+    const sized = { ...choice, widths: { atm_id: 180, 'Mail Subject': 420 }, pinned: ['atm_id'] };
     expect((await call('PUT', 'columns.email', sized)).statusCode).toBe(200);
     expect((await call('GET', 'columns.email')).json().value).toEqual(sized);
 
@@ -70,6 +70,9 @@ describe.each(backends)('operator preferences on %s', (backend) => {
       ['columns.overage', { order: ['a'], hidden: [], widths: { ['x'.repeat(201)]: 120 } }],
       ['columns.overage', { order: ['a'], hidden: [], widths: Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`c${i}`, 100])) }],
       ['columns.overage', { order: ['a'], hidden: [], widths: [120] }],
+      ['columns.overage', { order: ['a'], hidden: [], pinned: 'a' }],
+      ['columns.overage', { order: ['a'], hidden: [], pinned: ['a', 'a'] }],
+      ['columns.overage', { order: ['a'], hidden: [], pinned: ['a\u0000'] }],
       ['columns.overage', '{"order": [,'],
       ['columns.overage', []],
       ['theme', choice],

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { columnsFromFirstRecord, exportCell, toCsv, toXlsx, type ExportColumn } from '../src/index.ts';
+import { columnsFromFirstRecord, exportCell, exportFileName, toCsv, toXlsx, type ExportColumn } from '../src/index.ts';
 
 interface Row {
   atm: string | null;
@@ -84,5 +84,24 @@ describe('XLSX', () => {
       ["'@evil", 250.5, 'N/A'],
       ['APX00001', 'N/A', 'ok'],
     ]);
+  });
+});
+
+describe('exportFileName', () => {
+  it('names what the file holds: the quick filter, the dates, the other filters, the ticked count', () => {
+    expect(exportFileName('ej_error.csv', {})).toBe('ej_error.csv');
+    expect(exportFileName('ej_error.xlsx', { tat: 'breached', start_date: '2026-11-01', end_date: '2026-11-30', atm_id: 'APX0001', page: 3 })).toBe(
+      'ej_error_breached_2026-11-01_2026-11-30_atm_id-APX0001.xlsx',
+    );
+    expect(exportFileName('ej_error.csv', { tat: 'open' }, 12)).toBe('ej_error_12_ticked_open.csv');
+  });
+
+  it('keeps only characters every system saves as they are, and stays short', () => {
+    expect(exportFileName('ej_error.csv', { mail_subject: '../../etc/passwd "x"; rm' })).toBe('ej_error_mail_subject-..-..-etc-passwd-x-rm.csv');
+    expect(exportFileName('ej_error.csv', { bank_name: 'Ünïcode Bank / 東京' })).toBe('ej_error_bank_name-Unicode-Bank.csv');
+    expect(exportFileName('ej_error.csv', { bank_name: '////' })).toBe('ej_error.csv');
+    const long = exportFileName('ej_error.csv', { mail_subject: 'x'.repeat(500) });
+    expect(long.length).toBe(120);
+    expect(long.endsWith('.csv')).toBe(true);
   });
 });

@@ -4,14 +4,27 @@
 // before the stream is handed back, so a database failure is still an HTTP error status rather
 // than a cut-off file. Every cell goes through the formula-injection guard of packages/export.
 import { Readable } from 'node:stream';
-import { ejRecordBatches, type Db, type EjFilters } from '@ejdesk/db';
-import { csvChunks, ejColumnsFor, xlsxStream, type EjRecord } from '@ejdesk/export/server';
+import { clocksOfRecords, ejRecordBatches, type Db, type EjFilters } from '@ejdesk/db';
+import { csvChunks, ejColumnsFor, xlsxStream, type ClockedRecord } from '@ejdesk/export/server';
 
-type Batch = EjRecord[];
+type Batch = ClockedRecord[];
+
+/** Dispute records with their dispute's clock on the filters' day (one query a batch). */
+async function* withClocks(db: Db, batches: AsyncGenerator<Batch>, today: string): AsyncGenerator<Batch> {
+  for await (const batch of batches) {
+    const clocks = await clocksOfRecords(
+      db,
+      batch.map((r) => r.id),
+      today,
+    );
+    yield batch.map((r) => ({ ...r, ...clocks.get(r.id) }));
+  }
+}
 
 /** The batches, with the first already read (its error, if any, thrown here). */
 async function prefetchedBatches(db: Db, filters: EjFilters): Promise<AsyncGenerator<Batch>> {
-  const source = ejRecordBatches(db, filters) as AsyncGenerator<Batch>;
+  const records = ejRecordBatches(db, filters) as AsyncGenerator<Batch>;
+  const source = filters.kind === 'dispute' && filters.today ? withClocks(db, records, filters.today) : records;
   const first = await source.next();
   return (async function* () {
     if (first.done) return;

@@ -20,6 +20,8 @@ const clockFields = {
   overdue_days: Type.Integer(),
   penalty: Type.String(),
   currency: Type.String(),
+  /** Not resolved, and the day asked is its last (the clock's "Due today"). */
+  due_today: Type.Boolean(),
 };
 
 /**
@@ -151,6 +153,7 @@ export const DisputeAgeing = Type.Object({
   days_6_10: Type.Integer(),
   over_10: Type.Integer(),
   breached: Type.Integer(),
+  due_today: Type.Integer(),
   penalty_exposure: Type.String(),
   currency: Type.String(),
 });

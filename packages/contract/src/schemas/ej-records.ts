@@ -60,6 +60,8 @@ export const EjExportQuery = Type.Object(
     kind: Type.Optional(Type.Union([Type.Literal('dispute'), Type.Literal('overage'), Type.Literal('succeeding')])),
     format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]),
     ...ejFilterFields,
+    /** Only the records of these disputes (the ticked rows): ids, comma-separated, at most 1,000. */
+    disputes: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}(,[0-9]{1,15}){0,999}$' })),
   },
   { additionalProperties: false },
 );

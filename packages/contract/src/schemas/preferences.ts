@@ -15,7 +15,13 @@ const ColumnWidths = Type.Record(Type.String({ pattern: '^[^\\u0000-\\u001f\\u00
   additionalProperties: false,
 });
 
-/** A table's columns as the operator arranged them: every id in its order, the hidden ones, and any widths. */
-export const ColumnChoice = Type.Object({ order: ColumnIds, hidden: ColumnIds, widths: Type.Optional(ColumnWidths) }, { additionalProperties: false });
+/**
+ * A table's columns as the operator arranged them: every id in its order, the hidden ones, any
+ * widths, and the columns pinned at the left (they lead the order and stay while the table scrolls).
+ */
+export const ColumnChoice = Type.Object(
+  { order: ColumnIds, hidden: ColumnIds, widths: Type.Optional(ColumnWidths), pinned: Type.Optional(ColumnIds) },
+  { additionalProperties: false },
+);
 
 export const Preference = Type.Object({ key: Type.String(), value: Type.Union([ColumnChoice, Type.Null()]), update_at: Type.Union([Timestamp, Type.Null()]) });

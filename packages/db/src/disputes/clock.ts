@@ -44,7 +44,8 @@ export const clockOn = (today: string) => {
 export const clockFields = (today: string) => {
   const clock = clockOn(today);
   return sql`${disputes.status} as status, ${disputes.outcome} as outcome, ${disputes.dueDate}::text as due_date,
-    ${clock.age}::int as age_days, coalesce(${clock.overdue}, 0)::int as overdue_days, ${clock.penalty}::text as penalty, ${disputes.currency} as currency`;
+    ${clock.age}::int as age_days, coalesce(${clock.overdue}, 0)::int as overdue_days, ${clock.penalty}::text as penalty, ${disputes.currency} as currency,
+    (${disputes.status} <> 'resolved' and ${disputes.dueDate} = ${today}::date) is true as due_today`;
 };
 
 export interface DisputeClock {
@@ -56,6 +57,8 @@ export interface DisputeClock {
   overdue_days: number;
   penalty: string;
   currency: string;
+  /** Not resolved, and today is its last day. */
+  due_today: boolean;
 }
 
 /** The clocks of the disputes the records belong to, by record id (a page's worth). */

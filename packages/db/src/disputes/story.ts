@@ -89,7 +89,7 @@ export const ageingBuckets = [
 
 /**
  * The open dispute records of a month of transactions (from, to: YYYY-MM-DD) by age, how many are
- * breached and the penalty they have accrued: the counts the list gives for the same filters.
+ * breached, how many are due today, and the penalty they have accrued: the counts the list gives for the same filters.
  */
 export async function disputeAgeing(db: Db, from: string, to: string, today: string): Promise<DisputeAgeing> {
   // From dispute_counts (kept by triggers): a few thousand rows for any month of a million records.
@@ -103,6 +103,7 @@ export async function disputeAgeing(db: Db, from: string, to: string, today: str
     db,
     sql`select ${sql.join(buckets, sql`, `)},
           coalesce(sum(${c.n}) filter (where ${c.dueDate} < ${today}::date), 0)::int as breached,
+          coalesce(sum(${c.n}) filter (where ${c.dueDate} = ${today}::date), 0)::int as due_today,
           coalesce(sum(${c.n} * greatest(0, ${today}::date - ${c.dueDate}) * ${c.penaltyPerDay}) filter (where ${c.dueDate} < ${today}::date), 0)::text as penalty_exposure,
           coalesce(max(${c.currency}) filter (where ${c.n} > 0), '') as currency
         from ${c}

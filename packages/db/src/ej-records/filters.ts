@@ -23,6 +23,8 @@ export interface EjFilters {
   today?: string | undefined;
   /** Records of disputes whose journal evidence has this verdict (dispensed, partial, ...). */
   verdict?: string | undefined;
+  /** The records of these disputes only (the rows an operator ticked, for an export). */
+  disputeIds?: number[] | undefined;
 }
 
 export const clockFiltered = (f: EjFilters) => f.tat !== undefined || f.ageFrom !== undefined || f.ageTo !== undefined;
@@ -97,6 +99,9 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
     containsText(ejRecords.mailReceivedFrom, filters.mailReceivedFrom),
     clockConditions(filters),
     verdictCondition(filters.verdict),
+    filters.disputeIds
+      ? sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${disputeRecords.disputeId} = any(${sql.param(filters.disputeIds)}::bigint[])))`
+      : undefined,
   );
 }
 

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { clocksOfRecords, dayIn, disputeOrderFields, listEjRecords, verdictsOfRecords, type EjOrder } from '@ejdesk/db';
-import { exportFiles } from '@ejdesk/export/server';
+import { exportFileName, exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { clockFiltersProblem, ejFiltersOf } from '../../lib/ej-filters.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
@@ -19,10 +19,24 @@ import type { Verdict } from '@ejdesk/contract';
 const streamed = (stream: Readable) => stream as never;
 
 /** Each order both ways (the clock's too): newest extracted first unless asked. */
-const ejOrderings = disputeOrderFields.flatMap((field) => [field, `-${field}`] as const);
+const ejOrderings = [...disputeOrderFields, 'days_late' as const].flatMap((field) => [field, `-${field}`] as const);
+
+/** Days late is the due date read the other way: the most days late have the earliest due date. */
+const byDueDate = (order: { field: EjOrder['field'] | 'days_late'; descending: boolean }): EjOrder =>
+  order.field === 'days_late' ? { field: 'due_date', descending: !order.descending } : { field: order.field, descending: order.descending };
 
 /** A record no dispute holds yet (linked as its message is saved): open, with no clock. */
-const noClock = { dispute_id: null, status: 'open', outcome: null, due_date: null, age_days: null, overdue_days: 0, penalty: '0.00', currency: '' } as const;
+const noClock = {
+  dispute_id: null,
+  status: 'open',
+  outcome: null,
+  due_date: null,
+  age_days: null,
+  overdue_days: 0,
+  penalty: '0.00',
+  currency: '',
+  due_today: false,
+} as const;
 
 /** A record whose dispute has matched no journal transaction yet. */
 const noVerdict = { verdict: null, dispensed_amount: null } as const;
@@ -37,8 +51,9 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/extract/email/data/pagination/',
     { config: { credential: 'user' }, schema: { querystring: EjTableQuery, response: { 200: Paginated(DisputeRecord), ...errorResponses } } },
     async (request, reply) => {
-      const ordering = parseOrdering<EjOrder['field']>(request.query.ordering, ejOrderings, '-id');
-      if ('detail' in ordering) return reply.code(400).send(ordering);
+      const asked = parseOrdering<EjOrder['field'] | 'days_late'>(request.query.ordering, ejOrderings, '-id');
+      if ('detail' in asked) return reply.code(400).send(asked);
+      const ordering = byDueDate(asked);
       const page = pageOf(request.query);
       const day = today();
       const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day), page, ordering);
@@ -100,14 +115,20 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         release();
         return reply.code(400).send({ detail: problem });
       }
-      const filters = ejFiltersOf(kind, request.query, today());
+      const ticked = request.query.disputes?.split(',').map(Number);
+      if (ticked && kind !== 'dispute') {
+        release();
+        return reply.code(400).send({ detail: `query 'disputes': only dispute records belong to disputes, not ${kind} records.` });
+      }
+      const filters = { ...ejFiltersOf(kind, request.query, today()), disputeIds: ticked };
       const names = exportNames[kind];
       const csv = request.query.format === 'csv';
+      const fileName = exportFileName(csv ? names.csv : names.xlsx, request.query, ticked ? new Set(ticked).size : undefined);
       const stream = csv ? await ejCsvStream(db, filters) : await ejXlsxStream(db, filters, names.sheet);
       if (gone()) return abandon(stream);
       return reply
         .type(csv ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${csv ? names.csv : names.xlsx}"`)
+        .header('content-disposition', `attachment; filename="${fileName}"`)
         .send(streamed(stream));
     } catch (error) {
       release();
