@@ -14,19 +14,26 @@ interface ClockRow {
 test('an operator filters Breached, opens a dispute’s story, resolves it, and the open dashboard counts one fewer', async ({ signedIn: page, context }) => {
   await page.goto('/email');
   await page.getByRole('group', { name: 'Turnaround' }).getByRole('button', { name: 'Breached' }).click();
-  await expect(page).toHaveURL(/[?&]tat=breached/);
-  const breached = await api<{ count: number; results: ClockRow[] }>(page, '/scrape/extract/email/data/pagination/?tat=breached');
+  // Breached comes ordered by days late, the latest first.
+  await expect(page).toHaveURL(/[?&]tat=breached&ordering=-days_late/);
+  const breached = await api<{ count: number; results: (ClockRow & { overdue_days: number })[] }>(
+    page,
+    '/scrape/extract/email/data/pagination/?tat=breached&ordering=-days_late',
+  );
   expect(breached.count).toBeGreaterThan(0);
+  const lateness = breached.results.map((r) => r.overdue_days);
+  expect(lateness).toEqual([...lateness].sort((a, b) => b - a));
+  await expect(page.getByRole('columnheader', { name: 'Days Late' })).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByText(`Total Records: ${breached.count}`, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Breached', pressed: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Turnaround: Breached ?, remove filter$/ })).toBeVisible();
   const target = breached.results[0]!;
   await expect(rowsOf(page).first()).toContainText(target.atm_id);
-  await expect(
-    rowsOf(page)
-      .first()
-      .getByText(/days late/),
-  ).toBeVisible();
+  // The status says Breached in words beside its chip; Days Late says by how much.
+  await expect(rowsOf(page).first().getByText('Breached', { exact: true })).toBeVisible();
+  const daysLate = page.getByRole('columnheader').allInnerTexts();
+  const lateAt = (await daysLate).findIndex((h) => h.startsWith('Days Late'));
+  await expect(rowsOf(page).first().locator('td').nth(lateAt)).toHaveText(String(target.overdue_days));
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: '.artifacts/disputes-breached.png', fullPage: true });
@@ -138,7 +145,7 @@ test('rows ticked on two pages take one status together, and the rest keep their
   const neighbour = firstPage.results.find((r) => r.dispute_id !== one.dispute_id && r.dispute_id !== other.dispute_id)!;
   expect(await api(page, `/disputes/${neighbour.dispute_id}/`)).toMatchObject({ status: neighbour.status });
   // Undo, from the message: both have their status back.
-  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(page.getByText('Undone: 2 disputes have the status they had.')).toBeVisible();
   for (const row of [one, other]) expect(await api(page, `/disputes/${row.dispute_id}/`)).toMatchObject({ status: row.status });
 });
@@ -180,4 +187,11 @@ test('“all N matching” sets the status of over 10,000 disputes in one action
   // Every record's dispute is resolved now: none open, none breached.
   expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=resolved')).count).toBe(all.count);
   expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=breached')).count).toBe(0);
+
+  // Past the toast's ten seconds, the page still offers the undo: every dispute has its status back.
+  await page.getByRole('button', { name: 'Undo last change' }).click();
+  await expect(page.getByText(`Undone: ${updated.toLocaleString('en-US')} disputes have the status they had.`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Undo last change' })).toBeHidden();
+  expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=open')).count).toBe(open.count);
+  expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=resolved')).count).toBe(resolved.count);
 });

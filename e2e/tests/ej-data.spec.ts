@@ -47,8 +47,14 @@ async function applyFilters(page: Page, values: Record<string, string>) {
 test.describe('/email', () => {
   test('shows the columns operators know, pages and changes page size', async ({ signedIn: page }) => {
     await page.goto('/email');
+    // ATM ID and the dispute's clock first: what an operator works by.
     await expect(dataHeaders(page)).toHaveText([
       'ATM ID',
+      'Status',
+      'Due Date',
+      'Days Late',
+      'Age (days)',
+      'Penalty',
       'Card No.',
       'TXT No.',
       'Transaction Date',
@@ -63,10 +69,6 @@ test.describe('/email', () => {
       'Short Description',
       'Mail Received From',
       'Mail Subject',
-      'Status',
-      'Due Date',
-      'Age (days)',
-      'Penalty',
     ]);
     const { count } = await api<EjPage>(page, '/scrape/extract/email/data/pagination/');
     await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
@@ -116,20 +118,24 @@ test.describe('/email', () => {
     const key = (atm: string, txt: string) => `${atm}/${txt}`;
 
     const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
-    expect(csvFile.suggestedFilename()).toBe('ej_error.csv');
+    // The file's name says what it holds.
+    expect(csvFile.suggestedFilename()).toBe(`ej_error_${halfYear}_bank_name-apex.csv`);
     const csv = await readCsv(csvFile);
-    expect(csv[0]![0]).toBe('ATM ID');
-    expect(csv.slice(1).map((r) => key(r[0]!, r[2]!))).toEqual(expected.map((r) => key(r.atm_id, r.txt_no)));
+    expect(csv[0]!.slice(0, 7)).toEqual(['ATM ID', 'Status', 'Due Date', 'Days Late', 'Age (days)', 'Penalty', 'Currency']);
+    const txt = csv[0]!.indexOf('TXT No.');
+    expect(csv.slice(1).map((r) => key(r[0]!, r[txt]!))).toEqual(expected.map((r) => key(r.atm_id, r.txt_no)));
 
     const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
-    expect(xlsxFile.suggestedFilename()).toBe('ej_error.xlsx');
+    expect(xlsxFile.suggestedFilename()).toBe(`ej_error_${halfYear}_bank_name-apex.xlsx`);
     const book = await readXlsx(xlsxFile, 'AttendanceData');
     expect(book.sheets).toEqual(['AttendanceData']);
-    expect(book.rows.slice(1).map((r) => key(r[0]!, r[2]!))).toEqual(expected.map((r) => key(r.atm_id, r.txt_no)));
-    // Typed cells: Transaction Date and Complaint Date as date cells, the three amounts as numbers.
+    expect(book.rows.slice(1).map((r) => key(r[0]!, r[txt]!))).toEqual(expected.map((r) => key(r.atm_id, r.txt_no)));
+    // Typed cells: Transaction Date and Complaint Date as date cells, the amounts and the penalty as numbers.
+    const at = (header: string) => csv[0]!.indexOf(header);
     for (const row of book.cells.slice(1)) {
-      expect(row[3]).toBeInstanceOf(Date);
-      for (const amount of [4, 5, 6]) if (row[amount] !== 'N/A') expect(typeof row[amount]).toBe('number');
+      expect(row[at('Transaction Date')]).toBeInstanceOf(Date);
+      for (const amount of ['Transaction Amt.', 'Dispute Amt.', 'Overage', 'Penalty'])
+        if (row[at(amount)] !== 'N/A') expect(typeof row[at(amount)]).toBe('number');
     }
 
     // The seeded record whose remark is a formula comes out as inert text in both files.

@@ -5,17 +5,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef, ColumnOrderState, VisibilityState } from '@tanstack/react-table';
 import { notify } from './components/Toaster.tsx';
 
-/** Every column id in the chosen order, the hidden ones, and the widths dragged (CSS px). */
+/** Every column id in the chosen order, the hidden ones, the widths dragged (CSS px), the pinned. */
 export interface ColumnChoice {
   order: string[];
   hidden: string[];
   widths?: Record<string, number>;
+  /** Columns kept at the left while the table scrolls sideways; absent: the table's own. */
+  pinned?: string[];
 }
 
 /** The narrowest and widest a column can be dragged to (the API refuses others). */
 export const columnWidthLimits = { min: 40, max: 1200 } as const;
 /** A width as a column may have it: whole pixels within columnWidthLimits. */
 export const clampWidth = (width: number) => Math.round(Math.min(columnWidthLimits.max, Math.max(columnWidthLimits.min, width)));
+
+const noPins: readonly string[] = [];
 
 /** Where choices are kept: the API for the signed-in operator (given by the shell). */
 export interface PreferenceStore {
@@ -51,10 +55,15 @@ export interface ColumnChoiceState {
   isDefault: boolean;
   toggle: (id: string) => void;
   move: (id: string, by: -1 | 1) => void;
+  /** A column to a place in the order shown (a drag): pinned columns stay among the pinned. */
+  moveTo: (id: string, to: number) => void;
   /** Takes a whole choice (a saved view's): ids the table no longer has are dropped. */
   choose: (next: ColumnChoice) => void;
   /** The widths the operator dragged, by column id (the others take their content's). */
   widths: Record<string, number>;
+  /** The pinned columns, in their order: they lead the table and stay while it scrolls sideways. */
+  pinned: string[];
+  pin: (id: string, pinned: boolean) => void;
   resize: (id: string, width: number) => void;
   reset: () => void;
 }
@@ -70,11 +79,24 @@ export function fitChoice(ids: string[], saved: ColumnChoice | null | undefined)
   order.push(...ids.filter((id) => !order.includes(id)));
   const hidden = saved.hidden.filter((id) => known.has(id));
   const widths = Object.entries(saved.widths ?? {}).filter(([id]) => known.has(id));
-  return { order, hidden: hidden.length >= ids.length ? hidden.slice(1) : hidden, ...(widths.length ? { widths: Object.fromEntries(widths) } : {}) };
+  const pinned = saved.pinned?.filter((id) => known.has(id));
+  return {
+    order,
+    hidden: hidden.length >= ids.length ? hidden.slice(1) : hidden,
+    ...(widths.length ? { widths: Object.fromEntries(widths) } : {}),
+    ...(pinned ? { pinned } : {}),
+  };
 }
 
+/** The order shown: the pinned columns first (in their order), then the rest. */
+const pinnedFirst = (order: string[], pinned: string[]) => [...pinned, ...order.filter((id) => !pinned.includes(id))];
+
+/**
+ * `defaultPinned`: the columns pinned until the operator pins others (the first column always
+ * stays at the left, pinned or not: it names the row).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): ColumnChoiceState {
+export function useColumnChoice(table: string, columns: ColumnDef<any, any>[], defaultPinned: readonly string[] = noPins): ColumnChoiceState {
   const store = useContext(PreferenceStoreContext);
   const queryClient = useQueryClient();
   const key = `columns.${table}`;
@@ -128,40 +150,57 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[]): 
     },
     [choice, ids.length, mutate],
   );
-  const move = useCallback(
-    (id: string, by: -1 | 1) => {
-      const order = [...choice.order];
-      const from = order.indexOf(id);
-      const to = from + by;
-      if (from < 0 || to < 0 || to >= order.length) return;
-      [order[from], order[to]] = [order[to]!, order[from]!];
-      mutate({ ...choice, order });
+  const pinned = useMemo(() => choice.pinned ?? defaultPinned.filter((id) => ids.includes(id)), [choice.pinned, defaultPinned, ids]);
+  /** A column to a new place in the order shown; pinned ones stay among the pinned, the others after them. */
+  const moveTo = useCallback(
+    (id: string, to: number) => {
+      const shown = pinnedFirst(choice.order, pinned);
+      const from = shown.indexOf(id);
+      const isPinned = pinned.includes(id);
+      const [low, high] = isPinned ? [0, pinned.length - 1] : [pinned.length, shown.length - 1];
+      if (from < 0 || to === from || to < low || to > high) return;
+      shown.splice(from, 1);
+      shown.splice(to, 0, id);
+      mutate({ ...choice, order: shown, ...(isPinned || choice.pinned ? { pinned: shown.slice(0, pinned.length) } : {}) });
     },
-    [choice, mutate],
+    [choice, pinned, mutate],
   );
+  const move = useCallback((id: string, by: -1 | 1) => moveTo(id, pinnedFirst(choice.order, pinned).indexOf(id) + by), [choice.order, pinned, moveTo]);
   const resize = useCallback(
     (id: string, width: number) => {
       mutate({ ...choice, widths: { ...choice.widths, [id]: clampWidth(width) } });
     },
     [choice, mutate],
   );
+  const pin = useCallback(
+    (id: string, on: boolean) => {
+      const next = on ? [...pinned.filter((p) => p !== id), id] : pinned.filter((p) => p !== id);
+      // Unpinned, a column goes back to the place after the pinned ones.
+      mutate({ ...choice, order: pinnedFirst(choice.order, next), pinned: next });
+    },
+    [choice, pinned, mutate],
+  );
   const choose = useCallback((next: ColumnChoice) => mutate(fitChoice(ids, next)), [ids, mutate]);
   const reset = useCallback(() => mutate(null), [mutate]);
 
   return useMemo(() => {
     const labels = new Map(declared.map((c) => [c.id, c.label]));
+    const order = pinnedFirst(choice.order, pinned);
     return {
-      columns: choice.order.map((id) => ({ id, label: labels.get(id) ?? id, visible: !choice.hidden.includes(id) })),
-      columnOrder: choice.order,
+      columns: order.map((id) => ({ id, label: labels.get(id) ?? id, visible: !choice.hidden.includes(id) })),
+      columnOrder: order,
       columnVisibility: Object.fromEntries(choice.hidden.map((id) => [id, false])),
       ready: !saved.isPending,
-      isDefault: choice.hidden.length === 0 && !choice.widths && choice.order.every((id, i) => id === ids[i]),
+      isDefault: choice.hidden.length === 0 && !choice.widths && !choice.pinned && choice.order.every((id, i) => id === ids[i]),
       toggle,
       move,
+      moveTo,
       choose,
       widths: choice.widths ?? {},
       resize,
+      pinned,
+      pin,
       reset,
     };
-  }, [choice, declared, ids, saved.isPending, toggle, move, choose, resize, reset]);
+  }, [choice, declared, ids, pinned, saved.isPending, toggle, move, moveTo, choose, resize, pin, reset]);
 }

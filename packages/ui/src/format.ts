@@ -24,6 +24,13 @@ export function formatAmount(value: string | number | null | undefined): string 
   return Number.isFinite(n) ? amountFormat.format(n) : String(value);
 }
 
+const countFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+/** A count with the same grouping as the amounts ("15,908"). */
+export function formatCount(value: number | null | undefined): string {
+  return value === null || value === undefined ? '' : countFormat.format(value);
+}
+
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 

@@ -14,7 +14,8 @@ export interface ListState<F extends string> {
   /** Replaces a page past the end in the URL (no new history entry: Back skips it). */
   clampPage: (lastPage: number) => void;
   setPageSize: (size: number) => void;
-  setFilters: (changes: Partial<Record<F, string>>) => void;
+  /** New filters (page 1); with `ordering`, the order that suits them too, in the same URL change. */
+  setFilters: (changes: Partial<Record<F, string>>, ordering?: string) => void;
   /** A filter as typed: applied after a pause in typing, or with the next page, size or order change. */
   typeFilter: (name: F, value: string) => void;
   reset: () => void;
@@ -101,9 +102,9 @@ export function useListState<F extends string>(filterNames: readonly F[], defaul
     clampPage: useCallback((last: number) => update({ page: last }, true), [update]),
     setPageSize: useCallback((size: number) => update({ ...takeWaiting(), page_size: size, page: null }), [update, takeWaiting]),
     setFilters: useCallback(
-      (changes: Partial<Record<F, string>>) => {
+      (changes: Partial<Record<F, string>>, ordering?: string) => {
         for (const name of Object.keys(changes)) waiting.current.delete(name);
-        update({ ...(changes as Record<string, string>), page: null });
+        update({ ...(changes as Record<string, string>), ...(ordering === undefined ? {} : { ordering }), page: null });
       },
       [update],
     ),

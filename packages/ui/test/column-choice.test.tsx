@@ -94,6 +94,30 @@ describe('the Columns menu', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
+  it('pins a column: it leads the order, moves only among the pinned, and unpinned rejoins the rest', async () => {
+    const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: [] });
+    renderWith(store);
+    await waitFor(() => expect(headers()).toEqual(['ATM ID', 'Amount', 'Bank Name']));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    const pin = screen.getByRole('button', { name: 'Pin Bank Name at the left' });
+    expect(pin.getAttribute('aria-pressed')).toBe('false');
+    await user.click(pin);
+    expect(headers()).toEqual(['Bank Name', 'ATM ID', 'Amount']);
+    expect(screen.getByRole('button', { name: 'Pin Bank Name at the left' }).getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(kept.get('columns.disputes')).toEqual({ order: ['bank', 'atm', 'amount'], hidden: [], pinned: ['bank'] }));
+    // The one pinned column cannot move down among the unpinned, nor can ATM ID move above it.
+    expect(screen.getByRole('button', { name: 'Move Bank Name down' }).getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Move ATM ID up' }).getAttribute('aria-disabled')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Move ATM ID up' }));
+    expect(headers()).toEqual(['Bank Name', 'ATM ID', 'Amount']);
+    // Pinned second, ATM ID joins the pinned after Bank Name; unpinned, Bank Name follows them.
+    await user.click(screen.getByRole('button', { name: 'Pin ATM ID at the left' }));
+    await user.click(screen.getByRole('button', { name: 'Pin Bank Name at the left' }));
+    expect(headers()).toEqual(['ATM ID', 'Bank Name', 'Amount']);
+    await waitFor(() => expect(kept.get('columns.disputes')).toMatchObject({ pinned: ['atm'] }));
+  });
+
   it('shows a saved width and keeps a width dragged with the resize handle with the choice', async () => {
     const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: [], widths: { bank: 300, gone: 90 } });
     const { container } = renderWith(store);

@@ -41,9 +41,12 @@ export function ColumnChooser({
   });
 
   const visibleCount = choice.columns.filter((c) => c.visible).length;
-  const last = choice.columns.length - 1;
+  // A pinned column moves among the pinned, the others after them.
+  const pins = choice.pinned.length;
+  const first = (id: string) => (choice.pinned.includes(id) ? 0 : pins);
+  const last = (id: string) => (choice.pinned.includes(id) ? pins - 1 : choice.columns.length - 1);
   const move = (id: string, by: -1 | 1, at: number) => {
-    if ((by < 0 && at === 0) || (by > 0 && at === last)) return;
+    if ((by < 0 && at === first(id)) || (by > 0 && at === last(id))) return;
     refocus.current = `${id}:${by}`;
     choice.move(id, by);
   };
@@ -72,7 +75,7 @@ export function ColumnChooser({
                   className="ej-columns__move"
                   data-move={`${column.id}:-1`}
                   aria-label={`Move ${column.label} up`}
-                  aria-disabled={at === 0}
+                  aria-disabled={at === first(column.id)}
                   onClick={() => move(column.id, -1, at)}
                 >
                   <span aria-hidden="true">↑</span>
@@ -82,10 +85,22 @@ export function ColumnChooser({
                   className="ej-columns__move"
                   data-move={`${column.id}:1`}
                   aria-label={`Move ${column.label} down`}
-                  aria-disabled={at === last}
+                  aria-disabled={at === last(column.id)}
                   onClick={() => move(column.id, 1, at)}
                 >
                   <span aria-hidden="true">↓</span>
+                </button>
+                <button
+                  type="button"
+                  className="ej-columns__move ej-columns__pin"
+                  aria-label={`Pin ${column.label} at the left`}
+                  aria-pressed={choice.pinned.includes(column.id)}
+                  title={choice.pinned.includes(column.id) ? 'Pinned: stays in view while the table scrolls' : 'Pin: keep in view while the table scrolls'}
+                  onClick={() => choice.pin(column.id, !choice.pinned.includes(column.id))}
+                >
+                  <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="currentColor">
+                    <path d="M5 1h6v1.5l-1 1V7l2.5 2.5V11H8.75v4h-1.5v-4H3.5V9.5L6 7V3.5l-1-1z" />
+                  </svg>
                 </button>
                 {measure &&
                   widthButtons.map(({ word, title, glyph, by }, i) => (

@@ -3,12 +3,23 @@
 // each row leads with a box to tick, and the header with one for the whole page. With `paging`
 // the rows take the keyboard (arrows, j and k move the row focus, Enter opens the row's link) and
 // the list's keys work (ListKeys); the row opened has the focus again when Back returns to it.
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
 import { clampWidth, type ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
-import { ListKeys, type ListPaging } from './ListKeys.tsx';
+import { ListKeys, type ListAction, type ListPaging } from './ListKeys.tsx';
 import { SavedViews } from './SavedViews.tsx';
 import { ErrorState } from './States.tsx';
 import { cellClass, noRows, TableHead, widthStyle } from './TableHead.tsx';
@@ -80,16 +91,71 @@ export interface DataTableProps<Row> {
   selection?: RowSelection<Row>;
   /** The list's pages: the rows and the list take the keyboard. */
   paging?: ListPaging;
+  /** The list's own keys (with `paging`): each runs on the row that has the focus, if one has. */
+  actions?: readonly RowAction<Row>[];
+}
+
+/** A key of the list's own: `run` gets the focused row (none when the focus is elsewhere). */
+export interface RowAction<Row> {
+  key: string;
+  label: string;
+  run: (focused: Row | undefined) => void;
 }
 
 /** The row each list (its URL) had the focus on when it was opened with Enter: Back focuses it again. */
 const openedRows = new Map<string, number>();
 const here = () => window.location.pathname + window.location.search;
 
+/**
+ * The left offsets of the pinned columns after the first (the first is pinned by CSS): measured
+ * from the header cells, again whenever the header row changes size (a column resized, data in).
+ */
+function usePinnedOffsets(wrap: RefObject<HTMLDivElement | null>, count: number, leading: number, columnsKey: string) {
+  const [lefts, setLefts] = useState<number[]>([]);
+  useLayoutEffect(() => {
+    const row = wrap.current?.querySelector<HTMLTableRowElement>('thead tr');
+    if (!row || count <= 1) return;
+    const measure = () => {
+      const cells = [...row.children] as HTMLElement[];
+      const next: number[] = [];
+      let left = 0;
+      for (let i = 0; i < leading + count && i < cells.length; i++) {
+        if (i >= leading) next.push(left);
+        left += cells[i]!.getBoundingClientRect().width;
+      }
+      setLefts((now) => (now.length === next.length && now.every((v, i) => v === next[i]) ? now : next));
+    };
+    // The observer reports each cell's size once at the start, then on every change.
+    const watch = new ResizeObserver(measure);
+    for (const cell of row.children) watch.observe(cell);
+    return () => watch.disconnect();
+  }, [wrap, count, leading, columnsKey]);
+  return count <= 1 ? noOffsets : lefts;
+}
+const noOffsets: number[] = [];
+
+/** A pinned column's cells after the first: sticky at their measured offset. */
+const pinnedStyle = (lefts: number[], at: number, base: CSSProperties | undefined): CSSProperties | undefined =>
+  at > 0 && lefts[at] !== undefined ? { ...base, position: 'sticky', left: lefts[at], zIndex: 1 } : base;
+
 /** Row focus by keyboard: one row in the tab order at a time (a roving tabindex). */
-function useRowFocus(rowCount: number, loading: boolean) {
+function useRowFocus<Row>(rows: Row[], loading: boolean, selection: RowSelection<Row> | undefined) {
+  const rowCount = rows.length;
   const body = useRef<HTMLTableSectionElement>(null);
   const [active, setActive] = useState(0);
+  // Where the last tick was: Shift extends from it.
+  const anchor = useRef<number | null>(null);
+  const tickable = (at: number) => rows[at] !== undefined && selection?.canSelect?.(rows[at]) !== false;
+  /** Ticks the rows between the anchor and `at` (both included), or toggles `at` alone. */
+  const tick = (at: number, range: boolean) => {
+    if (!selection || !tickable(at)) return;
+    if (range && anchor.current !== null) {
+      const [from, to] = anchor.current < at ? [anchor.current, at] : [at, anchor.current];
+      const span = rows.slice(from, to + 1).filter((row) => selection.canSelect?.(row) !== false);
+      selection.onChange(span, true);
+    } else selection.onChange([rows[at]!], !selection.isSelected(rows[at]!));
+    anchor.current = at;
+  };
   const rowsNow = () => [...(body.current?.querySelectorAll<HTMLTableRowElement>(':scope > tr[tabindex]') ?? [])];
   const focusRow = (at: number) => {
     const rows = rowsNow();
@@ -109,10 +175,20 @@ function useRowFocus(rowCount: number, loading: boolean) {
     // Keys inside a cell (a link, a box) are the cell's.
     if (row.tagName !== 'TR' || event.ctrlKey || event.metaKey || event.altKey) return;
     const at = rowsNow().indexOf(row as HTMLTableRowElement);
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     const moves: Record<string, number> = { ArrowDown: at + 1, j: at + 1, ArrowUp: at - 1, k: at - 1, Home: 0, End: rowCount - 1 };
-    if (event.key in moves) {
+    if (key in moves) {
       event.preventDefault();
-      focusRow(moves[event.key]!);
+      const to = Math.max(0, Math.min(moves[key]!, rowCount - 1));
+      // Shift with a move ticks the way there (from the last tick, else from here).
+      if (event.shiftKey && selection && to !== at) {
+        if (anchor.current === null) tick(at, false);
+        tick(to, true);
+      }
+      focusRow(to);
+    } else if (selection && (key === 'x' || key === ' ')) {
+      event.preventDefault();
+      tick(at, event.shiftKey);
     } else if (event.key === 'Enter') {
       const link = row.querySelector<HTMLElement>('a[href]');
       if (!link) return;
@@ -126,7 +202,13 @@ function useRowFocus(rowCount: number, loading: boolean) {
     const at = row ? [...(body.current?.querySelectorAll(':scope > tr[tabindex]') ?? [])].indexOf(row) : -1;
     if (at >= 0) setActive(at);
   }, []);
-  return { body, active: Math.min(active, Math.max(0, rowCount - 1)), onKeyDown, onFocus };
+  /** The row that has the keyboard focus now, if one has. */
+  const focused = () => {
+    const row = document.activeElement?.closest('tbody > tr[tabindex]');
+    const at = row && body.current?.contains(row) ? rowsNow().indexOf(row as HTMLTableRowElement) : -1;
+    return at >= 0 ? rows[at] : undefined;
+  };
+  return { body, active: Math.min(active, Math.max(0, rowCount - 1)), onKeyDown, onFocus, focused };
 }
 
 export function DataTable<Row>({
@@ -145,6 +227,7 @@ export function DataTable<Row>({
   views,
   selection,
   paging,
+  actions,
 }: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows ?? noRows,
@@ -156,7 +239,16 @@ export function DataTable<Row>({
     ...(choice ? { state: { columnOrder: choice.columnOrder, columnVisibility: choice.columnVisibility } } : {}),
   });
   const width = table.getVisibleLeafColumns().length + (selection ? 1 : 0);
-  const focus = useRowFocus(error ? 0 : table.getRowModel().rows.length, loading);
+  const rowModel = table.getRowModel().rows;
+  const shownRows = useMemo(() => (error ? [] : rowModel.map((r) => r.original)), [error, rowModel]);
+  const focus = useRowFocus(shownRows, loading, selection);
+  // The focused row as it is when a key runs (this render's rows, not the first's).
+  const focusedRow = useRef(focus.focused);
+  focusedRow.current = focus.focused;
+  const listActions = useMemo<ListAction[] | undefined>(
+    () => actions?.map((a) => ({ key: a.key, label: a.label, run: () => a.run(focusedRow.current()) })),
+    [actions],
+  );
   // A column being dragged shows its width at once; it is kept (the column choice) when let go.
   const [dragged, setDragged] = useState<{ id: string; width: number } | null>(null);
   const widths = choice ? (dragged ? { ...choice.widths, [dragged.id]: dragged.width } : choice.widths) : undefined;
@@ -169,6 +261,10 @@ export function DataTable<Row>({
       }
     : undefined;
   const wrap = useRef<HTMLDivElement>(null);
+  const visible = table.getVisibleLeafColumns();
+  const pinnedCount = choice ? Math.max(1, visible.filter((c) => choice.pinned.includes(c.id)).length) : 1;
+  const lefts = usePinnedOffsets(wrap, pinnedCount, selection ? 1 : 0, visible.map((c) => c.id).join('\n'));
+  const pinClass = (at: number) => (at > 0 && at < pinnedCount ? `ej-pinned${at === pinnedCount - 1 ? ' ej-pinned--last' : ''}` : undefined);
   const tableElement = useCallback(() => wrap.current, []);
   // A column's width as shown now: where the Columns menu's Narrower and Wider start from.
   const measure = useCallback((id: string) => wrap.current?.querySelector(`th[data-column="${CSS.escape(id)}"]`)?.getBoundingClientRect().width, []);
@@ -215,8 +311,12 @@ export function DataTable<Row>({
             />
           </td>
         )}
-        {row.getVisibleCells().map((cell) => (
-          <td key={cell.id} className={cellClass(cell.column.columnDef.meta)} style={widthStyle(widths?.[cell.column.id])}>
+        {row.getVisibleCells().map((cell, at) => (
+          <td
+            key={cell.id}
+            className={cellClass(cell.column.columnDef.meta, pinClass(at))}
+            style={pinnedStyle(lefts, at, widthStyle(widths?.[cell.column.id]))}
+          >
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
           </td>
         ))}
@@ -228,7 +328,7 @@ export function DataTable<Row>({
     <>
       {(choice || paging) && (
         <div className="ej-table-tools">
-          {paging && <ListKeys paging={paging} table={tableElement} />}
+          {paging && <ListKeys paging={paging} table={tableElement} ticks={!!selection} {...(listActions ? { actions: listActions } : {})} />}
           {views && choice && <SavedViews list={views.list} title={caption ?? 'the table'} choice={choice} params={views.params} />}
           {choice && <ColumnChooser choice={choice} table={caption ?? 'the table'} measure={measure} />}
         </div>
@@ -245,6 +345,7 @@ export function DataTable<Row>({
             leading={selection && <PageBox rows={table.getRowModel().rows.map((r) => r.original)} selection={selection} />}
             widths={widths}
             onResize={onResize}
+            pinned={{ className: pinClass, style: (at, base) => pinnedStyle(lefts, at, base) }}
           />
           {/* The focusable rows' keys, delegated to their body (the rows are in the tab order). */}
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}

@@ -15,9 +15,16 @@ export function Modal({ open, title, onClose, children, footer }: ModalProps) {
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal?.();
-    if (!open && dialog.open) dialog.close();
+    if (!dialog || !open) return;
+    const before = document.activeElement;
+    if (!dialog.open) dialog.showModal?.();
+    return () => {
+      if (dialog.open) dialog.close();
+      // The focus goes back where it was (a row a key opened this from), also when the dialog's
+      // owner went with it (the ticked rows' action, gone once their change is done).
+      const now = document.activeElement;
+      if (before instanceof HTMLElement && before.isConnected && (!now || now === document.body || dialog.contains(now))) before.focus();
+    };
   }, [open]);
   return (
     <dialog

@@ -54,6 +54,7 @@ export function TableHead<Row>({
   leading,
   widths,
   onResize,
+  pinned,
 }: {
   table: Table<Row>;
   sorting?: TableSorting | undefined;
@@ -63,13 +64,16 @@ export function TableHead<Row>({
   widths?: Record<string, number> | undefined;
   /** A column dragged to a width (`done` when the drag ends: then it is kept). */
   onResize?: ((id: string, width: number, done: boolean) => void) | undefined;
+  /** The pinned columns' class and sticky place, by the column's place among those shown. */
+  pinned?: { className: (at: number) => string | undefined; style: (at: number, base: CSSProperties | undefined) => CSSProperties | undefined } | undefined;
 }) {
+  const place = (at: number, base: CSSProperties | undefined) => (pinned ? pinned.style(at, base) : base);
   return (
     <thead>
       {table.getHeaderGroups().map((group) => (
         <tr key={group.id}>
           {leading}
-          {group.headers.map((header) => {
+          {group.headers.map((header, at) => {
             const meta = header.column.columnDef.meta;
             const label = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
             const sortKey = meta?.sortKey;
@@ -77,7 +81,7 @@ export function TableHead<Row>({
             const handle = onResize && <ResizeHandle width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
             if (!sortKey || !onSort) {
               return (
-                <th key={header.id} scope="col" className={cellClass(meta)} style={widthStyle(widths?.[id])} data-column={id}>
+                <th key={header.id} scope="col" className={cellClass(meta, pinned?.className(at))} style={place(at, widthStyle(widths?.[id]))} data-column={id}>
                   {label}
                   {handle}
                 </th>
@@ -85,7 +89,14 @@ export function TableHead<Row>({
             }
             const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
             return (
-              <th key={header.id} scope="col" className={cellClass(meta)} aria-sort={sorted ?? 'none'} style={widthStyle(widths?.[id])} data-column={id}>
+              <th
+                key={header.id}
+                scope="col"
+                className={cellClass(meta, pinned?.className(at))}
+                aria-sort={sorted ?? 'none'}
+                style={place(at, widthStyle(widths?.[id]))}
+                data-column={id}
+              >
                 <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                   {label}
                   {/* Drawn by CSS, so the header's text stays its name. */}

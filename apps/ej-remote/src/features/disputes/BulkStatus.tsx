@@ -5,8 +5,9 @@
 // from its message for ten seconds (the server gives each dispute back its status).
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorDetail, failureReason, setDisputesStatus, undoStatusChange, type QueryParams, type StatusChange } from '@ejdesk/api-client';
-import { Button, Modal, notify } from '@ejdesk/ui';
+import { setDisputesStatus, type QueryParams, type StatusChange } from '@ejdesk/api-client';
+import { Button, Modal } from '@ejdesk/ui';
+import { useKeepChange } from './LastChange.tsx';
 import { StatusForm } from './StatusForm.tsx';
 
 /** The table's filters as the API's bulk body takes them: ages as numbers, the empty ones left out. */
@@ -18,17 +19,38 @@ export function bodyFilters(filters: Record<string, string>): QueryParams {
   );
 }
 
-/** What a bulk change applies to: the disputes ticked, or every one the filters match. */
-type Target = { selected: number[] } | { filters: Record<string, string>; count: number | undefined; described: string | null };
+/**
+ * What a bulk change applies to: the disputes ticked (or the focused row's, asked by a key: no
+ * button then), or every one the filters match.
+ */
+type Target =
+  { selected: number[]; hidden?: boolean } | { filters: Record<string, string>; count: number | undefined; described: string | null; hidden?: never };
 
-function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => void }) {
-  const [open, setOpen] = useState(false);
+function BulkStatusAction({
+  target,
+  onDone,
+  asked = false,
+  onAsked,
+}: {
+  target: Target;
+  onDone?: () => void;
+  /** Opened by a key (`s`) rather than its button; `onAsked` when it closes. */
+  asked?: boolean;
+  onAsked?: () => void;
+}) {
+  const [clicked, setClicked] = useState(false);
+  const open = clicked || asked;
+  const setOpen = (on: boolean) => {
+    setClicked(on);
+    if (!on) onAsked?.();
+  };
   const queryClient = useQueryClient();
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
     void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
   };
   const selected = 'selected' in target;
+  const keepChange = useKeepChange();
   const save = useMutation({
     mutationFn: (change: StatusChange) =>
       setDisputesStatus(selected ? { ...change, ids: target.selected } : { ...change, filters: bodyFilters(target.filters) }),
@@ -36,18 +58,8 @@ function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => v
       setOpen(false);
       onDone?.();
       refresh();
-      const said = `Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`;
-      if (changeId === null) notify.success(said);
-      else notify.undoable(said, () => undo.mutate(changeId));
+      keepChange(changeId, `Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`);
     },
-  });
-  const undo = useMutation({
-    mutationFn: undoStatusChange,
-    onSuccess: ({ restored }) => {
-      refresh();
-      notify.success(`Undone: ${restored.toLocaleString('en-US')} ${restored === 1 ? 'dispute has' : 'disputes have'} the status they had.`);
-    },
-    onError: (error) => notify.error(`Not undone: ${errorDetail(error) ?? failureReason(error)}`),
   });
   const n = selected ? target.selected.length : (target.count ?? 0);
   const shown = n.toLocaleString('en-US');
@@ -63,9 +75,11 @@ function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => v
   else explained = `No filter is applied: every dispute of all ${shown} records gets this status and note, not only the rows on this page.`;
   return (
     <>
-      <Button disabled={!n} onClick={() => setOpen(true)}>
-        {selected ? `Set status of ${shown} selected…` : `Set status of all ${shown} matching…`}
-      </Button>
+      {!target.hidden && (
+        <Button disabled={!n} onClick={() => setOpen(true)}>
+          {selected ? `Set status of ${shown} selected…` : `Set status of all ${shown} matching…`}
+        </Button>
+      )}
       <Modal open={open} title={title} onClose={close} footer={<Button onClick={close}>Cancel</Button>}>
         <p>{explained}</p>
         <StatusForm
@@ -81,23 +95,32 @@ function BulkStatusAction({ target, onDone }: { target: Target; onDone?: () => v
   );
 }
 
-/** `described`: the applied filters in words, or null when none is applied. `selected`: the disputes ticked. */
+/**
+ * `described`: the applied filters in words, or null when none is applied. `selected`: the disputes
+ * ticked. `asked`: the disputes a key asked to set (`s`: the ticked ones, else the focused row's).
+ */
 export function BulkStatus({
   filters,
   count,
   described,
   selected,
   onClearSelection,
+  asked,
+  onAsked,
 }: {
   filters: Record<string, string>;
   count: number | undefined;
   described: string | null;
   selected: number[];
   onClearSelection: () => void;
+  asked: number[] | null;
+  onAsked: () => void;
 }) {
+  const askedTicked = asked !== null && selected.length > 0 && asked.length === selected.length && asked.every((id) => selected.includes(id));
   return (
     <>
-      {selected.length > 0 && <BulkStatusAction target={{ selected }} onDone={onClearSelection} />}
+      {selected.length > 0 && <BulkStatusAction target={{ selected }} onDone={onClearSelection} asked={askedTicked} onAsked={onAsked} />}
+      {asked !== null && !askedTicked && <BulkStatusAction target={{ selected: asked, hidden: true }} asked onAsked={onAsked} />}
       <BulkStatusAction target={{ filters, count, described }} />
     </>
   );

@@ -2,31 +2,79 @@
 // rule), every email and file row that names it in time order (each linking to its email), the
 // status history with who or what set each and why, the form to set the status with a note, and
 // the Journal panel: what its journal says happened to the cash. A journal dropped on the page is
-// uploaded, and the page shows the verdict it gives.
-import type { ReactNode } from 'react';
-import { useParams } from 'react-router-dom';
+// uploaded, and the page shows the verdict it gives. Opened from the EJ table, it steps through that
+// list: Previous and Next (or [ and ]), "Save and next", and the way back to the list as it was.
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getDispute, isNotFound, loadFailure, setDisputeStatus, type StatusChange } from '@ejdesk/api-client';
-import { CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page, Panel, TextLink } from '@ejdesk/ui';
+import { Button, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page, Panel, TextLink } from '@ejdesk/ui';
 import { JournalDrop, useJournalUploads } from '../journals/index.ts';
-import { DueDate, statusText } from './clock.tsx';
+import { DueDate, StatusChip, statusText } from './clock.tsx';
 import { JournalPanel } from './JournalPanel.tsx';
 import { StatusForm } from './StatusForm.tsx';
+import { useTrail, type TrailMoves } from './trail.ts';
 import styles from './disputes.module.css';
+
+/** Back to the list, Previous and Next through it, and where this dispute is in it. */
+function TrailBar({ trail, onStep, busy }: { trail: TrailMoves; onStep: (by: -1 | 1) => void; busy: boolean }) {
+  return (
+    <nav className={styles.trail} aria-label="The list this dispute is in">
+      <TextLink to={trail.back}>← Back to the list</TextLink>
+      {trail.place && <span className={styles.muted}>Dispute {trail.place}</span>}
+      <span className={styles.trailButtons}>
+        <Button size="small" aria-keyshortcuts="[" disabled={!trail.hasPrevious || busy} onClick={() => onStep(-1)}>
+          Previous
+        </Button>
+        <Button size="small" aria-keyshortcuts="]" disabled={!trail.hasNext || busy} onClick={() => onStep(1)}>
+          Next
+        </Button>
+      </span>
+    </nav>
+  );
+}
 
 export function DisputePage() {
   const { id = '' } = useParams();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const uploads = useJournalUploads();
+  const trail = useTrail(Number(id));
+  const [stepping, setStepping] = useState(false);
+  const step = async (by: -1 | 1) => {
+    setStepping(true);
+    try {
+      const to = await trail.step(by);
+      if (to !== null) navigate(`/disputes/${to}`);
+      else if (by > 0) notify.info('That was the last dispute of the list.');
+    } catch {
+      notify.error('The next page of the list could not be read. Please try again.');
+    } finally {
+      setStepping(false);
+    }
+  };
+  // [ and ] step through the list, as they turn a list's pages.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || (event.key !== '[' && event.key !== ']')) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]') || document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      void step(event.key === '[' ? -1 : 1);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
   const story = useQuery({ queryKey: ['dispute', id], queryFn: ({ signal }) => getDispute(id, signal) });
   const save = useMutation({
-    mutationFn: (change: StatusChange) => setDisputeStatus(Number(id), change),
-    onSuccess: (saved) => {
+    mutationFn: ({ change }: { change: StatusChange; then?: 'next' | undefined }) => setDisputeStatus(Number(id), change),
+    onSuccess: (saved, { then }) => {
       queryClient.setQueryData(['dispute', id], saved);
       // The table's rows and the dashboard's figures count it anew.
       void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
       void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
       notify.success(`Dispute set to ${statusText(saved)}.`);
+      if (then === 'next') void step(1);
     },
   });
 
@@ -42,7 +90,7 @@ export function DisputePage() {
     );
   const d = story.data;
   const facts: [string, ReactNode][] = [
-    ['Status', statusText(d)],
+    ['Status', <StatusChip key="status" clock={d} />],
     ['Set by', d.status_source === 'operator' ? d.status_by : 'the mail'],
     ['Why', d.status_reason || '—'],
     ['Due date', <DueDate key="due" clock={d} />],
@@ -61,6 +109,7 @@ export function DisputePage() {
   return (
     <JournalDrop onFiles={uploads.send}>
       <Page title={`Dispute ${d.atm_id} / ${d.txt_no}`}>
+        <TrailBar trail={trail} onStep={(by) => void step(by)} busy={stepping} />
         <div className={styles.story}>
           <Panel title="Turnaround">
             <dl className={styles.facts}>
@@ -74,12 +123,13 @@ export function DisputePage() {
           </Panel>
           <Panel title="Set the status">
             <StatusForm
-              key={d.status_at as string}
+              key={`${id}-${String(d.status_at)}`}
               initial={d.status}
               submitLabel="Save status"
-              busy={save.isPending}
+              busy={save.isPending || stepping}
               error={save.error}
-              onSubmit={(change) => save.mutate(change)}
+              andNext={trail.hasNext}
+              onSubmit={(change, then) => save.mutate({ change, then })}
             />
           </Panel>
         </div>

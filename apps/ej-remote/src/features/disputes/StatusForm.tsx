@@ -23,9 +23,11 @@ export function StatusForm(props: {
   submitLabel: string;
   busy: boolean;
   error: unknown;
-  onSubmit: (change: StatusChange) => void;
+  onSubmit: (change: StatusChange, then?: 'next') => void;
   /** How many disputes the change is for: above 1,000 the operator types it to confirm. */
   count?: number;
+  /** A second button that saves and moves on to the list's next dispute. */
+  andNext?: boolean;
 }) {
   const [status, setStatus] = useState<DisputeStatus | ''>(props.initial ?? '');
   const [outcome, setOutcome] = useState<DisputeOutcome | ''>(props.initial === null ? '' : 'credited');
@@ -34,10 +36,11 @@ export function StatusForm(props: {
   const errorId = useId();
   const mustType = props.count !== undefined && props.count > confirmAbove;
   const ready = status !== '' && (status !== 'resolved' || outcome !== '') && note.trim() !== '' && (!mustType || typedCount(typed) === props.count);
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!ready) return;
-    props.onSubmit({ status, outcome: status === 'resolved' && outcome !== '' ? outcome : null, note });
+    const then = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'next' ? 'next' : undefined;
+    props.onSubmit({ status, outcome: status === 'resolved' && outcome !== '' ? outcome : null, note }, then);
   };
   const problem = props.error ? (errorDetail(props.error) ?? failureReason(props.error)) : null;
   return (
@@ -83,9 +86,16 @@ export function StatusForm(props: {
           onChange={(e) => setTyped(e.target.value)}
         />
       )}
-      <Button type="submit" variant="primary" loading={props.busy} disabled={!ready}>
-        {props.submitLabel}
-      </Button>
+      <div className={styles.formButtons}>
+        <Button type="submit" variant="primary" loading={props.busy} disabled={!ready}>
+          {props.submitLabel}
+        </Button>
+        {props.andNext && (
+          <Button type="submit" value="next" disabled={!ready || props.busy}>
+            Save and next
+          </Button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,8 +1,9 @@
-// Export to CSV / Excel of the whole filtered set: the server streams the file, the browser saves
-// it. A long export shows what has arrived and can be cancelled; an empty set is said, not saved.
+// Export to CSV / Excel of the whole filtered set, or of the ticked rows' disputes when rows are
+// ticked: the server streams the file, the browser saves it under a name that says what it holds.
+// A long export shows what has arrived and can be cancelled; an empty set is said, not saved.
 import { useRef, useState } from 'react';
 import { downloadEjExport, type ExportProgress, type QueryParams } from '@ejdesk/api-client';
-import { exportFiles, nothingToExport, saveFile, type EjListKind } from '@ejdesk/export';
+import { exportFileName, exportFiles, nothingToExport, saveFile, type EjListKind } from '@ejdesk/export';
 import { Button, notify } from '@ejdesk/ui';
 import styles from './ej-export.module.css';
 
@@ -14,14 +15,34 @@ function progressText({ bytes, rows }: ExportProgress): string {
   return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
-/** `count`: the records the list holds with these filters, when known (0 means nothing to export). */
-export function ExportButtons({ kind, filters = {}, count }: { kind: EjListKind; filters?: QueryParams; count?: number | undefined }) {
+/** The most disputes an export of ticked rows names (they travel in the URL). */
+const maxTicked = 1000;
+
+/**
+ * `count`: the records the list holds with these filters, when known (0 means nothing to export).
+ * `ticked`: the disputes of the ticked rows; when there are any, only their records are exported.
+ */
+export function ExportButtons({
+  kind,
+  filters = {},
+  count,
+  ticked = [],
+}: {
+  kind: EjListKind;
+  filters?: QueryParams;
+  count?: number | undefined;
+  ticked?: readonly number[];
+}) {
   const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const running = useRef<AbortController | null>(null);
   const run = async (format: 'csv' | 'xlsx') => {
-    if (count === 0) {
+    if (count === 0 && ticked.length === 0) {
       notify.info(nothingToExport);
+      return;
+    }
+    if (ticked.length > maxTicked) {
+      notify.error(`An export takes at most ${maxTicked.toLocaleString()} ticked disputes; clear the ticks to export all that match.`);
       return;
     }
     const controller = new AbortController();
@@ -29,8 +50,9 @@ export function ExportButtons({ kind, filters = {}, count }: { kind: EjListKind;
     setBusy(format);
     setProgress(null);
     try {
-      const file = await downloadEjExport({ ...filters, kind, format }, { signal: controller.signal, onProgress: setProgress });
-      saveFile(names[kind][format], file, file.type);
+      const scope = ticked.length ? { disputes: ticked.join(',') } : {};
+      const file = await downloadEjExport({ ...filters, ...scope, kind, format }, { signal: controller.signal, onProgress: setProgress });
+      saveFile(exportFileName(names[kind][format], filters, ticked.length || undefined), file, file.type);
     } catch (error) {
       if (controller.signal.aborted) notify.info('Export cancelled.');
       else {
@@ -56,8 +78,8 @@ export function ExportButtons({ kind, filters = {}, count }: { kind: EjListKind;
   }
   return (
     <>
-      <Button onClick={() => void run('csv')}>Export to CSV</Button>
-      <Button onClick={() => void run('xlsx')}>Export to Excel</Button>
+      <Button onClick={() => void run('csv')}>{ticked.length ? `Export ${ticked.length.toLocaleString()} ticked to CSV` : 'Export to CSV'}</Button>
+      <Button onClick={() => void run('xlsx')}>{ticked.length ? `Export ${ticked.length.toLocaleString()} ticked to Excel` : 'Export to Excel'}</Button>
     </>
   );
 }

@@ -4,7 +4,8 @@
 // (their disputes, across pages) take a status together; a change of filters clears the ticks.
 // The journal's verdict is a column and a filter; beside the bulk status, the suggestion its
 // verdict makes is applied to all matching, and their evidence packs come as one ZIP.
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEjPage, loadFailure, verdictLabels, verdicts, type DisputeRecord, type Verdict } from '@ejdesk/api-client';
 import {
@@ -20,13 +21,13 @@ import {
   useColumnChoice,
   useListState,
   useSorting,
-  type ColumnDef,
+  type RowAction,
   type RowSelection,
 } from '@ejdesk/ui';
-import { BulkEvidence, BulkStatus, QuickFilters, tatChoices } from '../disputes/index.ts';
+import { BulkEvidence, BulkStatus, disputesOf, keepTrail, QuickFilters, tatChoices, UndoLastChange, useLastChange } from '../disputes/index.ts';
 import { ExportButtons } from '../ej-export/index.ts';
 import styles from './ej-table.module.css';
-import { clockColumns, ejTableColumns, verdictColumn } from './columns.tsx';
+import { disputeTableColumns } from './columns.tsx';
 
 const filterFields = [
   { name: 'start_date', label: 'Start Date', type: 'date' },
@@ -49,6 +50,9 @@ const verdictChoices = [{ value: '', label: 'Any' }, ...verdicts.map((v) => ({ v
 const verdictShown = (value: string) => verdictLabels[value as Verdict] ?? value;
 const filterNames = [...filterFields.map((f) => f.name), verdictField.name, ...clockFilters.map((f) => f.name)];
 
+/** ATM ID and the clock stay in sight while the table scrolls sideways. */
+const pinnedClock = ['ATM ID', 'Status', 'Due Date'];
+
 export function EjTablePage() {
   const state = useListState(filterNames);
   const [draft, setDraft] = useState(state.filters);
@@ -58,7 +62,7 @@ export function EjTablePage() {
   // were ticked under: a page turn keeps them, other filters clear them.
   const filtersKey = JSON.stringify(state.filters);
   const [ticks, setTicks] = useState<{ filters: string; ids: ReadonlySet<number> }>({ filters: filtersKey, ids: new Set() });
-  const ticked = ticks.filters === filtersKey ? ticks.ids : new Set<number>();
+  const ticked = useMemo(() => (ticks.filters === filtersKey ? ticks.ids : new Set<number>()), [ticks, filtersKey]);
   const setTicked = (change: (now: ReadonlySet<number>) => ReadonlySet<number>) => setTicks({ filters: filtersKey, ids: change(ticked) });
   if (applied !== state.filters) {
     setApplied(state.filters);
@@ -75,6 +79,23 @@ export function EjTablePage() {
     label: (row) => `Select the dispute of ATM ${row.atm_id}, transaction ${row.txt_no}`,
     canSelect: (row) => row.dispute_id !== null,
   };
+  // `s` sets the status of the ticked rows, else of the focused row's dispute.
+  const [asked, setAsked] = useState<number[] | null>(null);
+  const lastChange = useLastChange();
+  const actions = useMemo<RowAction<DisputeRecord>[]>(
+    () => [
+      { key: 'u', label: 'Undo the last status change (for ten minutes)', run: () => lastChange.undo() },
+      {
+        key: 's',
+        label: 'Set the status of the ticked rows (none ticked: the focused row)',
+        run: (focused) => {
+          if (ticked.size) setAsked([...ticked]);
+          else if (focused?.dispute_id) setAsked([focused.dispute_id]);
+        },
+      },
+    ],
+    [ticked, lastChange],
+  );
   const params = { page: state.page, page_size: state.pageSize, ...state.filters, ...(state.ordering ? { ordering: state.ordering } : {}) };
   // Newest extracted first unless a header asks otherwise ('-id' is no column: no arrow shows).
   const { sorting, sortBy } = useSorting(state.ordering, state.setOrdering, '-id');
@@ -84,12 +105,8 @@ export function EjTablePage() {
     placeholderData: keepPreviousData,
   });
   // The verdict beside the amounts it speaks of, where an operator reads a row.
-  const columns = useMemo(() => {
-    const record = ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[];
-    const at = record.findIndex((c) => c.id === 'Dispute Amt.') + 1;
-    return [...record.slice(0, at), verdictColumn, ...record.slice(at), ...clockColumns];
-  }, []);
-  const choice = useColumnChoice('email', columns);
+  const columns = useMemo(() => disputeTableColumns(), []);
+  const choice = useColumnChoice('email', columns, pinnedClock);
   const apply = (event: FormEvent) => {
     event.preventDefault();
     state.setFilters(draft);
@@ -104,15 +121,30 @@ export function EjTablePage() {
   const described = appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null;
   const count = query.isPlaceholderData ? undefined : query.data?.count;
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
+  // The page shown is the list a dispute opened from it steps through (Previous, Next, Back).
+  const { search } = useLocation();
+  const shown = query.isPlaceholderData ? undefined : query.data?.results;
+  useEffect(() => {
+    if (shown) keepTrail({ search, page: state.page, totalPages, ids: disputesOf(shown) });
+  }, [shown, search, state.page, totalPages]);
 
   return (
     <Page
       title="EJ Error Data"
       actions={
         <>
-          <BulkStatus filters={state.filters} count={count} described={described} selected={[...ticked]} onClearSelection={() => setTicked(() => new Set())} />
+          <UndoLastChange />
+          <BulkStatus
+            filters={state.filters}
+            count={count}
+            described={described}
+            selected={[...ticked]}
+            onClearSelection={() => setTicked(() => new Set())}
+            asked={asked}
+            onAsked={() => setAsked(null)}
+          />
           <BulkEvidence filters={state.filters} count={count} described={described} />
-          <ExportButtons kind="dispute" filters={state.filters} count={count} />
+          <ExportButtons kind="dispute" filters={state.filters} count={count} ticked={[...ticked]} />
         </>
       }
     >
@@ -146,7 +178,7 @@ export function EjTablePage() {
             </p>
           )}
         </form>
-        <QuickFilters value={applied.tat} onChange={(tat) => state.setFilters({ tat })} />
+        <QuickFilters value={applied.tat} onChange={(tat) => state.setFilters({ tat }, tat === 'breached' ? '-days_late' : undefined)} />
         <FilterChips applied={appliedChips} onRemove={(name) => state.setFilters({ [name]: '' })} onClear={state.reset} />
         <DataTable
           caption="EJ error data"
@@ -162,6 +194,7 @@ export function EjTablePage() {
           views={{ list: 'email', params: [...filterNames, 'ordering', 'page_size'] }}
           paging={{ page: state.page, totalPages, onPage: state.setPage }}
           selection={selection}
+          actions={actions}
         />
         <Pager
           page={state.page}

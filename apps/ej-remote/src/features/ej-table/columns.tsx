@@ -2,13 +2,13 @@
 // with operators' formats: amounts right-aligned with two decimals, dates as DD/MM/YY, identifiers
 // with a copy button, long text cut to one line with the whole on hover.
 import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
-import { ejColumnsFor, type EjListKind } from '@ejdesk/export';
+import { ejColumnsFor, type ClockedRecord, type EjListKind } from '@ejdesk/export';
 import { CopyableId, CutText, formatAmount, formatShortDate, TextLink, type ColumnDef } from '@ejdesk/ui';
-import { DueDate, penaltyText, statusText } from '../disputes/index.ts';
+import { DueDate, penaltyText, StatusChip } from '../disputes/index.ts';
 import { VerdictBadge, verdictText } from '../journals/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
-const dates = new Set(['Transaction Date', 'Complaint Date']);
+const dates = new Set(['Transaction Date', 'Complaint Date', 'Due Date']);
 /** Identifiers operators paste elsewhere: a copy button beside each. */
 const identifiers = new Set(['ATM ID', 'Card No.', 'TXT No.']);
 /** The columns the lists sort by, and the API field each is ordered by. */
@@ -19,6 +19,7 @@ const ejSortKeys: Record<string, string> = {
   'Dispute Amt.': 'dispute_amt',
   'Complaint Date': 'complaint_date',
   'MSP RefNo.': 'msp_ref_no',
+  'Due Date': 'due_date',
 };
 /** Free text that can run long: one line, the rest on hover. */
 const longText = new Set(['MSP Remarks', 'Short Desc. EJ_Error', 'Short Description', 'Mail Received From', 'Mail Subject']);
@@ -26,7 +27,7 @@ const longText = new Set(['MSP Remarks', 'Short Desc. EJ_Error', 'Short Descript
 export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[] {
   return ejColumnsFor(kind).map((column) => {
     const value = column.value;
-    const read = typeof value === 'function' ? value : (row: EjRecord) => row[value];
+    const read = typeof value === 'function' ? value : (row: ClockedRecord) => row[value];
     const format = amounts.has(column.header)
       ? (v: unknown) => formatAmount(v as number | null)
       : dates.has(column.header)
@@ -49,7 +50,7 @@ export function ejTableColumns(kind: EjListKind): ColumnDef<EjRecord, unknown>[]
 }
 
 /** The journal's verdict on the record's dispute, in words (none yet: said so). */
-export const verdictColumn: ColumnDef<DisputeRecord, unknown> = {
+const verdictColumn: ColumnDef<DisputeRecord, unknown> = {
   id: 'Verdict',
   header: 'Verdict',
   accessorFn: (row) => verdictText(row.verdict),
@@ -58,34 +59,39 @@ export const verdictColumn: ColumnDef<DisputeRecord, unknown> = {
 };
 
 /**
- * The dispute table's turnaround columns: the status (a link to the dispute's story), the due date,
- * the age in days and the penalty so far. Not in the exports: they change with the day.
+ * The dispute table's clock cells, by the shared column's header: the status as a chip linking to
+ * the dispute's story, the due date with its days late, the penalty with its currency. Currency is
+ * the export's own column (on the screen it is in the penalty).
  */
-export const clockColumns: ColumnDef<DisputeRecord, unknown>[] = [
-  {
-    id: 'Status',
-    header: 'Status',
-    accessorFn: (row) => statusText(row),
-    cell: (c) =>
-      c.row.original.dispute_id ? (
-        <TextLink to={`/disputes/${c.row.original.dispute_id}`}>
-          {String(c.getValue())}
+const clockCells: Record<string, Partial<ColumnDef<DisputeRecord, unknown>> | null> = {
+  Status: {
+    cell: (c) => {
+      const row = c.row.original;
+      if (!row.dispute_id) return '';
+      return (
+        <TextLink to={`/disputes/${row.dispute_id}`}>
+          <StatusChip clock={row} />
           <span className="ej-visually-hidden">
-            : the story of ATM {c.row.original.atm_id}, transaction {c.row.original.txt_no}
+            : the story of ATM {row.atm_id}, transaction {row.txt_no}
           </span>
         </TextLink>
-      ) : (
-        String(c.getValue())
-      ),
-    meta: { nowrap: true },
+      );
+    },
   },
-  {
-    id: 'Due Date',
-    header: 'Due Date',
-    accessorFn: (row) => row.due_date,
-    cell: (c) => <DueDate clock={c.row.original} />,
-    meta: { nowrap: true, sortKey: 'due_date' },
-  },
-  { id: 'Age (days)', header: 'Age (days)', accessorFn: (row) => row.age_days ?? '', meta: { numeric: true, nowrap: true } },
-  { id: 'Penalty', header: 'Penalty', accessorFn: (row) => penaltyText(row), meta: { numeric: true, nowrap: true, sortKey: 'penalty' } },
-];
+  'Due Date': { cell: (c) => (c.row.original.dispute_id ? <DueDate clock={c.row.original} compact /> : '') },
+  'Days Late': { meta: { numeric: true, nowrap: true, sortKey: 'days_late' } },
+  'Age (days)': { meta: { numeric: true, nowrap: true } },
+  Penalty: { accessorFn: (row) => penaltyText(row), cell: (c) => String(c.getValue()), meta: { numeric: true, nowrap: true, sortKey: 'penalty' } },
+  Currency: null,
+};
+
+/** The dispute table: ATM ID, the clock, the record; the journal's verdict beside the amounts it speaks of. */
+export function disputeTableColumns(): ColumnDef<DisputeRecord, unknown>[] {
+  const columns = (ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[]).flatMap((column) => {
+    const own = clockCells[column.id!];
+    if (own === null) return [];
+    return [own ? ({ ...column, ...own } as ColumnDef<DisputeRecord, unknown>) : column];
+  });
+  const at = columns.findIndex((c) => c.id === 'Dispute Amt.') + 1;
+  return [...columns.slice(0, at), verdictColumn, ...columns.slice(at)];
+}

@@ -1,11 +1,12 @@
-// The dashboard's dispute card: the open disputes of the chosen month (by transaction date) by age,
-// how many have passed their due date, and the penalty they have run up. Each figure opens the EJ
-// table filtered to it, so its Total Records is the figure clicked; the figures move live.
+// The dashboard's dispute card, the first card: what needs doing today first (breached, by days
+// late; due today; the penalty run up), then the open disputes of the chosen month (by
+// transaction date) by age. Each figure opens the EJ table filtered to it, so its Total Records is
+// the figure clicked; the figures move live.
 import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { getDisputeAgeing, loadFailure, type DisputeAgeing } from '@ejdesk/api-client';
-import { formatAmount } from '@ejdesk/ui';
+import { formatAmount, formatCount } from '@ejdesk/ui';
 import { monthDays, toApiMonth } from '../../lib/month.ts';
 import { DashboardCard } from './DashboardCard.tsx';
 import styles from './dashboard.module.css';
@@ -26,7 +27,16 @@ export function AgeingCard({ month, picker }: { month: string; picker: ReactNode
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => getDisputeAgeing(apiMonth!, signal),
   });
-  const figures: DisputeAgeing = ageing.data ?? { days_0_2: 0, days_3_5: 0, days_6_10: 0, over_10: 0, breached: 0, penalty_exposure: '0', currency: '' };
+  const figures: DisputeAgeing = ageing.data ?? {
+    days_0_2: 0,
+    days_3_5: 0,
+    days_6_10: 0,
+    over_10: 0,
+    breached: 0,
+    due_today: 0,
+    penalty_exposure: '0',
+    currency: '',
+  };
   const days = monthDays(month);
   const within = days ? `start_date=${days.first}&end_date=${days.last}` : '';
   const age = (from: number, to: number | undefined) => `age_from=${from}${to === undefined ? '' : `&age_to=${to}`}`;
@@ -40,18 +50,16 @@ export function AgeingCard({ month, picker }: { month: string; picker: ReactNode
       onRetry={() => void ageing.refetch()}
     >
       <ul className={styles.countCards}>
-        {buckets.map((bucket) => (
-          <li key={bucket.key}>
-            <Link className={styles.countCard} to={`/email?tat=open&${within}&${age(bucket.from, bucket.to)}`}>
-              <span className={styles.countValue}>{figures[bucket.key]}</span>
-              <span className={styles.countLabel}>{bucket.label}</span>
-            </Link>
-          </li>
-        ))}
         <li>
-          <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}`}>
-            <span className={styles.countValue}>{figures.breached}</span>
+          <Link className={`${styles.countCard} ${styles.alarm}`} to={`/email?tat=breached&${within}&ordering=-days_late`}>
+            <span className={styles.countValue}>{formatCount(figures.breached)}</span>
             <span className={styles.countLabel}>Breached (past the due date)</span>
+          </Link>
+        </li>
+        <li>
+          <Link className={`${styles.countCard} ${styles.warn}`} to={`/email?tat=due_today&${within}`}>
+            <span className={styles.countValue}>{formatCount(figures.due_today)}</span>
+            <span className={styles.countLabel}>Due today</span>
           </Link>
         </li>
         <li>
@@ -62,6 +70,14 @@ export function AgeingCard({ month, picker }: { month: string; picker: ReactNode
             <span className={styles.countLabel}>Penalty exposure so far</span>
           </Link>
         </li>
+        {buckets.map((bucket) => (
+          <li key={bucket.key}>
+            <Link className={styles.countCard} to={`/email?tat=open&${within}&${age(bucket.from, bucket.to)}`}>
+              <span className={styles.countValue}>{formatCount(figures[bucket.key])}</span>
+              <span className={styles.countLabel}>{bucket.label}</span>
+            </Link>
+          </li>
+        ))}
       </ul>
     </DashboardCard>
   );

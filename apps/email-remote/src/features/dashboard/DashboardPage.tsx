@@ -89,6 +89,8 @@ export function DashboardPage() {
   return (
     <Page title="Dashboard">
       <div className={styles.cards}>
+        {/* The disputes first: what is breached or due today is the day's work. */}
+        <AgeingCard month={disputeMonth} picker={<MonthPicker month={disputeMonth} onChange={setDisputeMonth} />} />
         <DashboardCard
           id="email-card-title"
           title="Email"
@@ -139,7 +141,6 @@ export function DashboardPage() {
             ))}
           </ul>
         </DashboardCard>
-        <AgeingCard month={disputeMonth} picker={<MonthPicker month={disputeMonth} onChange={setDisputeMonth} />} />
       </div>
     </Page>
   );
