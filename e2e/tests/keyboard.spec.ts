@@ -66,7 +66,7 @@ test('/email’s rows open their dispute’s story by Enter', async ({ signedIn:
   await expect(rowsOf(page)).toHaveCount(10);
   await expect(rowsOf(page).locator('.ej-skeleton')).toHaveCount(0);
   await page.keyboard.press('/');
-  await expect(page.getByLabel('Start Date')).toBeFocused();
+  await expect(page.getByLabel('Start Date', { exact: true })).toBeFocused();
   await page.keyboard.press('Escape');
   // The last row with a dispute (a row without one has no story to open).
   const withStory = await rowsOf(page).evaluateAll((rows) => rows.map((row) => row.querySelector('a[href^="/disputes/"]') !== null).lastIndexOf(true));

@@ -22,3 +22,4 @@ export * from './sorting.ts';
 export * from './column-choice.ts';
 export * from './saved-views.ts';
 export type { ColumnDef } from '@tanstack/react-table';
+export * from './components/DateField.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DataTable, formatAmount, formatDateTime, formatLoose, formatShortDate, Pager, type ColumnDef } from '../src/index.ts';
+import { DataTable, DateField, formatAmount, formatDateTime, formatDay, formatLoose, formatShortDate, Pager, parseDay, type ColumnDef } from '../src/index.ts';
 
 afterEach(cleanup);
 
@@ -119,5 +119,57 @@ describe('formats', () => {
     expect(formatLoose('2026-01-05')).toBe('05/01/26');
     expect(formatLoose(local)).toBe('23/11/26 21:05:09');
     expect(formatLoose('HRB00042')).toBe('HRB00042');
+  });
+});
+
+describe('DateField', () => {
+  it('reads a day typed DD/MM/YYYY (or pasted YYYY-MM-DD) and refuses an impossible one', () => {
+    expect(parseDay('28/11/2026')).toBe('2026-11-28');
+    expect(parseDay(' 1/2/2026 ')).toBe('2026-02-01');
+    expect(parseDay('01.02.2026')).toBe('2026-02-01');
+    expect(parseDay('2026-11-28')).toBe('2026-11-28');
+    for (const wrong of ['31/02/2026', '29/02/2025', '12/13/2026', '28/11/26', '2026/11/28', 'tomorrow', '']) expect(parseDay(wrong), wrong).toBeNull();
+    expect(formatDay('2026-11-28')).toBe('28/11/2026');
+    expect(formatDay('')).toBe('');
+  });
+
+  it('hands on the day once typed whole, says an unfinished one on leaving, and shows a new value', async () => {
+    const changes: string[] = [];
+    function Harness({ start = '' }: { start?: string }) {
+      const [value, setValue] = useState(start);
+      const [was, setWas] = useState(start);
+      if (start !== was) {
+        setWas(start);
+        setValue(start);
+      }
+      return (
+        <DateField
+          label="Start Date"
+          value={value}
+          onChange={(v) => {
+            changes.push(v);
+            setValue(v);
+          }}
+        />
+      );
+    }
+    const { rerender } = render(<Harness />);
+    const input = screen.getByLabelText('Start Date');
+    const user = userEvent.setup();
+    await user.type(input, '05/11/202');
+    expect(changes).toEqual([]);
+    await user.tab();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe(screen.getByText('Type a day as DD/MM/YYYY, such as 28/11/2026.').id);
+    await user.click(input);
+    await user.type(input, '6');
+    expect(changes).toEqual(['2026-11-05']);
+    await user.tab();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    // Emptied: handed on as no day.
+    await user.clear(input);
+    expect(changes.at(-1)).toBe('');
+    rerender(<Harness start="2025-01-31" />);
+    expect((input as HTMLInputElement).value).toBe('31/01/2025');
   });
 });

@@ -2,6 +2,7 @@
 // pause in typing, or with the next page change); a date or month is complete when picked and is
 // applied at once (onCommit). The box follows the URL when the list is reset or navigated.
 import { useState } from 'react';
+import { DateField } from './DateField.tsx';
 import { TextField, type TextFieldProps } from './Field.tsx';
 
 export interface FilterInputProps extends Omit<TextFieldProps, 'value' | 'onChange'> {
@@ -22,6 +23,21 @@ export function FilterInput({ value, onType, onCommit, resets = 0, ...rest }: Fi
     setShown({ value, resets });
     setDraft(value);
   }
+  if (rest.type === 'date') {
+    // Typed as DD/MM/YYYY (DateField), applied once whole.
+    return (
+      <DateField
+        label={rest.label}
+        name={rest.name}
+        className={rest.className}
+        value={draft}
+        onChange={(next) => {
+          setDraft(next);
+          onCommit(next);
+        }}
+      />
+    );
+  }
   return (
     <TextField
       {...rest}
@@ -29,7 +45,7 @@ export function FilterInput({ value, onType, onCommit, resets = 0, ...rest }: Fi
       onChange={(event) => {
         const next = event.target.value;
         setDraft(next);
-        if (rest.type === 'date' || rest.type === 'month') onCommit(next);
+        if (rest.type === 'month') onCommit(next);
         else onType(next);
       }}
     />
