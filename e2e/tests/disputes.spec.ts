@@ -195,3 +195,50 @@ test('“all N matching” sets the status of over 10,000 disputes in one action
   expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=open')).count).toBe(open.count);
   expect((await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?tat=resolved')).count).toBe(resolved.count);
 });
+
+test('an operator takes a dispute with a follow-up day, finds it under Mine and Follow up today, and gives two ticked to a colleague', async ({
+  signedIn: page,
+}) => {
+  await page.goto('/email');
+  // The clock's day (TAT_TIME_ZONE, Asia/Kolkata by default), which "today" means to the filters.
+  const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
+  const [first] = (await api<{ results: ClockRow[] }>(page, '/scrape/extract/email/data/pagination/?tat=open&page_size=1')).results;
+  await page.goto(`/disputes/${first!.dispute_id}`);
+  const form = page.getByRole('form', { name: 'Owner and follow-up' });
+  await form.getByLabel('Owner', { exact: true }).selectOption({ label: 'Me (operator@example.com)' });
+  // The day typed as operators write it.
+  const [y, m, d] = today.split('-') as [string, string, string];
+  await form.getByLabel('Follow up on', { exact: true }).fill(`${d}/${m}/${y}`);
+  await form.getByRole('button', { name: 'Save owner and follow-up' }).click();
+  await expect(page.getByText('Owner and follow-up saved.')).toBeVisible();
+  const facts = page.getByRole('heading', { name: 'Turnaround' }).locator('..');
+  await expect(facts).toContainText('operator@example.com');
+  await expect(facts).toContainText(`${d}/${m}/${y.slice(2)}`);
+  await page.screenshot({ path: '.artifacts/dispute-follow-up.png', fullPage: true });
+
+  await page.goto('/email');
+  await page.getByRole('group', { name: 'My work' }).getByRole('button', { name: 'Mine' }).click();
+  await expect(page).toHaveURL(/[?&]owner=me/);
+  await expect(rowsOf(page).first()).toContainText(first!.atm_id);
+  await expect(page.getByRole('button', { name: /^Owner: me ?, remove filter$/ })).toBeVisible();
+  await page.getByRole('group', { name: 'My work' }).getByRole('button', { name: 'Follow up today' }).click();
+  await expect(page).toHaveURL(/[?&]follow_up=today/);
+  const mine = await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?owner=me&follow_up=today');
+  await expect(page.getByText(`Total Records: ${mine.count}`, { exact: true })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+
+  // Two rows of the breached list, ticked and given to the admin to follow up.
+  await page.goto('/email?tat=breached');
+  await expect(rowsOf(page).locator('.ej-skeleton')).toHaveCount(0);
+  const ids = await rowsOf(page).evaluateAll((rows) =>
+    rows.slice(0, 2).map((r) => Number(r.querySelector('a[href^="/disputes/"]')!.getAttribute('href')!.split('/').pop())),
+  );
+  for (const at of [0, 1]) await rowsOf(page).nth(at).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Owner and follow-up of 2 selected…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Owner and follow-up of 2 selected' });
+  await dialog.getByLabel('Owner', { exact: true }).selectOption({ label: 'admin@example.com' });
+  await dialog.getByRole('button', { name: 'Set for 2 disputes' }).click();
+  await expect(page.getByText('Owner and follow-up set for 2 disputes.')).toBeVisible();
+  for (const id of ids) expect((await api<{ owner: string }>(page, `/disputes/${id}/`)).owner).toBe('admin@example.com');
+});

@@ -55,6 +55,8 @@ test.describe('/email', () => {
       'Days Late',
       'Age (days)',
       'Penalty',
+      'Owner',
+      'Follow Up',
       'Card No.',
       'TXT No.',
       'Transaction Date',

@@ -179,7 +179,7 @@ test('a column choice on /email follows the operator: it survives a logout and a
     // Transaction Date up by keyboard, to the first place after the pinned ATM ID and clock.
     const up = menu.getByRole('button', { name: 'Move Transaction Date up' });
     await up.focus();
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
       await page.keyboard.press('Enter');
       await saved;
@@ -192,12 +192,12 @@ test('a column choice on /email follows the operator: it survives a logout and a
     await page.screenshot({ path: '.artifacts/columns-menu.png' });
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Columns (17 of 20)' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Columns (19 of 22)' })).toBeFocused();
 
     const chosen = ['ATM ID', 'Status', 'Due Date', 'Transaction Date', 'Days Late'];
     const headers = (p: typeof page) => dataHeaders(p).allInnerTexts();
     await expect.poll(async () => (await headers(page)).slice(0, 5)).toEqual(chosen);
-    expect(await headers(page)).toHaveLength(17);
+    expect(await headers(page)).toHaveLength(19);
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -225,9 +225,9 @@ test('a column choice on /email follows the operator: it survives a logout and a
       expect(await left(3)).toBe('auto');
 
       // Reset brings the table's own columns back, here and on the server.
-      await other.getByRole('button', { name: 'Columns (17 of 20)' }).click();
+      await other.getByRole('button', { name: 'Columns (19 of 22)' }).click();
       await other.getByRole('button', { name: 'Reset columns' }).click();
-      await expect.poll(async () => (await headers(other)).length).toBe(20);
+      await expect.poll(async () => (await headers(other)).length).toBe(22);
       await expect(dataHeaders(other).first()).toHaveText('ATM ID');
       const otherToken = await other.evaluate(() => localStorage.getItem('token'));
       await expect

@@ -124,6 +124,72 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     expect(overage.json().detail).toMatch(/only dispute records/);
   });
 
+  it('gives disputes an owner and a follow-up day, one or many, filters by them, and refuses bad ones whole', async () => {
+    const accountId = async (email: string) =>
+      Number((await queryRows<{ id: number }>(t.database.db, sql`select id from users where email = ${email}`))[0]!.id);
+    const me = await accountId('operator@example.com');
+    const colleague = await anotherOperator(t, `owner-${backend}@example.com`);
+    const colleagueId = await accountId(`owner-${backend}@example.com`);
+    const followUp = (body: unknown, authorization = operator) => call('POST', '/api/disputes/follow-up/', body, authorization);
+    const owners = (await call('GET', '/api/disputes/owners/')).json() as { id: number; email: string }[];
+    expect(owners).toEqual(
+      expect.arrayContaining([
+        { id: me, email: 'operator@example.com' },
+        { id: colleagueId, email: `owner-${backend}@example.com` },
+      ]),
+    );
+
+    // One dispute: mine, to follow up today; two more by the table's filter: the colleague's.
+    expect((await followUp({ ids: [disputeOf.breached], owner_id: me, follow_up_on: today })).json()).toEqual({ updated: 1 });
+    expect((await followUp({ filters: { tat: 'due_soon' }, owner_id: colleagueId })).json()).toEqual({ updated: 2 });
+    const story = (await call('GET', `/api/disputes/${disputeOf.breached}/`)).json();
+    expect(story).toMatchObject({ owner_id: me, owner: 'operator@example.com', follow_up_on: today });
+    const rows = (await call('GET', `${table}?page_size=100`)).json().results as Record<string, unknown>[];
+    expect(rows.find((r) => r.atm_id === 'ATM-dueToday')).toMatchObject({ owner: `owner-${backend}@example.com`, follow_up_on: null });
+    // "Mine" is the caller's own; an account's id names another's; "follow up" by the day.
+    expect(await atms('owner=me')).toEqual(['breached']);
+    expect((await call('GET', `${table}?owner=me`, undefined, colleague)).json().results.map((r: { atm_id: string }) => r.atm_id)).toEqual([
+      'ATM-dueToday',
+      'ATM-dueTomorrow',
+    ]);
+    expect(await atms(`owner=${colleagueId}&ordering=due_date`)).toEqual(['dueToday', 'dueTomorrow']);
+    expect(await atms('follow_up=today')).toEqual(['breached']);
+    expect(await atms('follow_up=due&tat=breached')).toEqual(['breached']);
+    expect(await atms('follow_up=today&tat=resolved')).toEqual([]);
+    expect((await call('GET', `${table}?owner=me`)).json().count).toBe(1);
+    const [audit] = await queryRows<{ action: string; detail: string }>(t.database.db, sql`select action, detail from audit_log order by id desc limit 1`);
+    expect(audit).toEqual({ action: 'follow_up', detail: `2 disputes: owner owner-${backend}@example.com` });
+
+    // Bad input: a 400 naming what is wrong, and nothing changes.
+    const before = await queryRows(t.database.db, sql`select id, owner_id, follow_up_on::text from disputes order by id`);
+    await t.database.db.execute(sql`insert into users (email, password_hash, is_active) values (${`gone-${backend}@example.com`}, 'x', false)`);
+    const gone = await accountId(`gone-${backend}@example.com`);
+    const refused: [unknown, RegExp][] = [
+      [{ ids: [disputeOf.fresh] }, /owner_id, follow_up_on, or both/],
+      [{ ids: [disputeOf.fresh], owner_id: 999999 }, /no active account has the id 999999/],
+      [{ ids: [disputeOf.fresh], owner_id: gone }, new RegExp(`no active account has the id ${gone}`)],
+      [{ ids: [disputeOf.fresh], owner_id: 'me' }, /owner_id/],
+      [{ ids: [disputeOf.fresh], follow_up_on: '2026-02-30' }, /follow_up_on/],
+      [{ ids: [disputeOf.fresh], follow_up_on: 'tomorrow' }, /follow_up_on/],
+      [{ owner_id: me }, /either ids or filters/],
+      [{ ids: [disputeOf.fresh], filters: {}, owner_id: me }, /either ids or filters/],
+      [{ ids: [], owner_id: me }, /ids/],
+      [{ filters: { owner: 'everyone' }, owner_id: me }, /owner/],
+      [{ ids: [disputeOf.fresh], owner_id: me, extra: 1 }, /extra|additional/],
+    ];
+    for (const [body, detail] of refused) {
+      const answer = await followUp(body);
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+      expect(answer.json().detail, JSON.stringify(body)).toMatch(detail);
+    }
+    for (const query of ['owner=abc', 'owner=0', 'follow_up=tomorrow']) expect((await call('GET', `${table}?${query}`)).statusCode, query).toBe(400);
+    expect((await call('GET', '/api/scrape/extract/export/?format=csv&kind=overage&owner=me')).json().detail).toMatch(/dispute records only/);
+    expect(await queryRows(t.database.db, sql`select id, owner_id, follow_up_on::text from disputes order by id`)).toEqual(before);
+    // Nobody and no day: cleared.
+    expect((await followUp({ ids: [disputeOf.breached], owner_id: null, follow_up_on: null })).json()).toEqual({ updated: 1 });
+    expect(await atms('owner=me')).toEqual([]);
+  });
+
   it('refuses a quick filter it does not know, and the clock’s filters on records without one', async () => {
     for (const query of ['tat=late', 'age_from=-1', 'age_to=x', 'ordering=due']) {
       const answer = await call('GET', `${table}?${query}`);

@@ -91,6 +91,9 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       penalty: `${daysSince('2025-04-01') * 100}.00`,
       currency: 'INR',
       due_today: false,
+      owner_id: null,
+      owner: null,
+      follow_up_on: null,
       // No journal has answered it yet.
       verdict: null,
       dispensed_amount: null,
@@ -312,14 +315,14 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       // Every field quoted, so no reader takes a field's text for anything but a value.
       // The dispute's clock right after ATM ID, as on the screen.
       expect(lines[0]).toBe(
-        '"ATM ID","Status","Due Date","Days Late","Age (days)","Penalty","Currency","Card No.","TXT No.","Transaction Date","Transaction Amt.","Dispute Amt.","Overage","MSP Remarks","MSP RefNo.","Short Desc. EJ_Error","Complaint Date","Short Description","Mail Received From","Mail Subject"',
+        '"ATM ID","Status","Due Date","Days Late","Age (days)","Penalty","Currency","Owner","Follow Up","Card No.","TXT No.","Transaction Date","Transaction Amt.","Dispute Amt.","Overage","MSP Remarks","MSP RefNo.","Short Desc. EJ_Error","Complaint Date","Short Description","Mail Received From","Mail Subject"',
       );
       const expected = (await get(`${table}?page_size=100&mail_received_from=harbor`)).json().results;
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((r: { atm_id: string }) => `"${r.atm_id}"`));
       expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
       const late = daysSince('2025-03-30');
       expect(lines[2]).toBe(
-        `"APX00024","Open","2025-03-30","${late}","${daysSince('2025-03-25')}","${late * 100}","INR","412345XXXXXX1024","500024","2025-03-25","2400","1200","0","Under review","REF24","CASH NOT DISPENSED - Cash retracted","2025-04-01","cash not dispensed at ATM","ops@harborbank.example","ATM dispute APX00024"`,
+        `"APX00024","Open","2025-03-30","${late}","${daysSince('2025-03-25')}","${late * 100}","INR","N/A","N/A","412345XXXXXX1024","500024","2025-03-25","2400","1200","0","Under review","REF24","CASH NOT DISPENSED - Cash retracted","2025-04-01","cash not dispensed at ATM","ops@harborbank.example","ATM dispute APX00024"`,
       );
     });
 
@@ -332,10 +335,10 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       expect(sheet.rowCount).toBe(2);
       expect(sheet.getRow(2).getCell(1).value).toBe('SNB00777');
       expect(sheet.getRow(2).getCell(2).value).toBe('Open');
-      expect(sheet.getRow(2).getCell(11).value).toBe(2600);
-      expect(sheet.getRow(2).getCell(20).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
+      expect(sheet.getRow(2).getCell(13).value).toBe(2600);
+      expect(sheet.getRow(2).getCell(22).value).toBe(`'=HYPERLINK("http://evil.example","x")`);
       // Dates are date cells (shown DD/MM/YY), amounts numbers.
-      const dateCell = sheet.getRow(2).getCell(10);
+      const dateCell = sheet.getRow(2).getCell(12);
       expect(dateCell.value).toBeInstanceOf(Date);
       expect(dateCell.numFmt).toBe('dd/mm/yy');
 
@@ -344,14 +347,14 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       const read = spawnSync('/usr/bin/python3', ['-c', openpyxlDump], { input: response.rawPayload });
       expect(read.stderr.toString()).toBe('');
       const [header, row] = JSON.parse(read.stdout.toString()) as unknown[][];
-      expect(header![9]).toBe('Transaction Date');
+      expect(header![11]).toBe('Transaction Date');
       expect(row![0]).toBe('SNB00777');
       expect(row![2]).toBe(`datetime ${expected.due_date}`);
       expect(row![3]).toBe(expected.overdue_days);
       expect(row![5]).toBe(Number(expected.penalty));
-      expect(row![9]).toBe(`datetime ${expected.transaction_date}`);
-      expect(row![10]).toBe(Number(expected.transaction_amt));
-      expect(row![16]).toBe(expected.complaint_date ? `datetime ${expected.complaint_date}` : 'N/A');
+      expect(row![11]).toBe(`datetime ${expected.transaction_date}`);
+      expect(row![12]).toBe(Number(expected.transaction_amt));
+      expect(row![18]).toBe(expected.complaint_date ? `datetime ${expected.complaint_date}` : 'N/A');
 
       const overage = await get(`${exportUrl}?format=csv&kind=overage`);
       const lines = overage.body.trim().split('\r\n');

@@ -33,7 +33,10 @@ export const ejColumns: ExportColumn<EjRecord>[] = [
   { header: 'Mail Subject', value: 'mail_subject' },
 ];
 
-type Clock = Pick<Answer<typeof DisputeRecord>, 'status' | 'outcome' | 'due_date' | 'age_days' | 'overdue_days' | 'penalty' | 'currency'>;
+type Clock = Pick<
+  Answer<typeof DisputeRecord>,
+  'status' | 'outcome' | 'due_date' | 'age_days' | 'overdue_days' | 'penalty' | 'currency' | 'owner' | 'follow_up_on'
+>;
 /** A record with its dispute's clock (a dispute record); no clock when the record has no dispute. */
 export type ClockedRecord = EjRecord & Partial<Clock>;
 
@@ -57,6 +60,8 @@ export const clockColumns: ExportColumn<ClockedRecord>[] = [
   { header: 'Age (days)', value: (r) => r.age_days ?? null },
   { header: 'Penalty', value: (r) => (r.status ? amount(r.penalty ?? null) : null) },
   { header: 'Currency', value: (r) => (r.status ? r.currency : null) },
+  { header: 'Owner', value: (r) => r.owner ?? null },
+  { header: 'Follow Up', value: (r) => r.follow_up_on ?? null, format: 'date' },
 ];
 
 /**

@@ -14,10 +14,15 @@ interface EjFilterQuery {
   age_from?: number | undefined;
   age_to?: number | undefined;
   verdict?: string | undefined;
+  owner?: string | undefined;
+  follow_up?: 'today' | 'due' | undefined;
 }
 
-/** `today` is the clock's day (the quick filters and ages are counted to it). */
-export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: string): EjFilters => ({
+/**
+ * `today` is the clock's day (the quick filters, ages and follow-ups are counted to it); `me` is
+ * the caller's account (owner=me).
+ */
+export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: string, me: number): EjFilters => ({
   kind,
   startDate: q.start_date,
   endDate: q.end_date,
@@ -30,11 +35,14 @@ export const ejFiltersOf = (kind: EjFilters['kind'], q: EjFilterQuery, today: st
   ageFrom: q.age_from,
   ageTo: q.age_to,
   verdict: q.verdict,
+  ownerId: q.owner === undefined ? undefined : q.owner === 'me' ? me : Number(q.owner),
+  followUp: q.follow_up,
   today,
 });
 
 /** The 400's detail when the clock's or the journal's filters are asked of records that have neither. */
 export const clockFiltersProblem = (kind: EjFilters['kind'], q: EjFilterQuery): string | null =>
-  kind !== 'dispute' && (q.tat !== undefined || q.age_from !== undefined || q.age_to !== undefined || q.verdict !== undefined)
-    ? `query: tat, age_from, age_to and verdict filter dispute records only, not ${kind} records.`
+  kind !== 'dispute' &&
+  (q.tat !== undefined || q.age_from !== undefined || q.age_to !== undefined || q.verdict !== undefined || q.owner !== undefined || q.follow_up !== undefined)
+    ? `query: tat, age_from, age_to, verdict, owner and follow_up filter dispute records only, not ${kind} records.`
     : null;

@@ -34,6 +34,20 @@ export const setDisputesStatus = async (change: StatusChange & ({ ids: number[] 
 /** Gives the disputes of a status change back the status they had (its maker, within minutes). */
 export const undoStatusChange = async (changeId: number) => (await http.post<{ restored: number }>(`/disputes/status-changes/${changeId}/undo/`)).data;
 
+/** Who works disputes and when they look again: null clears; what is left out stays. */
+export interface FollowUpChange {
+  owner_id?: number | null;
+  follow_up_on?: string | null;
+}
+
+export const setFollowUp = async (change: FollowUpChange & ({ ids: number[] } | { filters: QueryParams })) =>
+  (await http.post<{ updated: number }>('/disputes/follow-up/', 'filters' in change ? { ...change, filters: cleanParams(change.filters) } : change)).data;
+
+export type DisputeOwner = Answer<typeof disputes.DisputeOwner>;
+
+/** The accounts a dispute can be given to (the active ones). */
+export const getDisputeOwners = async (signal?: AbortSignal) => (await http.get<DisputeOwner[]>('/disputes/owners/', { signal })).data;
+
 /** The open disputes of the dashboard's month by age, breached, and their penalty. */
 export const getDisputeAgeing = async (month: string, signal?: AbortSignal) =>
   (await http.get<DisputeAgeing>('/disputes/ageing/', { params: { date: month }, signal })).data;

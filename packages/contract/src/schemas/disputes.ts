@@ -22,6 +22,10 @@ const clockFields = {
   currency: Type.String(),
   /** Not resolved, and the day asked is its last (the clock's "Due today"). */
   due_today: Type.Boolean(),
+  /** The operator working it (their account's id and email) and the day they follow it up: null when none. */
+  owner_id: Type.Union([Type.Integer(), Type.Null()]),
+  owner: Type.Union([Type.String(), Type.Null()]),
+  follow_up_on: Day,
 };
 
 /**
@@ -124,6 +128,24 @@ export const BulkStatusBody = Type.Object(
 );
 /** How many disputes changed, and the change to undo (null when none matched). */
 export const BulkStatusAnswer = Type.Object({ updated: Type.Integer(), change_id: Type.Union([Type.Integer(), Type.Null()]) });
+
+/**
+ * Who works the disputes and when they look at them again, for one or many (ids or the list's
+ * filters): owner_id an active account's id or null (nobody), follow_up_on a day or null (none).
+ * What is left out stays as it is; at least one is given.
+ */
+export const FollowUpBody = Type.Object(
+  {
+    owner_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
+    follow_up_on: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()])),
+    ...targetFields,
+  },
+  { additionalProperties: false },
+);
+export const FollowUpAnswer = Type.Object({ updated: Type.Integer() });
+
+/** The accounts a dispute can be given to: the active ones. */
+export const DisputeOwner = Type.Object({ id: Type.Integer(), email: Type.String() });
 
 /** A status change, as bulk-status named it. */
 export const StatusChangeParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

@@ -45,7 +45,9 @@ export const clockFields = (today: string) => {
   const clock = clockOn(today);
   return sql`${disputes.status} as status, ${disputes.outcome} as outcome, ${disputes.dueDate}::text as due_date,
     ${clock.age}::int as age_days, coalesce(${clock.overdue}, 0)::int as overdue_days, ${clock.penalty}::text as penalty, ${disputes.currency} as currency,
-    (${disputes.status} <> 'resolved' and ${disputes.dueDate} = ${today}::date) is true as due_today`;
+    (${disputes.status} <> 'resolved' and ${disputes.dueDate} = ${today}::date) is true as due_today,
+    ${disputes.ownerId} as owner_id, (select u.email from users u where u.id = ${disputes.ownerId}) as owner,
+    ${disputes.followUpOn}::text as follow_up_on`;
 };
 
 export interface DisputeClock {
@@ -59,6 +61,10 @@ export interface DisputeClock {
   currency: string;
   /** Not resolved, and today is its last day. */
   due_today: boolean;
+  /** The operator working it (id and email), and the day they follow it up; null when none. */
+  owner_id: number | null;
+  owner: string | null;
+  follow_up_on: string | null;
 }
 
 /** The clocks of the disputes the records belong to, by record id (a page's worth). */

@@ -9,3 +9,4 @@ export * from './tat-rules.ts';
 export * from './records.ts';
 export * from './status.ts';
 export * from './story.ts';
+export * from './follow-up.ts';

@@ -106,6 +106,10 @@ export const disputes = pgTable(
     statusReason: text('status_reason').notNull().default(''),
     statusBy: text('status_by').notNull().default(''),
     statusAt: timestamp('status_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The operator working it (the lists' "Mine"); none until one takes it. */
+    ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The day its owner means to look at it again (the lists' "Follow up today"). */
+    followUpOn: date('follow_up_on'),
     createAt: createdAt(),
     updateAt: updatedAt(),
   },
@@ -127,6 +131,13 @@ export const disputes = pgTable(
     index('disputes_rule_idx').on(t.ruleId),
     // The disputes of an ATM's day: a journal received finds the complaints it answers.
     index('disputes_atm_day_idx').on(t.atmId, t.transactionDate),
+    // An operator's disputes, and the ones to follow up on a day: few of all, so partial indexes.
+    index('disputes_owner_idx')
+      .on(t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
+    index('disputes_follow_up_idx')
+      .on(t.followUpOn, t.id)
+      .where(sql`${t.followUpOn} is not null`),
   ],
 );
 

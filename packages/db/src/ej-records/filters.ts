@@ -25,6 +25,27 @@ export interface EjFilters {
   verdict?: string | undefined;
   /** The records of these disputes only (the rows an operator ticked, for an export). */
   disputeIds?: number[] | undefined;
+  /** Records of the disputes this account works (the lists' "Mine"). */
+  ownerId?: number | undefined;
+  /** Records of disputes to follow up today, or today and before (not resolved). */
+  followUp?: 'today' | 'due' | undefined;
+}
+
+export const followUpFiltered = (f: EjFilters) => f.ownerId !== undefined || f.followUp !== undefined;
+
+/**
+ * The records of an owner's disputes, or of those to follow up: few (an operator's own), so their
+ * ids are read first from the disputes' partial indexes, then checked against the other filters.
+ */
+export function followUpSet(f: EjFilters): SQL | undefined {
+  if (!followUpFiltered(f)) return undefined;
+  const today = f.followUp ? todayOf(f) : '';
+  const conditions = and(
+    f.ownerId !== undefined ? sql`${disputes.ownerId} = ${f.ownerId}` : undefined,
+    f.followUp === 'today' ? sql`${disputes.followUpOn} = ${today}::date` : undefined,
+    f.followUp === 'due' ? sql`${disputes.followUpOn} <= ${today}::date and ${disputes.status} <> 'resolved'` : undefined,
+  );
+  return sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputes} join ${disputeRecords} on ${disputeRecords.disputeId} = ${disputes.id} where ${conditions}))`;
 }
 
 export const clockFiltered = (f: EjFilters) => f.tat !== undefined || f.ageFrom !== undefined || f.ageTo !== undefined;
@@ -99,6 +120,7 @@ export function ejConditions(filters: EjFilters): SQL | undefined {
     containsText(ejRecords.mailReceivedFrom, filters.mailReceivedFrom),
     clockConditions(filters),
     verdictCondition(filters.verdict),
+    followUpSet(filters),
     filters.disputeIds
       ? sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputeRecords} where ${disputeRecords.disputeId} = any(${sql.param(filters.disputeIds)}::bigint[])))`
       : undefined,

@@ -4,9 +4,11 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page, PageOf } from '../filters.ts';
 import { clockPage, countWhere, narrowedConditions } from './clock-pages.ts';
+import { followUpPage } from './follow-up-pages.ts';
 import { verdictPage } from './verdict-pages.ts';
 import {
   clockFiltered,
+  followUpFiltered,
   countFromEjCounts,
   ejConditions,
   type EjFilters,
@@ -95,8 +97,10 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjO
  *   the id order (nearly every record read is on it) and the count reads the records: measured in
  *   the README beside the least it could read.
  * - a journal verdict: the verdict's records are read first from the evidence (verdict-pages.ts).
+ * - an owner or a follow-up day: their few records are read first (follow-up-pages.ts).
  */
 export async function listEjRecords(db: Db, filters: EjFilters, page: Page, order: EjOrder = newestFirst) {
+  if (followUpFiltered(filters)) return followUpPage(db, filters, page, order);
   if (filters.verdict) return verdictPage(db, filters, filters.verdict, page, order);
   if (clockFiltered(filters) || clockOrdered(order)) return clockPage(db, filters, page, order);
   const texts = textFilters(filters);

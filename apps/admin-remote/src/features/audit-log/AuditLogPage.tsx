@@ -34,6 +34,7 @@ const actionNames: Record<string, string> = {
   promote: 'Promoted',
   status: 'Dispute status set',
   status_undo: 'Dispute status change undone',
+  follow_up: 'Dispute owner or follow-up set',
 };
 
 const columns: ColumnDef<AuditEntry, unknown>[] = [

@@ -4,17 +4,20 @@
 // its journal's verdict suggests (never over an operator's), its evidence pack (a PDF, or a ZIP of
 // many), and the dashboard's ageing card. The clock's day is today in TAT_TIME_ZONE.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import {
   applySuggestion,
   checkStatusChange,
   dayIn,
   disputeAgeing,
   disputeEvidence,
+  disputeOwners,
   disputesMatching,
   disputesWithEvidence,
   disputeStory,
   RuleProblem,
   setDisputeStatus,
+  setFollowUp,
   undoMinutes,
   undoStatusChange,
   UndoRefused,
@@ -31,8 +34,11 @@ import {
   BulkStatusBody,
   DisputeAgeing,
   DisputeIdParams,
+  DisputeOwner,
   DisputeStory,
   EvidenceZipBody,
+  FollowUpAnswer,
+  FollowUpBody,
   StatusBody,
   StatusChangeParams,
   UndoAnswer,
@@ -63,10 +69,11 @@ const countsOf = (result: SuggestionResult) => ({
 function targetOf(
   body: { ids?: number[] | undefined; filters?: Parameters<typeof ejFiltersOf>[1] | undefined },
   day: string,
+  me: number,
 ): DisputeTarget | { detail: string } {
   const { ids, filters } = body;
   if ((ids === undefined) === (filters === undefined)) return { detail: 'body: give either ids or filters, not both.' };
-  return ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day)) };
+  return ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day, me)) };
 }
 
 export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -118,13 +125,34 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { credential: 'user' }, schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, ...errorResponses } } },
     async (request, reply) => {
       const day = today();
-      const target = targetOf(request.body, day);
+      const target = targetOf(request.body, day, request.user!.id);
       if ('detail' in target) return reply.code(400).send(target);
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
       const { ids, changeId } = await setDisputeStatus(db, target, change, request.user!, day);
       return { updated: ids.length, change_id: changeId };
     },
+  );
+
+  // Who works the disputes and when they look again: one, or many by ids or the table's filters.
+  app.post(
+    '/follow-up/',
+    { config: { credential: 'user' }, schema: { body: FollowUpBody, response: { 200: FollowUpAnswer, ...errorResponses } } },
+    async (request, reply) => {
+      const target = targetOf(request.body, today(), request.user!.id);
+      if ('detail' in target) return reply.code(400).send(target);
+      try {
+        const ids = await setFollowUp(db, target, { ownerId: request.body.owner_id, followUpOn: request.body.follow_up_on }, request.user!);
+        return { updated: ids.length };
+      } catch (error) {
+        if (error instanceof RuleProblem) return reply.code(400).send({ detail: `${error.message}.` });
+        throw error;
+      }
+    },
+  );
+
+  app.get('/owners/', { config: { credential: 'user' }, schema: { response: { 200: Type.Array(DisputeOwner), ...errorResponses } } }, async () =>
+    disputeOwners(db),
   );
 
   // Its maker may undo a status change for a while (the console offers it for ten seconds): every
@@ -160,7 +188,7 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { credential: 'user' }, schema: { body: ApplySuggestionBody, response: { 200: ApplySuggestionAnswer, ...errorResponses } } },
     async (request, reply) => {
       const day = today();
-      const target = targetOf(request.body, day);
+      const target = targetOf(request.body, day, request.user!.id);
       if ('detail' in target) return reply.code(400).send(target);
       return countsOf(await applySuggestion(db, target, request.user!, day));
     },
@@ -186,7 +214,7 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const day = today();
-      const target = targetOf(request.body, day);
+      const target = targetOf(request.body, day, request.user!.id);
       if ('detail' in target) return reply.code(400).send(target);
       // A slot of the streamed exports (EXPORT_CONCURRENCY): each holds a core while it runs.
       const { exports, metrics } = app.ctx;

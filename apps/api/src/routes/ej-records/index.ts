@@ -36,6 +36,9 @@ const noClock = {
   penalty: '0.00',
   currency: '',
   due_today: false,
+  owner_id: null,
+  owner: null,
+  follow_up_on: null,
 } as const;
 
 /** A record whose dispute has matched no journal transaction yet. */
@@ -56,7 +59,7 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ordering = byDueDate(asked);
       const page = pageOf(request.query);
       const day = today();
-      const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day), page, ordering);
+      const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day, request.user!.id), page, ordering);
       // Each record with its dispute's clock and journal verdict (a page's worth, by the records' ids).
       const ids = found.rows.map((r) => r.id);
       const [clocks, verdicts] = await Promise.all([clocksOfRecords(db, ids, day), verdictsOfRecords(db, ids)]);
@@ -120,7 +123,7 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         release();
         return reply.code(400).send({ detail: `query 'disputes': only dispute records belong to disputes, not ${kind} records.` });
       }
-      const filters = { ...ejFiltersOf(kind, request.query, today()), disputeIds: ticked };
+      const filters = { ...ejFiltersOf(kind, request.query, today(), request.user!.id), disputeIds: ticked };
       const names = exportNames[kind];
       const csv = request.query.format === 'csv';
       const fileName = exportFileName(csv ? names.csv : names.xlsx, request.query, ticked ? new Set(ticked).size : undefined);

@@ -7,11 +7,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getDispute, isNotFound, loadFailure, setDisputeStatus, type StatusChange } from '@ejdesk/api-client';
+import { getDispute, isNotFound, loadFailure, setDisputeStatus, setFollowUp, type FollowUpChange, type StatusChange } from '@ejdesk/api-client';
 import { Button, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page, Panel, TextLink } from '@ejdesk/ui';
 import { JournalDrop, useJournalUploads } from '../journals/index.ts';
 import { DueDate, StatusChip, statusText } from './clock.tsx';
 import { JournalPanel } from './JournalPanel.tsx';
+import { FollowUpForm } from './FollowUp.tsx';
 import { StatusForm } from './StatusForm.tsx';
 import { useTrail, type TrailMoves } from './trail.ts';
 import styles from './disputes.module.css';
@@ -78,6 +79,15 @@ export function DisputePage() {
     },
   });
 
+  const follow = useMutation({
+    mutationFn: (change: FollowUpChange) => setFollowUp({ ...change, ids: [Number(id)] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['dispute', id] });
+      void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
+      notify.success('Owner and follow-up saved.');
+    },
+  });
+
   if (story.isPending) return <LoadingState />;
   if (story.isError)
     return (
@@ -92,6 +102,8 @@ export function DisputePage() {
   const facts: [string, ReactNode][] = [
     ['Status', <StatusChip key="status" clock={d} />],
     ['Set by', d.status_source === 'operator' ? d.status_by : 'the mail'],
+    ['Owner', d.owner ?? 'Nobody yet'],
+    ['Follow up on', d.follow_up_on ? formatShortDate(d.follow_up_on) : '—'],
     ['Why', d.status_reason || '—'],
     ['Due date', <DueDate key="due" clock={d} />],
     [
@@ -130,6 +142,16 @@ export function DisputePage() {
               error={save.error}
               andNext={trail.hasNext}
               onSubmit={(change, then) => save.mutate({ change, then })}
+            />
+          </Panel>
+          <Panel title="Owner and follow-up">
+            <FollowUpForm
+              key={`${id}-${d.owner_id}-${d.follow_up_on}`}
+              initial={{ ownerId: d.owner_id, followUpOn: d.follow_up_on }}
+              submitLabel="Save owner and follow-up"
+              busy={follow.isPending}
+              error={follow.error}
+              onSubmit={(change) => follow.mutate(change)}
             />
           </Panel>
         </div>

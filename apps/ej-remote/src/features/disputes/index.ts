@@ -7,3 +7,4 @@ export { DueDate, penaltyText, StatusChip } from './clock.tsx';
 export { QuickFilters, tatChoices } from './QuickFilters.tsx';
 export { disputesOf, keepTrail } from './trail.ts';
 export { UndoLastChange, useLastChange } from './LastChange.tsx';
+export { BulkFollowUp } from './FollowUp.tsx';

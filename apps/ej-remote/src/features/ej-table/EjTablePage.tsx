@@ -13,6 +13,7 @@ import {
   Card,
   ChoiceField,
   DataTable,
+  DateField,
   FilterChips,
   Page,
   Pager,
@@ -24,7 +25,7 @@ import {
   type RowAction,
   type RowSelection,
 } from '@ejdesk/ui';
-import { BulkEvidence, BulkStatus, disputesOf, keepTrail, QuickFilters, tatChoices, UndoLastChange, useLastChange } from '../disputes/index.ts';
+import { BulkEvidence, BulkFollowUp, BulkStatus, disputesOf, keepTrail, QuickFilters, tatChoices, UndoLastChange, useLastChange } from '../disputes/index.ts';
 import { ExportButtons } from '../ej-export/index.ts';
 import styles from './ej-table.module.css';
 import { disputeTableColumns } from './columns.tsx';
@@ -48,7 +49,12 @@ const clockFilters = [
 const verdictField = { name: 'verdict', label: 'Verdict' } as const;
 const verdictChoices = [{ value: '', label: 'Any' }, ...verdicts.map((v) => ({ value: v, label: verdictLabels[v] }))];
 const verdictShown = (value: string) => verdictLabels[value as Verdict] ?? value;
-const filterNames = [...filterFields.map((f) => f.name), verdictField.name, ...clockFilters.map((f) => f.name)];
+/** The operator's own work (Mine, Follow up today): quick filters too. */
+const workFilters = [
+  { name: 'owner', label: 'Owner', shown: (v: string) => (v === 'me' ? 'me' : `account ${v}`) },
+  { name: 'follow_up', label: 'Follow up', shown: (v: string) => (v === 'today' ? 'today' : 'today or before') },
+] as const;
+const filterNames = [...filterFields.map((f) => f.name), verdictField.name, ...clockFilters.map((f) => f.name), ...workFilters.map((f) => f.name)];
 
 /** ATM ID and the clock stay in sight while the table scrolls sideways. */
 const pinnedClock = ['ATM ID', 'Status', 'Due Date'];
@@ -116,6 +122,7 @@ export function EjTablePage() {
     ...filterFields.filter((f) => applied[f.name]).map((f) => ({ ...f, value: applied[f.name] })),
     ...(applied.verdict ? [{ ...verdictField, value: verdictShown(applied.verdict) }] : []),
     ...clockFilters.filter((f) => applied[f.name]).map((f) => ({ name: f.name, label: f.label, value: f.shown(applied[f.name]) })),
+    ...workFilters.filter((f) => applied[f.name]).map((f) => ({ name: f.name, label: f.label, value: f.shown(applied[f.name]) })),
   ];
   const pendingId = useId();
   const described = appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null;
@@ -143,6 +150,7 @@ export function EjTablePage() {
             asked={asked}
             onAsked={() => setAsked(null)}
           />
+          <BulkFollowUp selected={[...ticked]} />
           <BulkEvidence filters={state.filters} count={count} described={described} />
           <ExportButtons kind="dispute" filters={state.filters} count={count} ticked={[...ticked]} />
         </>
@@ -150,17 +158,20 @@ export function EjTablePage() {
     >
       <Card>
         <form className="ej-filters" role="search" aria-label="Filter EJ error data" onSubmit={apply}>
-          {filterFields.map((field) => (
-            <TextField
-              key={field.name}
-              label={field.label}
-              type={field.type}
-              value={draft[field.name]}
-              onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))}
-              className={draft[field.name] !== applied[field.name] ? styles.pendingField : undefined}
-              aria-describedby={draft[field.name] !== applied[field.name] ? pendingId : undefined}
-            />
-          ))}
+          {filterFields.map((field) => {
+            const pending = draft[field.name] !== applied[field.name];
+            const shared = {
+              label: field.label,
+              name: field.name,
+              className: pending ? styles.pendingField : undefined,
+              'aria-describedby': pending ? pendingId : undefined,
+            };
+            return field.type === 'date' ? (
+              <DateField key={field.name} {...shared} value={draft[field.name]} onChange={(value) => setDraft((d) => ({ ...d, [field.name]: value }))} />
+            ) : (
+              <TextField key={field.name} {...shared} value={draft[field.name]} onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))} />
+            );
+          })}
           <ChoiceField
             label={verdictField.label}
             name={verdictField.name}
@@ -178,7 +189,12 @@ export function EjTablePage() {
             </p>
           )}
         </form>
-        <QuickFilters value={applied.tat} onChange={(tat) => state.setFilters({ tat }, tat === 'breached' ? '-days_late' : undefined)} />
+        <QuickFilters
+          value={applied.tat}
+          onChange={(tat) => state.setFilters({ tat }, tat === 'breached' ? '-days_late' : undefined)}
+          work={{ owner: applied.owner, follow_up: applied.follow_up }}
+          onWork={(name, value) => state.setFilters({ [name]: value })}
+        />
         <FilterChips applied={appliedChips} onRemove={(name) => state.setFilters({ [name]: '' })} onClear={state.reset} />
         <DataTable
           caption="EJ error data"

@@ -8,7 +8,7 @@ import { DueDate, penaltyText, StatusChip } from '../disputes/index.ts';
 import { VerdictBadge, verdictText } from '../journals/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
-const dates = new Set(['Transaction Date', 'Complaint Date', 'Due Date']);
+const dates = new Set(['Transaction Date', 'Complaint Date', 'Due Date', 'Follow Up']);
 /** Identifiers operators paste elsewhere: a copy button beside each. */
 const identifiers = new Set(['ATM ID', 'Card No.', 'TXT No.']);
 /** The columns the lists sort by, and the API field each is ordered by. */
