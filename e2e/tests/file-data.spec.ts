@@ -40,7 +40,8 @@ async function openDetail(page: Page, name: string, apiBase: string, rowsKey: st
     .getByRole('link', { name: /Show Data/ })
     .click();
   await expect(page.getByRole('heading', { name: new RegExp(`: ${name}$`) })).toBeVisible();
-  await expect(page.getByRole('columnheader')).toHaveText(detailHeaders);
+  // The original's 16 columns, then the dispute each row names.
+  await expect(page.getByRole('columnheader')).toHaveText([...detailHeaders, 'Dispute']);
   const id = page.url().split('/').pop()!.split('?')[0];
   const detail = await api<Record<string, Record<string, string | number>[]>>(page, `${apiBase}/${id}/`);
   const rows = detail[rowsKey]!;

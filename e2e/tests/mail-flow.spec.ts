@@ -3,6 +3,7 @@
 // the dashboard count rises while the page is open; Mail Flow shows the sync and a failure with
 // its reason; Reprocess applies a rule added since; the stalled banner shows while the mailbox is
 // down past the threshold and goes once it syncs again.
+import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { mailboxControl } from '../support/mailbox.ts';
 import { api, expect, rowsOf, test } from './fixtures.ts';
@@ -95,6 +96,20 @@ test('an admin maps a sender; its mail is then ingested for that bank, and the d
   await page.goto(`/email?bank_name=${encodeURIComponent(bank.name)}`);
   await expect(rowsOf(page)).toHaveCount(2);
   for (const atm of atms) await expect(rowsOf(page).filter({ hasText: atm })).toContainText(`disputes@${bank.domain}`);
+
+  // The email's page names what it produced, each dispute a link to its story.
+  const emails = await api<{ results: { id: number; subject: string }[] }>(
+    page,
+    `/scrape/email/to/json/pagination/?subject_name=${encodeURIComponent(mappedSubject)}`,
+  );
+  await page.goto(`/email-details-data/${emails.results[0]!.id}`);
+  await expect(page.getByText('2 dispute records')).toBeVisible();
+  await expect(page.getByText('This email came with no attachment.')).toBeVisible();
+  const produced = page.getByRole('list', { name: 'Disputes' });
+  await expect(produced.getByRole('link')).toHaveCount(2);
+  await page.screenshot({ path: '.artifacts/screens/email-produce.png', fullPage: true });
+  await produced.getByRole('link', { name: new RegExp(atms[0]!) }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(atms[0]!);
 });
 
 test('Mail Flow shows the sync and a failure with its reason, linked to its email', async ({ signedIn: page, request }) => {
@@ -123,6 +138,11 @@ test('Mail Flow shows the sync and a failure with its reason, linked to its emai
   await expect(page.getByText(brokenSubject).first()).toBeVisible();
   // Operators see no Reprocess.
   await expect(page.getByRole('button', { name: 'Reprocess' })).toHaveCount(0);
+  // The attachment as it was sent, given back byte for byte.
+  await expect(page.getByRole('heading', { name: 'Attachments (1)' })).toBeVisible();
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download statement.pdf' }).click()]);
+  expect(saved.suggestedFilename()).toBe('statement.pdf');
+  expect(readFileSync(await saved.path())).toEqual(Buffer.from('%PDF-1.7 not really a PDF'));
 });
 
 test('Reprocess applies an ignore rule added since: the email becomes ignored', async ({ signedInAdmin: page }) => {

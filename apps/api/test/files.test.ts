@@ -164,7 +164,7 @@ describe.each(backends)('file data API on %s', (backend) => {
         const body = (await get(url)).json();
         expect(body).toMatchObject({ id, name: `${kind}_HRB_3.txt` });
         expect(body.text_data).toHaveLength(3);
-        expect(Object.keys(body.text_data[0])).toEqual([...keys, 'Response Code']);
+        expect(Object.keys(body.text_data[0])).toEqual([...keys, 'Response Code', 'dispute_id']);
         expect(body.text_data[0]).toMatchObject({ 'ATM ID': 'APX00000', 'TXT Date.(DD/MM/YY)': '07/01/25', 'TXT Amt.': '1500.00', 'Response Code': '91' });
       }
       expect((await get(`/api/scrape${base}/999999`)).statusCode).toBe(404);
@@ -180,7 +180,7 @@ describe.each(backends)('file data API on %s', (backend) => {
       const id = firstIds.get(kind)!;
       const body = (await get(`/api/scrape${base}/${id}/`)).json();
       expect(body[rowsKey]).toHaveLength(1);
-      expect(Object.keys(body[rowsKey][0])).toEqual([...keys, 'Response']);
+      expect(Object.keys(body[rowsKey][0])).toEqual([...keys, 'Response', 'dispute_id']);
       // A file of another kind is not found under this kind's path.
       expect((await get(`/api/scrape${base}/${firstIds.get('text')}/`)).statusCode).toBe(404);
       expect((await get(`/api/scrape${base}/?page=2`)).statusCode).toBe(400);

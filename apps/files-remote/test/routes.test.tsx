@@ -32,12 +32,15 @@ describe.each(fileKinds.map((kind) => [kind.path, kind] as const))('%s', (_path,
   });
 
   it("shows a file's rows under their labelled columns, and says so when the file is gone", async () => {
-    const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91' };
-    network = fakeApi(routes(`${fileKindPaths[kind.api]}/11/`, { ...files[0]!, [kind.rowsKey]: [row] }));
+    const row = { ID: 1, 'ATM ID': 'HRB00001', 'CARD No.': '4111XXXXXXXX1001', 'TXT No.': '700001', [kind.responseKey]: '91', dispute_id: 42 };
+    network = fakeApi(routes(`${fileKindPaths[kind.api]}/11/`, { ...files[0]!, email_id: 7, email_subject: 'ATM complaints', [kind.rowsKey]: [row] }));
     renderScreen(FilesRoutes, `${kind.path}/11`);
     await screen.findByRole('heading', { level: 1, name: `${kind.title}: ${files[0]!.name}` });
     screen.getByText('HRB00001');
     screen.getByRole('columnheader', { name: new RegExp(kind.responseKey) });
+    // The email it came in and the row's dispute, each a link.
+    expect(screen.getByRole('link', { name: 'ATM complaints' }).getAttribute('href')).toBe('/email-details-data/7');
+    expect(screen.getByRole('link', { name: 'Open the dispute of ATM HRB00001, transaction 700001' }).getAttribute('href')).toBe('/disputes/42');
     cleanup();
     renderScreen(FilesRoutes, `${kind.path}/99`);
     expect((await screen.findByRole('alert')).textContent).toContain('File 99 was not found');

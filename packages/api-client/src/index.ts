@@ -16,3 +16,4 @@ export { changePassword, mustChangePassword } from './sign-in.ts';
 export * from './endpoints/mail-flow.ts';
 export * from './events.ts';
 export type { EmailListName, FileKindName } from '@ejdesk/contract';
+export { fileKindScreens } from '@ejdesk/contract';

@@ -14,6 +14,17 @@ export const fileKindPaths = {
 } as const;
 export type FileKindName = keyof typeof fileKindPaths;
 
+/** Each file kind's screen in the console: its list, and a file's rows at `${screen}/${id}`. */
+export const fileKindScreens: Record<FileKindName, string> = {
+  text: '/text-email-data',
+  missing: '/missing-data',
+  missing_txn: '/missing-txn-data',
+  between_successful: '/between-successful-data',
+  excel: '/excel-email-data',
+  pdf: '/pdf-email-data',
+  other: '/other-email-data',
+};
+
 /** The email lists: the seven category lists and All Email, each a paginated list of emails. */
 export const emailListPaths = {
   ej_not_found: '/scrape/ejs/not/found/email/',

@@ -10,7 +10,7 @@ import { auditRoutes } from './audit/index.ts';
 import { bankListRoutes } from './banks/index.ts';
 import { disputeRoutes, tatRuleRoutes } from './disputes/index.ts';
 import { ejRecordRoutes } from './ej-records/index.ts';
-import { emailRoutes } from './emails/index.ts';
+import { emailRoutes, producedRoutes } from './emails/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { accountRoutes, passwordSignInRoutes, singleSignOnRoutes } from './identity/index.ts';
 import { eventRoutes, mailFlowRoutes, reprocessRoutes, ruleRoutes } from './ingest/index.ts';
@@ -25,7 +25,10 @@ type Mounted = [routes: FastifyPluginAsync<never>, prefix: string];
 
 /** Each domain: its routes and where each is served. */
 const domains = (relyingParty: RelyingParty | undefined): Record<string, Mounted[]> => ({
-  emails: [[emailRoutes, '/api/scrape']],
+  emails: [
+    [emailRoutes, '/api/scrape'],
+    [producedRoutes, '/api/emails'],
+  ],
   'ej-records': [[ejRecordRoutes, '/api/scrape']],
   files: [[fileRoutes, '/api/scrape']],
   banks: [[bankListRoutes, '/api/scrape']],

@@ -1,6 +1,6 @@
 // The seven file kinds differ only in data: route, the kind the API serves, the key of the detail
 // rows, the name column's heading, and whether the list is paginated.
-import type { FileKindName } from '@ejdesk/api-client';
+import { fileKindScreens, type FileKindName } from '@ejdesk/api-client';
 
 export interface FileKind {
   path: string;
@@ -14,8 +14,8 @@ export interface FileKind {
   paginated: boolean;
 }
 
-const textKind = (path: string, title: string, api: FileKindName): FileKind => ({
-  path,
+const textKind = (title: string, api: FileKindName): FileKind => ({
+  path: fileKindScreens[api],
   title,
   api,
   rowsKey: 'text_data',
@@ -23,8 +23,8 @@ const textKind = (path: string, title: string, api: FileKindName): FileKind => (
   nameHeader: 'Text File Name',
   paginated: true,
 });
-const listedKind = (path: string, title: string, api: FileKindName, rowsKey: FileKind['rowsKey'], label: string): FileKind => ({
-  path,
+const listedKind = (title: string, api: FileKindName, rowsKey: FileKind['rowsKey'], label: string): FileKind => ({
+  path: fileKindScreens[api],
   title,
   api,
   rowsKey,
@@ -34,11 +34,11 @@ const listedKind = (path: string, title: string, api: FileKindName, rowsKey: Fil
 });
 
 export const fileKinds: readonly FileKind[] = [
-  textKind('/text-email-data', 'Text Email Data', 'text'),
-  textKind('/missing-data', 'Missing Data', 'missing'),
-  textKind('/missing-txn-data', 'Missing TXN Data', 'missing_txn'),
-  textKind('/between-successful-data', 'Between Successful Data', 'between_successful'),
-  listedKind('/excel-email-data', 'Excel Email Data', 'excel', 'excel_data', 'Excel'),
-  listedKind('/pdf-email-data', 'PDF Email Data', 'pdf', 'pdf_data', 'PDF'),
-  listedKind('/other-email-data', 'Other Format Email Data', 'other', 'other_format_data', 'Other'),
+  textKind('Text Email Data', 'text'),
+  textKind('Missing Data', 'missing'),
+  textKind('Missing TXN Data', 'missing_txn'),
+  textKind('Between Successful Data', 'between_successful'),
+  listedKind('Excel Email Data', 'excel', 'excel_data', 'Excel'),
+  listedKind('PDF Email Data', 'pdf', 'pdf_data', 'PDF'),
+  listedKind('Other Format Email Data', 'other', 'other_format_data', 'Other'),
 ];

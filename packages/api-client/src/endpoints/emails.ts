@@ -1,4 +1,6 @@
 import { emailListPaths, type EmailListName } from '@ejdesk/contract';
+import type { Answer } from '@ejdesk/contract';
+import type * as emailSchemas from '@ejdesk/contract/schemas/emails.ts';
 import { http } from '../http.ts';
 import type { DashboardCounts, EmailDetails, EmailJsonItem, EmailListRow, Paginated } from '../types.ts';
 
@@ -20,5 +22,14 @@ export const getEmailPage = async (list: EmailListName, params: QueryParams, sig
 export const getEmailJsonData = async () => (await http.get<EmailJsonItem[]>('/scrape/email/to/json/data/')).data;
 
 export const getEmailJsonDataById = async (id: number | string) => (await http.get<EmailJsonItem[]>(`/scrape/email/to/json/data/${id}/`)).data;
+
+export type EmailProduce = Answer<typeof emailSchemas.EmailProduce>;
+
+/** What the email brought (its attachments) and produced (files, records, disputes). */
+export const getEmailProduce = async (id: number | string, signal?: AbortSignal) => (await http.get<EmailProduce>(`/emails/${id}/produce/`, { signal })).data;
+
+/** One of the email's attachments, as the sender attached it. */
+export const downloadAttachment = async (id: number | string, index: number) =>
+  (await http.get<Blob>(`/emails/${id}/attachments/${index}`, { responseType: 'blob' })).data;
 
 export const getEmailDetails = async (id: number | string) => (await http.get<EmailDetails>(`/scrape/email/body/html/text/data/${id}/`)).data;

@@ -14,7 +14,8 @@ export interface DataFileListRow {
 /** A file's extracted rows carry the original's display-labelled keys ('ATM ID', 'TXT Date.(DD/MM/YY)', ...). */
 export type LabelledRow = Record<string, string | number | null>;
 
-export type DataFileDetail = DataFileListRow & Record<string, unknown>;
+/** A file's rows under its kind's key, and the email it came in (null when that email was removed). */
+export type DataFileDetail = DataFileListRow & { email_id: number | null; email_subject: string | null } & Record<string, unknown>;
 
 /** A paginated kind's files (the four text kinds). */
 export const getDataFilePage = async (kind: FileKindName, params: QueryParams, signal?: AbortSignal) =>

@@ -63,3 +63,32 @@ export const EmailDetails = Type.Object({
   create_at: Timestamp,
   update_at: Timestamp,
 });
+
+/**
+ * What an email brought and produced: its attachments as the sender attached them (each
+ * downloadable by its index), the data files extracted from it with their rows, its EJ records by
+ * kind, and the disputes of its dispute records (the first 100; disputes_total counts them all).
+ * attachments_problem says why the attachments cannot be listed (no stored message, or it does not parse).
+ */
+export const EmailProduce = Type.Object({
+  attachments: Type.Array(Type.Object({ index: Type.Integer(), file_name: Type.String(), content_type: Type.String(), size: Type.Integer() })),
+  attachments_problem: Type.Union([Type.String(), Type.Null()]),
+  files: Type.Array(Type.Object({ id: Type.Integer(), kind: Type.String(), name: Type.String(), rows: Type.Integer() })),
+  records: Type.Object({ dispute: Type.Integer(), overage: Type.Integer(), succeeding: Type.Integer() }),
+  disputes: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      atm_id: Type.String(),
+      txt_no: Type.String(),
+      status: Type.Union([Type.Literal('open'), Type.Literal('awaiting_msp'), Type.Literal('resolved')]),
+      outcome: Type.Union([Type.String(), Type.Null()]),
+      overdue_days: Type.Integer(),
+    }),
+  ),
+  disputes_total: Type.Integer(),
+});
+
+export const AttachmentParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  index: Type.Integer({ minimum: 0, maximum: 9999 }),
+});

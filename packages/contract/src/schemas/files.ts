@@ -43,8 +43,16 @@ const LabelledRow = (responseKey: string) =>
     Object.fromEntries([
       ...labelledKeys.map((key) => [key, key === 'ID' ? Type.Integer() : Type.Union([Type.String(), Type.Null()])]),
       [responseKey, Type.String()],
+      // The dispute the row names (its ATM ID and transaction), if one does: beyond the original's keys.
+      ['dispute_id', Type.Union([Type.Integer(), Type.Null()])],
     ]),
   );
 
+/** A file's rows, and the email it came in (null when the email was removed). */
 export const DataFileDetail = (rowsKey: string, responseKey: string) =>
-  Type.Object({ ...DataFile.properties, [rowsKey]: Type.Array(LabelledRow(responseKey)) });
+  Type.Object({
+    ...DataFile.properties,
+    email_id: Type.Union([Type.Integer(), Type.Null()]),
+    email_subject: Type.Union([Type.String(), Type.Null()]),
+    [rowsKey]: Type.Array(LabelledRow(responseKey)),
+  });

@@ -132,7 +132,11 @@ export async function listAllDataFiles(db: Db, kind: DataFileKind): Promise<Data
  */
 export async function findDataFileWithLabelledRows(db: Db, kind: DataFileKind, id: number, responseKey: 'Response Code' | 'Response') {
   const [file] = await db
-    .select(fileColumns)
+    .select({
+      ...fileColumns,
+      email_id: dataFiles.emailId,
+      email_subject: sql<string | null>`(select e.subject from emails e where e.id = ${dataFiles.emailId})`,
+    })
     .from(dataFiles)
     .where(and(eq(dataFiles.id, id), eq(dataFiles.kind, kind)));
   if (!file) return undefined;
@@ -146,7 +150,8 @@ export async function findDataFileWithLabelledRows(db: Db, kind: DataFileKind, i
           'MSP RefNo.', ${r.mspRefNo}, 'Short Desc.', ${r.shortDesc}, 'EJ_Error', ${r.ejError},
           'Complaint Date/Received from MSP(DD/MM/YY)', to_char(${r.complaintDate}, 'DD/MM/YY'),
           'Short_Description', ${r.shortDescription}, 'Mail Received From', ${r.mailReceivedFrom},
-          'MailSubject', ${r.mailSubject}, ${responseKey}::text, ${r.responseCode}
+          'MailSubject', ${r.mailSubject}, ${responseKey}::text, ${r.responseCode},
+          'dispute_id', (select d.id from disputes d where d.txt_no = ${r.txtNo} and d.atm_id = ${r.atmId} and ${r.txtNo} <> '' order by d.id limit 1)
         ) order by ${r.position}), '[]'::json)::text as rows
         from ${r} where ${r.dataFileId} = ${id}`,
   );

@@ -21,6 +21,8 @@ import {
 } from '@ejdesk/contract/schemas/emails.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 
+export { producedRoutes } from './produced.ts';
+
 /** The orders the email lists' indexes serve: by creation time, either way (ties by id). */
 const emailOrderings = ['-create_at', 'create_at', '-update_at', 'update_at'] as const;
 /** The API's ordering as the query names it: creation either way, or the last update. */

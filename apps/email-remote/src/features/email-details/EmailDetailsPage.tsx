@@ -3,6 +3,7 @@ import { useParams } from 'react-router-dom';
 import { errorDetail, getEmailDetails, isNotFound, loadFailure, reprocessEmail, useSession, type EmailDetails } from '@ejdesk/api-client';
 import { downloadCsv, downloadXlsx, exportFiles, type ExportColumn } from '@ejdesk/export';
 import { Button, Card, ErrorState, formatDateTime, LoadingState, Page } from '@ejdesk/ui';
+import { EmailProduce } from './EmailProduce.tsx';
 import { SafeEmailHtml } from './SafeEmailHtml.tsx';
 import styles from './email-details.module.css';
 
@@ -104,6 +105,7 @@ export function EmailDetailsPage() {
           })}
         </dl>
       </Card>
+      <EmailProduce id={id} />
     </Page>
   );
 }

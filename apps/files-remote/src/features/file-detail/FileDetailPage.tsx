@@ -1,5 +1,6 @@
 // A file's extracted rows: the 16-column table, the ATM ID / Card No / Txn No search boxes (they
-// filter, an improvement on the original) and the exports of the rows shown.
+// filter, an improvement on the original) and the exports of the rows shown; the email the file
+// came in, and each row's dispute, a click away.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
@@ -16,12 +17,14 @@ import {
   LoadingState,
   notify,
   Page,
+  TextLink,
   useColumnChoice,
   useListState,
   type ColumnDef,
 } from '@ejdesk/ui';
 import type { FileKind } from '../../lib/kinds.ts';
 import { amountHeaders, detailColumns } from './columns.ts';
+import styles from './file-detail.module.css';
 
 const searches = [
   { name: 'atm_id', label: 'ATM ID', key: 'ATM ID' },
@@ -39,14 +42,34 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
   });
   const exportColumns = useMemo(() => detailColumns(kind), [kind]);
   const columns = useMemo<ColumnDef<LabelledRow, unknown>[]>(
-    () =>
-      exportColumns.map((column) => ({
+    () => [
+      ...exportColumns.map((column): ColumnDef<LabelledRow, unknown> => ({
         id: column.header,
         header: column.header,
         accessorFn: column.value as (row: LabelledRow) => unknown,
         cell: (c) => (amountHeaders.has(column.header) ? formatAmount(c.getValue() as string) : String(c.getValue() ?? '')),
         meta: { numeric: amountHeaders.has(column.header) || column.header === 'ID', nowrap: true },
       })),
+      // Last, the dispute the row names: on the screen only (the exports keep the original's columns).
+      {
+        id: 'Dispute',
+        header: 'Dispute',
+        accessorFn: (row) => row.dispute_id,
+        cell: (c) =>
+          c.row.original.dispute_id ? (
+            <TextLink to={`/disputes/${String(c.row.original.dispute_id)}`}>
+              Open
+              <span className="ej-visually-hidden">
+                {' '}
+                the dispute of ATM {String(c.row.original['ATM ID'])}, transaction {String(c.row.original['TXT No.'])}
+              </span>
+            </TextLink>
+          ) : (
+            <span className="ej-note">None</span>
+          ),
+        meta: { nowrap: true },
+      },
+    ],
     [exportColumns],
   );
   const choice = useColumnChoice(`${kind.path.slice(1)}-rows`, columns);
@@ -76,6 +99,15 @@ export function FileDetailPage({ kind }: { kind: FileKind }) {
         </>
       }
     >
+      <p className={styles.source}>
+        {query.data.email_id ? (
+          <>
+            From the email <TextLink to={`/email-details-data/${query.data.email_id}`}>{query.data.email_subject || `number ${query.data.email_id}`}</TextLink>
+          </>
+        ) : (
+          'The email this file came in is no longer kept.'
+        )}
+      </p>
       <Card>
         <div className="ej-filters" role="search" aria-label="Search the rows">
           {searches.map((search) => (
