@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable, isStatementTimeout } from '@ejdesk/db';
+import { patternWords } from '@ejdesk/contract/schemas/pattern-words.ts';
 
 interface ValidationIssue {
   instancePath: string;
@@ -24,6 +25,14 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
     return `${where} '${field}': must be a date as YYYY-MM-DD, from 0001-01-01 to 9998-12-31.`;
   }
   if (issue.keyword === 'type' && issue.params.type === 'integer') return `${where} '${field}': must be a whole number.`;
+  // Lengths and patterns in words, not in the validator's terms.
+  const limit = Number(issue.params.limit);
+  if (issue.keyword === 'minLength') return `${where} '${field}': ${limit === 1 ? 'cannot be empty' : `must be at least ${limit} characters`}.`;
+  if (issue.keyword === 'maxLength') return `${where} '${field}': can be at most ${limit} characters.`;
+  if (issue.keyword === 'pattern') {
+    const words = patternWords[String(issue.params.pattern)];
+    return `${where} '${field}': ${words ?? 'is not in the form asked for'}.`;
+  }
   // A word of a list (a verdict, an anomaly kind): the words it may be.
   if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
     return `${where} '${field}': must be one of ${issue.params.allowedValues.map(String).join(', ')}.`;
