@@ -18,7 +18,7 @@ const lists: ListCase[] = [
     heading: 'Password List',
     add: 'Add Password',
     modal: 'Add New Password',
-    headers: ['Bank Name', 'Password', 'Created At', 'Updated At'],
+    headers: ['Bank Name', 'Password', 'Created At', 'Updated At', 'Actions'],
     fields: { 'Bank Name': `E2E Bank ${Date.now()}`, 'Bank Password': 'e2e-Secret#1' },
     duplicate: { 'Bank Name': 'Harbor Bank', 'Bank Password': 'x' },
     duplicateMessage: "A password for bank 'Harbor Bank' is already stored.",
@@ -28,7 +28,7 @@ const lists: ListCase[] = [
     heading: 'Bank MSP List',
     add: 'Add Bank MSP',
     modal: 'Add New Bank MSP',
-    headers: ['MSP', 'Bank Name', 'Created At', 'Updated At'],
+    headers: ['MSP', 'Bank Name', 'Created At', 'Updated At', 'Actions'],
     fields: { MSP: `E2E MSP ${Date.now()}`, 'Bank Name': 'Harbor Bank' },
     duplicate: { MSP: 'Atlas ATM Services', 'Bank Name': 'Apex Bank' },
     duplicateMessage: "Bank 'Apex Bank' is already mapped to MSP 'Atlas ATM Services'.",
@@ -118,4 +118,55 @@ test('stored passwords are masked, and shown one row at a time on request', asyn
   await expect(dialog.getByRole('alert')).toHaveText('The database is not reachable.');
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await expect(row).toContainText('••••••••');
+});
+
+test('a rotated bank password is changed in place, copied, and a Bank MSP row edited and deleted', async ({ signedInAdmin: page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const bank = `Rotating Bank ${Date.now()}`;
+  await page.goto('/store-password-list');
+  await page.getByRole('button', { name: 'Add Password' }).click();
+  await fill(page, { 'Bank Name': bank, 'Bank Password': 'old-Secret#1' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+  const row = page.getByRole('row', { name: new RegExp(bank) });
+  await row.getByRole('button', { name: `Edit: the password of ${bank}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Password' });
+  // The stored password is never sent to the browser: the field starts empty, and says so.
+  await expect(edit.getByLabel('Bank Password')).toHaveValue('');
+  await expect(edit.getByText('Leave empty to keep the stored password')).toBeVisible();
+  // An emptied name is said under it, in plain words, and nothing is sent.
+  await edit.getByLabel('Bank Name').fill('');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit.getByText('Enter the bank name.')).toBeVisible();
+  await expect(edit.getByLabel('Bank Name')).toBeFocused();
+  await page.screenshot({ path: '.artifacts/screens/password-edit.png' });
+  await edit.getByLabel('Bank Name').fill(bank);
+  await edit.getByLabel('Bank Password').fill('new-Secret#2');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+
+  await row.getByRole('button', { name: `Show password for ${bank}` }).click();
+  await page.getByRole('dialog').getByLabel('Reason (kept in the audit log)').fill('Checking the rotation');
+  await page.getByRole('dialog').getByRole('button', { name: 'Show password' }).click();
+  await expect(row).toContainText('new-Secret#2');
+  await row.getByRole('button', { name: `Copy password for ${bank}` }).click();
+  await expect(page.getByText('Password copied. It is taken off the clipboard in a minute.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('new-Secret#2');
+
+  await row.getByRole('button', { name: `Delete: the password of ${bank}` }).click();
+  await page.getByRole('dialog', { name: 'Delete Password' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+
+  // A Bank MSP row: edited, then deleted.
+  const msp = `Edited MSP ${Date.now()}`;
+  await page.goto('/bank-msp-list');
+  await page.getByRole('button', { name: 'Add Bank MSP' }).click();
+  await fill(page, { MSP: msp, 'Bank Name': 'Harbor Bank' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('button', { name: `Edit: Harbor Bank and ${msp}` }).click();
+  await page.getByRole('dialog', { name: 'Edit Bank MSP' }).getByLabel('MSP').fill(`${msp} Ltd`);
+  await page.getByRole('dialog', { name: 'Edit Bank MSP' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(`${msp} Ltd`) })).toBeVisible();
+  await page.getByRole('button', { name: `Delete: Harbor Bank and ${msp} Ltd` }).click();
+  await page.getByRole('dialog', { name: 'Delete Bank MSP' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(msp) })).toHaveCount(0);
 });

@@ -10,7 +10,7 @@ test('an admin creates a team token, sees it once, and revokes it', async ({ sig
   await expect(page.getByRole('heading', { level: 1, name: 'Deploy Tokens' })).toBeVisible();
   await page.getByRole('button', { name: 'New Deploy Token' }).click();
   const form = page.getByRole('dialog', { name: 'New Deploy Token' });
-  await form.getByLabel('Remote it deploys').fill('email');
+  await form.getByLabel('Remote it deploys').selectOption('email');
   await form.getByLabel('Token name').fill(name);
   await form.getByRole('button', { name: 'Submit' }).click();
 

@@ -92,7 +92,7 @@ test('an admin adds a TAT rule for a bank, and its open disputes follow it at on
   const dialog = page.getByRole('dialog', { name: 'Add TAT Rule' });
   await dialog.getByLabel('Name').fill('Fast track');
   await dialog.getByLabel('Covers').selectOption('bank');
-  await dialog.getByLabel('Bank or MSP (empty for all disputes)').fill(before.bank_name);
+  await dialog.getByLabel('Bank or MSP (none for all disputes)').selectOption(before.bank_name);
   await dialog.getByLabel('Days allowed').fill('1');
   await dialog.getByLabel('Penalty per day after the due date').fill('250');
   await dialog.getByLabel('Currency (e.g. INR)').fill('inr');

@@ -110,12 +110,14 @@ describe('editable lists', () => {
     renderScreen(AdminRoutes, '/sender-mappings');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit: @harborbank.example to Harbor Bank' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Sender Mapping' });
-    const organisation = within(dialog).getByLabelText('Bank or MSP (as in the Bank MSP list)') as HTMLInputElement;
+    // Chosen from what the Bank MSP list holds (its banks and MSPs), not typed.
+    const organisation = within(dialog).getByLabelText('Bank or MSP (as in the Bank MSP list)') as HTMLSelectElement;
     expect(organisation.value).toBe('Harbor Bank');
-    await userEvent.clear(organisation);
-    await userEvent.type(organisation, 'Atlas ATM Services');
+    await within(dialog).findByRole('option', { name: 'Atlas ATM Services' });
+    expect([...organisation.options].map((o) => o.text)).toEqual(['Choose a bank or MSP…', 'Atlas ATM Services', 'Harbor Bank']);
+    await userEvent.selectOptions(organisation, 'Atlas ATM Services');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await screen.findByText('Atlas ATM Services');
+    await screen.findByRole('cell', { name: 'Atlas ATM Services' });
     expect(network.requests.find((r) => r.method === 'PUT')?.body).toEqual({ sender: '@harborbank.example', organisation: 'Atlas ATM Services' });
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete: @harborbank.example to Atlas ATM Services' }));
@@ -124,6 +126,46 @@ describe('editable lists', () => {
     await userEvent.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('@harborbank.example')).toBeNull());
     expect(network.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+});
+
+describe('a stored password edited', () => {
+  it('starts with the password empty (kept), says an empty name under it, and shows the server’s word by its field', async () => {
+    let attempt = 0;
+    network = fakeApi({
+      ...api,
+      'PUT /scrape/store/password/1/': (request) => {
+        attempt += 1;
+        if (attempt === 1) throw answer(400, { detail: "body 'bank_pass': can be at most 256 characters." });
+        return { id: 1, bank_name: (request.body as { bank_name: string }).bank_name, bank_pass: '••••••••', create_at: at, update_at: at };
+      },
+    });
+    renderScreen(AdminRoutes, '/store-password-list');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit: the password of Harbor Bank' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Password' });
+    const name = within(dialog).getByLabelText('Bank Name') as HTMLInputElement;
+    const password = within(dialog).getByLabelText('Bank Password') as HTMLInputElement;
+    expect([name.value, password.value]).toEqual(['Harbor Bank', '']);
+    expect(password.getAttribute('aria-describedby')).toBe(within(dialog).getByText('Leave empty to keep the stored password').id);
+    // Emptied: said under the field, which has the cursor; nothing is sent.
+    await userEvent.clear(name);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Enter the bank name.').id).toBe(name.getAttribute('aria-describedby')?.split(' ')[0]);
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(network.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    // The server's word on the password, in plain words under the password.
+    await userEvent.type(name, 'Harbor Bank Ltd');
+    await userEvent.type(password, 'x');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await within(dialog).findByText('Can be at most 256 characters.');
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Password' })).toBeNull());
+    expect(network.requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([
+      { bank_name: 'Harbor Bank Ltd', bank_pass: 'x' },
+      { bank_name: 'Harbor Bank Ltd', bank_pass: 'x' },
+    ]);
   });
 });
 

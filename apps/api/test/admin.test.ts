@@ -134,5 +134,88 @@ describe.each(backends)('admin lists on %s', (backend) => {
       ['an array for msp', { msp: ['a'], bank_name: 'X' }, /'msp'.*string/],
       ['a duplicate mapping', { msp: 'atlas atm services', bank_name: 'harbor bank' }, /already mapped/],
     ])('refuses %s with 400 and stores nothing', (_name, body, detail) => expectRefused(list, create, body, detail));
+
+    it('edits and deletes a mapping, audited; refuses bad input whole, in plain words', async () => {
+      const row = (await get(list)).json().find((r: { msp: string }) => r.msp === 'Vertex Payments');
+      const put = (id: unknown, body: unknown) =>
+        t.app.inject({ method: 'PUT', url: `/api/scrape/bank/msp/${id}/`, payload: body as object, headers: { authorization } });
+      const changed = await put(row.id, { msp: 'Vertex Payments Ltd', bank_name: 'Harbor Bank' });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json()).toMatchObject({ id: row.id, msp: 'Vertex Payments Ltd', bank_name: 'Harbor Bank' });
+      const before = (await get(list)).json();
+      for (const [body, detail] of [
+        [{ msp: '', bank_name: 'Harbor Bank' }, "body 'msp': cannot be empty."],
+        [{ msp: '   ', bank_name: 'Harbor Bank' }, "body 'msp': cannot be blank."],
+        [{ msp: 'atlas atm services', bank_name: 'HARBOR BANK' }, "Bank 'HARBOR BANK' is already mapped to MSP 'atlas atm services'."],
+        [{ msp: 'X'.repeat(201), bank_name: 'Harbor Bank' }, "body 'msp': can be at most 200 characters."],
+      ] as const) {
+        const refused = await put(row.id, body);
+        expect(refused.statusCode, JSON.stringify(body).slice(0, 60)).toBe(400);
+        expect(refused.json().detail).toBe(detail);
+      }
+      expect((await put('abc', { msp: 'a', bank_name: 'b' })).statusCode).toBe(400);
+      expect((await put(999999, { msp: 'a', bank_name: 'b' })).statusCode).toBe(404);
+      expect((await get(list)).json()).toEqual(before);
+
+      const remove = (id: unknown) => t.app.inject({ method: 'DELETE', url: `/api/scrape/bank/msp/${id}/`, headers: { authorization } });
+      expect((await remove(row.id)).statusCode).toBe(204);
+      expect((await remove(row.id)).statusCode).toBe(404);
+      expect((await get(list)).json().map((r: { id: number }) => r.id)).not.toContain(row.id);
+      const audit = (await t.database.db.select().from(auditLog)).filter((a) => a.entity === 'bank_msp' && a.entityId === String(row.id));
+      expect(audit.map((a) => [a.action, a.detail])).toEqual([
+        ['create', null],
+        ['update', 'Harbor Bank -> Vertex Payments Ltd'],
+        ['delete', 'Harbor Bank -> Vertex Payments Ltd'],
+      ]);
+    });
+  });
+
+  describe('a stored password changed or removed', () => {
+    const list = '/api/scrape/store/password/list/';
+    const put = (id: unknown, body: unknown) =>
+      t.app.inject({ method: 'PUT', url: `/api/scrape/store/password/${id}/`, payload: body as object, headers: { authorization } });
+    const reveal = async (id: number) => (await post(`/api/scrape/store/password/${id}/reveal/`, { reason: 'Checking the rotated password' })).json().bank_pass;
+
+    it('takes a rotated password (sealed again), keeps it when none is given, and refuses bad input whole', async () => {
+      const made = (await post('/api/scrape/store/password/create/', { bank_name: 'Rotating Bank', bank_pass: 'old-pass-1' })).json();
+      const rotated = await put(made.id, { bank_name: 'Rotating Bank', bank_pass: 'new-pass-2' });
+      expect(rotated.statusCode).toBe(200);
+      expect(rotated.json()).toMatchObject({ id: made.id, bank_name: 'Rotating Bank', bank_pass: '••••••••' });
+      expect(rotated.headers['cache-control']).toBe('no-store');
+      expect(await reveal(made.id)).toBe('new-pass-2');
+      const [sealed] = (await t.database.db.select().from(bankPasswords)).filter((r) => r.id === made.id);
+      expect(sealed!.bankPassEncrypted.includes(Buffer.from('new-pass-2'))).toBe(false);
+      // Renamed only: the password stays.
+      expect((await put(made.id, { bank_name: 'Rotating Bank Ltd' })).json().bank_name).toBe('Rotating Bank Ltd');
+      expect(await reveal(made.id)).toBe('new-pass-2');
+
+      const before = (await get(list)).json();
+      for (const [body, detail] of [
+        [{ bank_name: '' }, "body 'bank_name': cannot be empty."],
+        [{ bank_name: 'Rotating Bank Ltd', bank_pass: '' }, "body 'bank_pass': cannot be empty."],
+        [{ bank_name: 'harbor bank' }, "A password for bank 'harbor bank' is already stored."],
+        [{ bank_name: 'X', bank_pass: 'y', extra: 1 }, "body: unknown field 'extra'."],
+      ] as const) {
+        const refused = await put(made.id, body);
+        expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+        expect(refused.json().detail).toBe(detail);
+      }
+      expect((await get(list)).json()).toEqual(before);
+      expect(await reveal(made.id)).toBe('new-pass-2');
+      expect((await put(999999, { bank_name: 'Nobody' })).statusCode).toBe(404);
+
+      // The audit log says what changed, never the password.
+      const audit = (await t.database.db.select().from(auditLog)).filter((a) => a.entity === 'bank_password' && a.entityId === String(made.id));
+      expect(audit.filter((a) => a.action === 'update').map((a) => a.detail)).toEqual([
+        'bank name Rotating Bank, password replaced',
+        'bank name Rotating Bank Ltd',
+      ]);
+      expect(JSON.stringify(audit)).not.toContain('new-pass-2');
+
+      const remove = (id: unknown) => t.app.inject({ method: 'DELETE', url: `/api/scrape/store/password/${id}/`, headers: { authorization } });
+      expect((await remove(made.id)).statusCode).toBe(204);
+      expect((await remove(made.id)).statusCode).toBe(404);
+      expect((await get(list)).json().map((r: { id: number }) => r.id)).not.toContain(made.id);
+    });
   });
 });

@@ -53,8 +53,12 @@ interface ContractAnswers {
   '/scrape/store/password/list/': BankPassword[];
   'POST /scrape/store/password/create/': BankPassword;
   [reveal: `POST /scrape/store/password/${number}/reveal/`]: RevealedBankPassword;
+  [changePassword: `PUT /scrape/store/password/${number}/`]: BankPassword;
+  [deletePassword: `DELETE /scrape/store/password/${number}/`]: Nothing;
   '/scrape/bank/msp/list/': BankMsp[];
   'POST /scrape/bank/msp/create/': BankMsp;
+  [changeMsp: `PUT /scrape/bank/msp/${number}/`]: BankMsp;
+  [deleteMsp: `DELETE /scrape/bank/msp/${number}/`]: Nothing;
   '/admin/users/': Account[];
   'POST /admin/users/': Account;
   [change: `PATCH /admin/users/${number}/`]: Account;

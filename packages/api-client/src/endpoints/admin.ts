@@ -14,6 +14,22 @@ export const createBankPassword = async (fields: { bank_name: string; bank_pass:
 export const revealBankPassword = async (id: number, reason: string) =>
   (await http.post<RevealedBankPassword>(`/scrape/store/password/${id}/reveal/`, { reason })).data;
 
+/** A rotated password (sealed again) or a renamed bank; an empty password keeps the stored one. */
+export const changeBankPassword = async (id: number, fields: { bank_name: string; bank_pass: string }) =>
+  (await http.put<BankPassword>(`/scrape/store/password/${id}/`, { bank_name: fields.bank_name, ...(fields.bank_pass ? { bank_pass: fields.bank_pass } : {}) }))
+    .data;
+
+export const deleteBankPassword = async (id: number) => {
+  await http.delete(`/scrape/store/password/${id}/`);
+};
+
+export const changeBankMsp = async (id: number, fields: { msp: string; bank_name: string }) =>
+  (await http.put<BankMsp>(`/scrape/bank/msp/${id}/`, fields)).data;
+
+export const deleteBankMsp = async (id: number) => {
+  await http.delete(`/scrape/bank/msp/${id}/`);
+};
+
 export const listBankMsps = async () => (await http.get<BankMsp[]>('/scrape/bank/msp/list/')).data;
 
 export const createBankMsp = async (fields: { msp: string; bank_name: string }) =>

@@ -25,4 +25,10 @@ export const BankMsp = Type.Object({
 });
 export const CreateBankMspBody = Type.Object({ msp: RequiredText(200), bank_name: RequiredText(200) }, { additionalProperties: false });
 
+/** A stored password changed: its bank's name, and a new password (left out: the stored one stays). */
+export const ChangeBankPasswordBody = Type.Object(
+  { bank_name: RequiredText(200), bank_pass: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) },
+  { additionalProperties: false },
+);
+
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });

@@ -4,6 +4,24 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   /** The input itself (a form puts the cursor in the field its message is about). */
   ref?: Ref<HTMLInputElement>;
+  /** What is wrong with the value, in plain words, said under the field (and the field marked). */
+  problem?: string | null | undefined;
+  /** What the field takes, in plain words, under it. */
+  hint?: string | undefined;
+}
+
+/** A field's problem under it, tied to the control (aria-describedby) and marking it invalid. */
+function problemProps(problem: string | null | undefined, problemId: string, describedBy: string | undefined) {
+  if (!problem) return { 'aria-describedby': describedBy };
+  return { 'aria-invalid': true, 'aria-describedby': [problemId, describedBy].filter(Boolean).join(' ') };
+}
+
+function Problem({ id, problem }: { id: string; problem: string | null | undefined }) {
+  return problem ? (
+    <span id={id} className="ej-field__problem">
+      {problem}
+    </span>
+  ) : null;
 }
 
 /** A label above its control, the two tied by an id (given, or made here). */
@@ -31,8 +49,28 @@ function Labelled({
 }
 
 /** A labelled input; the label is always there for screen readers, visible unless hideLabel. */
-export function TextField({ label, id, className, ...rest }: TextFieldProps) {
-  return <Labelled label={label} id={id} className={className} control={(inputId) => <input id={inputId} className="ej-input" {...rest} />} />;
+export function TextField({ label, id, className, problem, hint, ...rest }: TextFieldProps) {
+  const problemId = useId();
+  const hintId = useId();
+  const describedBy = [hint ? hintId : null, rest['aria-describedby']].filter(Boolean).join(' ') || undefined;
+  return (
+    <Labelled
+      label={label}
+      id={id}
+      className={className}
+      control={(inputId) => (
+        <>
+          <input id={inputId} className="ej-input" {...rest} {...problemProps(problem, problemId, describedBy)} />
+          {hint && (
+            <span id={hintId} className="ej-field__hint">
+              {hint}
+            </span>
+          )}
+          <Problem id={problemId} problem={problem} />
+        </>
+      )}
+    />
+  );
 }
 
 /** A labelled native select, styled as the text inputs. */
@@ -42,20 +80,30 @@ export function ChoiceField(props: {
   value: string;
   options: readonly { value: string; label: string }[];
   onChange: (value: string) => void;
+  problem?: string | null | undefined;
 }) {
   const id = useId();
+  const problemId = useId();
   return (
     <div className="ej-field">
       <label className="ej-field__label" htmlFor={id}>
         {props.label}
       </label>
-      <select id={id} name={props.name} className="ej-input" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select
+        id={id}
+        name={props.name}
+        className="ej-input"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        {...problemProps(props.problem, problemId, undefined)}
+      >
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
+      <Problem id={problemId} problem={props.problem} />
     </div>
   );
 }

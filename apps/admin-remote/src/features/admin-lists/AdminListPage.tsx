@@ -1,12 +1,54 @@
 // One admin list screen: the table, an Add button and its modal, and (for lists that allow it) Edit
 // and Delete on each row. The form modal closes and clears on Cancel or on success (the list then
-// reloads) and stays open, with the reason, on failure; Delete asks first.
-import { useMemo, useState } from 'react';
+// reloads) and stays open, with the reason, on failure; Delete asks first. A problem with one field
+// (an empty one, or the server's word on it) is said in plain words under that field, which then
+// has the cursor; the form is not sent with a required field empty.
+import { useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, loadFailure } from '@ejdesk/api-client';
 import { Button, Card, ChoiceField, CopyableId, DataTable, FormModal, Modal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
+
+/** A choice among what another list holds, read when shown; the value kept is offered even if gone from it. */
+function ListChoice({
+  label,
+  name,
+  choices,
+  value,
+  onChange,
+  problem,
+}: {
+  label: string;
+  name: string;
+  choices: NonNullable<AdminListConfig<unknown, string>['fields'][number]['choices']>;
+  value: string;
+  onChange: (value: string) => void;
+  problem: string | undefined;
+}) {
+  const listed = useQuery({ queryKey: choices.queryKey, queryFn: choices.load });
+  const options = listed.data ?? [];
+  const kept = value && !options.some((o) => o.value === value) ? [{ value, label: value }] : [];
+  const shown = [{ value: '', label: listed.isPending ? 'Loading…' : choices.none }, ...kept, ...options];
+  return <ChoiceField label={label} name={name} value={value} options={shown} onChange={onChange} problem={problem} />;
+}
+
+/** A label as a sentence says it: its words before any bracket, lower-case but for acronyms (MSP, TAT). */
+const inWords = (label: string) =>
+  label
+    .replace(/\s*\(.*$/, '')
+    .split(' ')
+    .map((word) => (/^[A-Z]{2,}$/.test(word) ? word : word.toLowerCase()))
+    .join(' ');
+
+/** The server's word on one field ("body 'bank_name': cannot be empty.", "body: 'msp' is required."): the field and the words. */
+function fieldProblem(detail: string | null | undefined, names: readonly string[]): { field: string; words: string } | null {
+  const match = /^body(?: '([^']+)')?: (?:'([^']+)' )?(.+?)\.?$/.exec(detail ?? '');
+  const field = match?.[1] ?? match?.[2];
+  if (!match || !field || !names.includes(field)) return null;
+  const words = match[2] ? `${match[3]}` : match[3]!;
+  return { field, words: `${words.charAt(0).toUpperCase()}${words.slice(1)}.` };
+}
 
 export function AdminListPage<Row extends { id: number }, Field extends string>({ list }: { list: AdminListConfig<Row, Field> }) {
   const queryClient = useQueryClient();
@@ -42,10 +84,11 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
               onClick={() => {
                 setEditing(row.original);
                 setValues(
-                  Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<
-                    Field,
-                    string
-                  >,
+                  rowActions.change!.fill?.(row.original) ??
+                    (Object.fromEntries(list.fields.map((f) => [f.name, String((row.original as Record<string, unknown>)[f.name] ?? '')])) as Record<
+                      Field,
+                      string
+                    >),
                 );
                 setOpen(true);
               }}
@@ -63,13 +106,31 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   }, [list, removeLabel]);
   const choice = useColumnChoice(list.queryKey.at(-1)!, columns);
 
+  // Problems found before sending (an empty required field), by field.
+  const [missing, setMissing] = useState<Partial<Record<Field, string>>>({});
+  const names = list.fields.map((f) => f.name as string);
+  const serverProblem = save.isError ? fieldProblem(errorDetail(save.error), names) : null;
+  const problemOf = (name: Field) => missing[name] ?? (serverProblem?.field === name ? serverProblem.words : undefined);
+  const form = useRef<HTMLDivElement>(null);
+  const focusField = (name: string) => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[name="${name}"]`)?.focus());
+
   const close = () => {
     setOpen(false);
     setEditing(null);
     setValues(empty());
+    setMissing({});
     save.reset();
   };
+  /** Optional on edit: a field whose edit hint says it may stay empty (the stored password). */
+  const required = (field: (typeof list.fields)[number]) =>
+    !field.optional && !(editing && field.hintOnEdit) && !field.options && !(field.choices && field.choices.none.startsWith('None'));
   const submit = () => {
+    const empties = list.fields.filter((f) => required(f) && !values[f.name].trim());
+    setMissing(Object.fromEntries(empties.map((f) => [f.name, `Enter the ${inWords(f.label)}.`])) as Partial<Record<Field, string>>);
+    if (empties.length) {
+      focusField(empties[0]!.name);
+      return;
+    }
     save.mutate(values, {
       onSuccess: (created) => {
         notify.success(editing ? list.rows!.change!.changedMessage : list.createdMessage);
@@ -77,7 +138,11 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
         close();
         reload();
       },
-      onError: (error) => console.error(`${list.modalTitle} failed`, error),
+      onError: (error) => {
+        const onField = fieldProblem(errorDetail(error), names);
+        if (onField) focusField(onField.field);
+        else console.error(`${list.modalTitle} failed`, error);
+      },
     });
   };
   const closeDelete = () => {
@@ -112,31 +177,52 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
         onSubmit={submit}
         submitLabel={editing ? 'Save' : 'Submit'}
         busy={save.isPending}
-        error={save.isError ? (errorDetail(save.error) ?? 'Could not save. Please try again.') : null}
+        error={save.isError && !serverProblem ? (errorDetail(save.error) ?? 'Could not save. Please try again.') : null}
         className={styles.form}
       >
-        {list.fields.map((field) =>
-          field.options ? (
-            <ChoiceField
-              key={field.name}
-              label={field.label}
-              name={field.name}
-              options={field.options}
-              value={values[field.name]}
-              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
-            />
-          ) : (
-            <TextField
-              key={field.name}
-              label={field.label}
-              name={field.name}
-              type={field.type ?? 'text'}
-              autoComplete="off"
-              value={values[field.name]}
-              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-            />
-          ),
-        )}
+        <div ref={form} className={styles.fields}>
+          {list.fields.map((field) =>
+            field.choices ? (
+              <ListChoice
+                key={field.name}
+                label={field.label}
+                name={field.name}
+                choices={field.choices}
+                value={values[field.name]}
+                onChange={(value) => {
+                  setValues((v) => ({ ...v, [field.name]: value }));
+                  setMissing((m) => ({ ...m, [field.name]: undefined }));
+                }}
+                problem={problemOf(field.name)}
+              />
+            ) : field.options ? (
+              <ChoiceField
+                key={field.name}
+                label={field.label}
+                name={field.name}
+                options={field.options}
+                value={values[field.name]}
+                onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+                problem={problemOf(field.name)}
+              />
+            ) : (
+              <TextField
+                key={field.name}
+                label={field.label}
+                name={field.name}
+                type={field.type ?? 'text'}
+                autoComplete={field.type === 'password' ? 'new-password' : 'off'}
+                value={values[field.name]}
+                onChange={(e) => {
+                  setValues((v) => ({ ...v, [field.name]: e.target.value }));
+                  setMissing((m) => ({ ...m, [field.name]: undefined }));
+                }}
+                hint={(editing && field.hintOnEdit) || field.hint}
+                problem={problemOf(field.name)}
+              />
+            ),
+          )}
+        </div>
       </FormModal>
       {list.rows && (
         <FormModal

@@ -1,11 +1,27 @@
 // A stored password stays masked until an admin asks for it, saying why: the API keeps the reason
-// in the audit log beside the reveal. The clear text is dropped again after a short while.
+// in the audit log beside the reveal. The clear text is dropped again after a short while. Copied,
+// it is taken off the clipboard a minute later, where the browser lets the page read the clipboard
+// (only when it still holds the password: something copied since stays).
 import { useEffect, useState } from 'react';
 import { errorDetail, revealBankPassword, type BankPassword } from '@ejdesk/api-client';
-import { Button, FormModal, TextField } from '@ejdesk/ui';
+import { Button, FormModal, notify, TextField } from '@ejdesk/ui';
 import styles from './admin-lists.module.css';
 
 const visibleForMs = 30_000;
+const clipboardForMs = 60_000;
+
+async function copyForAMinute(secret: string) {
+  await navigator.clipboard.writeText(secret);
+  setTimeout(() => {
+    void (async () => {
+      try {
+        if ((await navigator.clipboard.readText()) === secret) await navigator.clipboard.writeText('');
+      } catch {
+        // The browser does not let the page read the clipboard: it is left as it is.
+      }
+    })();
+  }, clipboardForMs);
+}
 
 export function RevealablePassword({ row }: { row: BankPassword }) {
   const [clear, setClear] = useState<string | null>(null);
@@ -41,6 +57,21 @@ export function RevealablePassword({ row }: { row: BankPassword }) {
   return (
     <span className={styles.password}>
       <code className={styles.secret}>{clear ?? row.bank_pass}</code>
+      {clear !== null && (
+        <Button
+          size="small"
+          variant="ghost"
+          aria-label={`Copy password for ${row.bank_name}`}
+          onClick={() =>
+            void copyForAMinute(clear).then(
+              () => notify.success('Password copied. It is taken off the clipboard in a minute.'),
+              () => notify.error('The browser did not let the page copy; select the password instead.'),
+            )
+          }
+        >
+          Copy
+        </Button>
+      )}
       <Button
         size="small"
         variant="ghost"

@@ -12,8 +12,12 @@ import {
   type IgnoreRule,
   type SenderMapping,
   createAccount,
+  changeBankMsp,
+  changeBankPassword,
   createBankMsp,
   createBankPassword,
+  deleteBankMsp,
+  deleteBankPassword,
   listAccounts,
   listBankMsps,
   listBankPasswords,
@@ -23,6 +27,7 @@ import {
   changeTatRule,
   createDeployToken,
   listDeployTokens,
+  listRemoteSlots,
   revokeDeployToken,
   type CreatedDeployToken,
   type DeployToken,
@@ -42,8 +47,22 @@ export interface AdminListConfig<Row, Field extends string> {
   columns: ColumnDef<Row, unknown>[];
   addLabel: string;
   modalTitle: string;
-  /** Text inputs, or a choice when options are given (the first is the default). */
-  fields: readonly { name: Field; label: string; type?: 'text' | 'password'; options?: readonly { value: string; label: string }[] }[];
+  /**
+   * Text inputs, or a choice when options are given (the first is the default). `hint`: what the
+   * field takes, in plain words beside it; `hintOnEdit`: the hint when a row is edited.
+   */
+  fields: readonly {
+    name: Field;
+    label: string;
+    type?: 'text' | 'password';
+    options?: readonly { value: string; label: string }[];
+    hint?: string;
+    hintOnEdit?: string;
+    /** May be left empty (else the form says so and is not sent). */
+    optional?: boolean;
+    /** A choice among what another list holds (the banks and MSPs, the remotes), read when the form opens. */
+    choices?: { queryKey: readonly string[]; load: () => Promise<{ value: string; label: string }[]>; none: string };
+  }[];
   create: (values: Record<Field, string>) => Promise<unknown>;
   createdMessage: string;
   /** A secret the creation answers with, shown this once in a dialog (a deploy token). */
@@ -53,7 +72,13 @@ export interface AdminListConfig<Row, Field extends string> {
     /** The row in a few words, for the buttons' names and the removal question. */
     describe: (row: Row) => string;
     /** The form again, filled with the row (its fields are the row's own). */
-    change?: { save: (id: number, values: Record<Field, string>) => Promise<unknown>; modalTitle: string; changedMessage: string };
+    change?: {
+      save: (id: number, values: Record<Field, string>) => Promise<unknown>;
+      modalTitle: string;
+      changedMessage: string;
+      /** The form's values for the row (else the row's own fields). */
+      fill?: (row: Row) => Record<Field, string>;
+    };
     remove: {
       remove: (id: number) => Promise<unknown>;
       /** The button's and the dialog's word (Delete unless given: Revoke). */
@@ -65,6 +90,25 @@ export interface AdminListConfig<Row, Field extends string> {
     };
   };
 }
+
+/** The banks and MSPs the Bank MSP list holds, each once, in order. */
+const organisations = {
+  // Under the Bank MSP list's key, so a change there is seen here too.
+  queryKey: ['admin', 'bank-msps', 'choices'],
+  load: async () => {
+    const rows = await listBankMsps();
+    const names = [...new Set(rows.flatMap((r) => [r.bank_name, r.msp]))].sort((a, b) => a.localeCompare(b));
+    return names.map((name) => ({ value: name, label: name }));
+  },
+  none: 'Choose a bank or MSP…',
+};
+
+/** The remotes the registry serves. */
+const remotes = {
+  queryKey: ['admin', 'remote-slots', 'choices'],
+  load: async () => (await listRemoteSlots()).map((slot) => ({ value: slot.name, label: slot.name })),
+  none: 'Choose a remote…',
+};
 
 const timestamps = <Row extends { create_at: string; update_at: string }>(): ColumnDef<Row, unknown>[] => [
   { header: 'Created At', accessorKey: 'create_at', cell: (c) => formatDateTime(c.getValue() as string), meta: { nowrap: true } },
@@ -83,11 +127,27 @@ export const passwordList: AdminListConfig<BankPassword, 'bank_name' | 'bank_pas
   addLabel: 'Add Password',
   modalTitle: 'Add New Password',
   fields: [
-    { name: 'bank_name', label: 'Bank Name' },
-    { name: 'bank_pass', label: 'Bank Password', type: 'password' },
+    { name: 'bank_name', label: 'Bank Name', hint: 'As the bank names itself in its mail' },
+    { name: 'bank_pass', label: 'Bank Password', type: 'password', hintOnEdit: 'Leave empty to keep the stored password' },
   ],
   create: createBankPassword,
   createdMessage: 'Password saved',
+  rows: {
+    describe: (row) => `the password of ${row.bank_name}`,
+    change: {
+      save: changeBankPassword,
+      modalTitle: 'Edit Password',
+      changedMessage: 'Password saved',
+      // The stored password is never sent to the browser: the field starts empty.
+      fill: (row) => ({ bank_name: row.bank_name, bank_pass: '' }),
+    },
+    remove: {
+      remove: deleteBankPassword,
+      title: 'Delete Password',
+      removedMessage: 'Password deleted',
+      consequence: "Its bank's protected files can no longer be opened.",
+    },
+  },
 };
 
 export const bankMspList: AdminListConfig<BankMsp, 'msp' | 'bank_name'> = {
@@ -103,6 +163,11 @@ export const bankMspList: AdminListConfig<BankMsp, 'msp' | 'bank_name'> = {
   ],
   create: createBankMsp,
   createdMessage: 'Bank MSP saved',
+  rows: {
+    describe: (row) => `${row.bank_name} and ${row.msp}`,
+    change: { save: changeBankMsp, modalTitle: 'Edit Bank MSP', changedMessage: 'Bank MSP saved' },
+    remove: { remove: deleteBankMsp, title: 'Delete Bank MSP', removedMessage: 'Bank MSP deleted' },
+  },
 };
 
 export const userList: AdminListConfig<Account, 'email' | 'password' | 'role'> = {
@@ -148,7 +213,7 @@ export const senderMappingList: AdminListConfig<SenderMapping, 'sender' | 'organ
   modalTitle: 'Add New Sender Mapping',
   fields: [
     { name: 'sender', label: 'Sender (name@bank.example, or @bank.example for the whole domain)' },
-    { name: 'organisation', label: 'Bank or MSP (as in the Bank MSP list)' },
+    { name: 'organisation', label: 'Bank or MSP (as in the Bank MSP list)', choices: organisations },
   ],
   create: createSenderMapping,
   createdMessage: 'Sender mapping saved',
@@ -223,7 +288,7 @@ export const tatRuleList: AdminListConfig<
   fields: [
     { name: 'name', label: 'Name' },
     { name: 'scope', label: 'Covers', options: Object.entries(scopeLabels).map(([value, label]) => ({ value, label })) },
-    { name: 'scope_value', label: 'Bank or MSP (empty for all disputes)' },
+    { name: 'scope_value', label: 'Bank or MSP (none for all disputes)', choices: { ...organisations, none: 'None: all disputes' } },
     { name: 'clock_start', label: 'Clock starts on', options: Object.entries(clockStartLabels).map(([value, label]) => ({ value, label })) },
     { name: 'days', label: 'Days allowed' },
     {
@@ -234,7 +299,7 @@ export const tatRuleList: AdminListConfig<
         { value: 'working', label: 'Working days (not weekends or holidays)' },
       ],
     },
-    { name: 'holidays', label: 'Holidays (YYYY-MM-DD, separated by commas)' },
+    { name: 'holidays', label: 'Holidays (YYYY-MM-DD, separated by commas)', optional: true },
     { name: 'penalty_per_day', label: 'Penalty per day after the due date' },
     { name: 'currency', label: 'Currency (e.g. INR)' },
   ],
@@ -269,8 +334,8 @@ export const deployTokenList: AdminListConfig<DeployToken, 'remote' | 'name'> = 
   addLabel: 'New Deploy Token',
   modalTitle: 'New Deploy Token',
   fields: [
-    { name: 'remote', label: 'Remote it deploys (its name, e.g. email)' },
-    { name: 'name', label: 'Token name (the team; the audit log shows it)' },
+    { name: 'remote', label: 'Remote it deploys', choices: remotes },
+    { name: 'name', label: 'Token name (the team; the audit log shows it)', hint: 'Any name, up to 60 characters: Email team' },
   ],
   create: createDeployToken,
   createdMessage: 'Deploy token created',

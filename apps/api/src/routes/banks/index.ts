@@ -2,10 +2,21 @@
 // admins only: each bank's stored password (revealed with a reason, audited) and its MSP.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { createBankMsp, createBankPassword, listBankMsps, listBankPasswords, revealBankPassword } from '@ejdesk/db';
+import {
+  changeBankMsp,
+  changeBankPassword,
+  createBankMsp,
+  createBankPassword,
+  deleteBankMsp,
+  deleteBankPassword,
+  listBankMsps,
+  listBankPasswords,
+  revealBankPassword,
+} from '@ejdesk/db';
 import {
   BankMsp,
   BankPassword,
+  ChangeBankPasswordBody,
   CreateBankMspBody,
   CreateBankPasswordBody,
   IdParams,
@@ -44,6 +55,31 @@ export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // A rotated password is changed (sealed again), a bank renamed; both audited, the password never logged.
+  app.put(
+    '/store/password/:id/',
+    {
+      config: { credential: 'admin', secret: true },
+      schema: { params: IdParams, body: ChangeBankPasswordBody, response: { 200: BankPassword, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const bankName = request.body.bank_name.trim();
+      const changed = await changeBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id, bankName, request.body.bank_pass);
+      if ('row' in changed) return changed.row;
+      if (changed.problem === 'taken') return reply.code(400).send({ detail: `A password for bank '${bankName}' is already stored.` });
+      return reply.code(404).send({ detail: 'Not found.' });
+    },
+  );
+
+  app.delete(
+    '/store/password/:id/',
+    { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      if (!(await deleteBankPassword(db, request.user!.id, request.params.id))) return reply.code(404).send({ detail: 'Not found.' });
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get('/bank/msp/list/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(BankMsp), ...errorResponses } } }, async () =>
     listBankMsps(db),
   );
@@ -57,6 +93,28 @@ export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await createBankMsp(db, request.user!.id, msp, bankName);
       if (!row) return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
       return reply.code(201).send(row);
+    },
+  );
+
+  app.put(
+    '/bank/msp/:id/',
+    { config: { credential: 'admin' }, schema: { params: IdParams, body: CreateBankMspBody, response: { 200: BankMsp, ...errorResponses } } },
+    async (request, reply) => {
+      const msp = request.body.msp.trim();
+      const bankName = request.body.bank_name.trim();
+      const changed = await changeBankMsp(db, request.user!.id, request.params.id, msp, bankName);
+      if ('row' in changed) return changed.row;
+      if (changed.problem === 'taken') return reply.code(400).send({ detail: `Bank '${bankName}' is already mapped to MSP '${msp}'.` });
+      return reply.code(404).send({ detail: 'Not found.' });
+    },
+  );
+
+  app.delete(
+    '/bank/msp/:id/',
+    { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      if (!(await deleteBankMsp(db, request.user!.id, request.params.id))) return reply.code(404).send({ detail: 'Not found.' });
+      return reply.code(204).send(null);
     },
   );
 };
