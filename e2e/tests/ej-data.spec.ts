@@ -7,6 +7,7 @@ interface EjRow {
   txt_no: string;
   card_no: string;
   transaction_date: string;
+  transaction_amt?: string | null;
   mail_subject: string;
   mail_received_from: string;
   file_name?: string;
@@ -195,7 +196,7 @@ for (const [path, kind, title, lastHeader, file] of [
     await page.goto(path);
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
     const records = await api<EjRow[]>(page, `/scrape/extract/${kind}/data/`);
-    await expect(page.getByText(`${records.length.toLocaleString('en-US')} records`)).toBeVisible();
+    await expect(page.getByText(`Total Records: ${records.length}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('columnheader').last()).toHaveText(lastHeader);
     await expect(rowsOf(page).first().locator('td').first()).toHaveText(records[0]!.atm_id);
     await expect(rowsOf(page).first().locator('td').last()).toHaveText(records[0]!.file_name!);
@@ -212,5 +213,36 @@ for (const [path, kind, title, lastHeader, file] of [
     const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
     expect(xlsxFile.suggestedFilename()).toBe(`${file}.xlsx`);
     expect((await readXlsx(xlsxFile, title)).rows).toHaveLength(records.length + 1);
+  });
+
+  test(`${path} filters the whole list, counts it, sorts it, and exports what it shows`, async ({ signedIn: page }) => {
+    await page.goto(path);
+    const records = await api<EjRow[]>(page, `/scrape/extract/${kind}/data/`);
+    await expect(page.getByText(`Total Records: ${records.length}`, { exact: true })).toBeVisible();
+    // Part of an ATM ID, as the API matches it (any case, anywhere in the ID).
+    const part = records[0]!.atm_id.slice(0, 3).toLowerCase();
+    await page.getByLabel('ATM ID', { exact: true }).fill(part);
+    const matching = records.filter((r) => r.atm_id.toLowerCase().includes(part));
+    await expect(page).toHaveURL(new RegExp(`atm_id=${part}`));
+    await expect(page.getByText(`Total Records: ${matching.length}`, { exact: true })).toBeVisible();
+    // A day range too, typed as operators write days.
+    const days = matching
+      .map((r) => r.transaction_date!)
+      .filter(Boolean)
+      .sort();
+    const from = days[Math.floor(days.length / 2)]!;
+    await page.getByLabel('Start Date', { exact: true }).fill(from.split('-').reverse().join('/'));
+    const both = matching.filter((r) => r.transaction_date && r.transaction_date >= from);
+    await expect(page.getByText(`Total Records: ${both.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^ATM ID: .* remove filter$/ })).toBeVisible();
+    // Sorted by amount, the smallest first, as the API would.
+    await page.getByRole('button', { name: 'Transaction Amt.' }).click();
+    const amounts = both.map((r) => Number(r.transaction_amt ?? -Infinity)).sort((a, b) => a - b);
+    await expect(page.getByRole('columnheader', { name: 'Transaction Amt.' })).toHaveAttribute('aria-sort', 'ascending');
+    const firstAmount = await rowsOf(page).first().locator('td').nth(4).textContent();
+    expect(Number(firstAmount!.replace(/,/g, '') || -Infinity)).toBe(amounts[0]);
+    // The export holds the rows shown: the server applies the same filters.
+    const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
+    expect((await readCsv(csvFile)).length - 1).toBe(both.length);
   });
 }

@@ -86,9 +86,28 @@ for (const [path, apiBase, title, nameHeader, rowsKey] of listed) {
     await page.goto(path);
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
     await expect(page.getByRole('columnheader')).toHaveText([nameHeader, 'Data Creation', 'Last Update', 'Details']);
-    const files = await api<{ name: string }[]>(page, `${apiBase}/`);
+    const files = await api<{ name: string; create_at: string }[]>(page, `${apiBase}/`);
     await expect(rowsOf(page)).toHaveCount(files.length);
+    await expect(page.getByText(`Total Records: ${files.length}`, { exact: true })).toBeVisible();
     await openDetail(page, files[1]!.name, apiBase, rowsKey);
+  });
+
+  test(`${path} filters its files by name and day, counts and sorts them`, async ({ signedIn: page }) => {
+    await page.goto(path);
+    const files = await api<{ name: string; create_at: string }[]>(page, `${apiBase}/`);
+    const part = files[0]!.name.slice(0, 4).toUpperCase();
+    await page.getByLabel('Name', { exact: true }).fill(part);
+    const named = files.filter((f) => f.name.toLowerCase().includes(part.toLowerCase()));
+    await expect(page.getByText(`Total Records: ${named.length}`, { exact: true })).toBeVisible();
+    await expect(rowsOf(page)).toHaveCount(named.length);
+    await page.getByRole('button', { name: nameHeader }).click();
+    await expect(page.getByRole('columnheader', { name: nameHeader })).toHaveAttribute('aria-sort', 'ascending');
+    await expect(rowsOf(page).locator('td:nth-child(1)')).toHaveText(named.map((f) => f.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    // A day after every file: none.
+    await page.getByLabel('Created After', { exact: true }).fill('31/12/2099');
+    await expect(page.getByText('Total Records: 0', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(page.getByText(`Total Records: ${files.length}`, { exact: true })).toBeVisible();
   });
 }
 

@@ -78,7 +78,7 @@ describe.each([
     network = fakeApi(routes(endpoint, [record(5, 'HRB00005', '100.00', `${kind}.csv`), record(6, 'HRB00006', '900.00', `${kind}.csv`)]));
     renderScreen(EjRoutes, path);
     screen.getByRole('heading', { level: 1, name: title });
-    await screen.findByText('2 records');
+    await screen.findByText('Total Records: 2');
     screen.getByRole('table', { name: title });
     expect(network.requests.map((r) => r.path)).toEqual([`/scrape/extract/${kind}/data/`]);
   });
@@ -95,6 +95,6 @@ describe.each([
     expect((await screen.findByRole('alert')).textContent).toContain('The database is unavailable; try again');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    await screen.findByText('1 record');
+    await screen.findByText('Total Records: 1');
   });
 });

@@ -23,3 +23,4 @@ export * from './column-choice.ts';
 export * from './saved-views.ts';
 export type { ColumnDef } from '@tanstack/react-table';
 export * from './components/DateField.tsx';
+export * from './components/FilterBar.tsx';

@@ -5,30 +5,14 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useColumnChoice } from '../column-choice.ts';
-import { useListState } from '../list-state.ts';
+import { useListState, type ListState } from '../list-state.ts';
 import { useSorting } from '../sorting.ts';
 import { Button } from './Button.tsx';
 import { DataTable } from './DataTable.tsx';
-import { ChoiceField } from './Field.tsx';
-import { FilterChips } from './FilterChips.tsx';
-import { FilterInput } from './FilterInput.tsx';
+import { FilterBar, type FilterDef } from './FilterBar.tsx';
 import { Card, Page } from './Page.tsx';
 import { Pager } from './Pager.tsx';
 import { TotalRecords } from './States.tsx';
-
-export type FilterDef = {
-  /** The query parameter, in the URL and to the API. */
-  name: string;
-  label: string;
-} & (
-  | { type: 'text' | 'date' | 'month' }
-  /** One of a few words, applied when chosen; the first option (value '') is "any". */
-  | { type: 'choice'; options: readonly { value: string; label: string }[] }
-);
-
-/** What a choice's chip says: the option's words (a value no option has, as it is). */
-const shownValue = (filter: { options: readonly { value: string; label: string }[] }, value: string) =>
-  filter.options.find((o) => o.value === value)?.label ?? value;
 
 export interface PageResult<Row> {
   count: number;
@@ -104,43 +88,10 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
     <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined} actions={props.actions?.(state.filters)}>
       <Card>
         {props.header}
-        <div className="ej-filters" role="search" aria-label={`Filter ${title}`}>
-          {filters.map((filter) =>
-            filter.type === 'choice' ? (
-              <ChoiceField
-                key={filter.name}
-                label={filter.label}
-                name={filter.name}
-                value={state.filters[filter.name] ?? ''}
-                options={filter.options}
-                onChange={(value) => state.setFilters({ [filter.name]: value })}
-              />
-            ) : (
-              <FilterInput
-                key={filter.name}
-                label={filter.label}
-                type={filter.type}
-                value={state.filters[filter.name] ?? ''}
-                onType={(value) => state.typeFilter(filter.name, value)}
-                onCommit={(value) => state.setFilters({ [filter.name]: value })}
-                resets={state.resets}
-              />
-            ),
-          )}
+        <FilterBar title={title} filters={filters} state={state as ListState<string>} clearable={!resetButton}>
           {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
           {total === 'inline' && <TotalRecords count={data?.count} />}
-        </div>
-        <FilterChips
-          applied={filters
-            .filter((f) => state.filters[f.name])
-            .map((f) =>
-              f.type === 'choice'
-                ? { name: f.name, label: f.label, value: shownValue(f, state.filters[f.name]!) }
-                : { name: f.name, label: f.label, type: f.type, value: state.filters[f.name]! },
-            )}
-          onRemove={(name) => state.setFilters({ [name]: '' })}
-          onClear={resetButton ? undefined : state.reset}
-        />
+        </FilterBar>
         <DataTable
           caption={title}
           columns={columns}

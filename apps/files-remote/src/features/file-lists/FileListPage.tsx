@@ -1,9 +1,25 @@
-// A kind's list of files: paginated with filters for the four text kinds, the whole list for Excel,
-// PDF and other formats.
+// A kind's list of files: paginated for the four text kinds, the whole list for Excel, PDF and other
+// formats; every one with filters, a count and sorting by its headers.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getDataFilePage, getDataFiles, isNotFound, loadFailure, type DataFileListRow } from '@ejdesk/api-client';
-import { Card, DataTable, formatDateTime, Page, PaginatedListPage, TextLink, useColumnChoice, type ColumnDef, type FilterDef } from '@ejdesk/ui';
+import {
+  Card,
+  containsFilter,
+  DataTable,
+  dayFilter,
+  FilterBar,
+  formatDateTime,
+  Page,
+  PaginatedListPage,
+  TextLink,
+  TotalRecords,
+  useColumnChoice,
+  useWholeList,
+  type ColumnDef,
+  type FilterDef,
+  type WholeFilter,
+} from '@ejdesk/ui';
 import type { FileKind } from '../../lib/kinds.ts';
 
 const filters: readonly FilterDef[] = [
@@ -31,19 +47,34 @@ function fileColumns(kind: FileKind): ColumnDef<DataFileListRow, unknown>[] {
   ];
 }
 
+/** The whole-list kinds' filters, applied in the browser as the API applies the paged kinds'. */
+const wholeFilters: readonly WholeFilter<DataFileListRow>[] = [
+  { name: 'name', label: 'Name', type: 'text', test: containsFilter((r) => r.name) },
+  { name: 'create_at_after', label: 'Created After', type: 'date', test: dayFilter((r) => r.create_at, 'from') },
+  { name: 'create_at_before', label: 'Created Before', type: 'date', test: dayFilter((r) => r.create_at, 'to') },
+];
+const readFile = (row: DataFileListRow, key: string) => row[key as keyof DataFileListRow];
+
+/** Excel, PDF and other formats: every file at once, filtered, counted and sorted here. */
 function ListedFiles({ kind, columns }: { kind: FileKind; columns: ColumnDef<DataFileListRow, unknown>[] }) {
   const query = useQuery({ queryKey: ['data-files', kind.api], queryFn: () => getDataFiles(kind.api) });
   const choice = useColumnChoice(kind.path.slice(1), columns);
+  const list = useWholeList(query.data, wholeFilters, readFile);
   return (
     <Page title={kind.title}>
       <Card>
+        <FilterBar title={kind.title} filters={wholeFilters} state={list.state}>
+          <TotalRecords count={list.shown?.length} />
+        </FilterBar>
         <DataTable
           caption={kind.title}
           columns={columns}
-          rows={query.data}
+          rows={list.shown}
           loading={query.isFetching}
           error={query.isError ? loadFailure('list of files', query.error) : null}
           onRetry={() => void query.refetch()}
+          sorting={list.sorting}
+          onSort={list.sortBy}
           choice={choice}
         />
       </Card>
