@@ -50,6 +50,33 @@ describe('/releases', () => {
     screen.getByRole('heading', { level: 2, name: 'Allowed Origins' });
   });
 
+  it('promotes a canary after asking, and says a refused rollback in the dialog', async () => {
+    let current: { name: string; current: (typeof slots)[0]['current']; canary: (typeof slots)[0]['canary'] | null }[] = slots;
+    network = api({
+      '/registry/status/': () => current,
+      '/registry/origins/': [configured],
+      'POST /registry/email/console/promote/': () => {
+        current = [{ ...slots[0]!, current: { ...slots[0]!.current, version: '1.5.0' }, canary: null }];
+        return { name: 'email', from: '1.4.0', to: '1.5.0' };
+      },
+      'POST /registry/email/console/rollback/': () => {
+        throw answer(409, { detail: 'email 1.5.0 has no earlier release to roll back to' });
+      },
+    });
+    renderScreen(AdminRoutes, '/releases');
+    await userEvent.click(await screen.findByRole('button', { name: 'Promote: email 1.5.0' }));
+    const ask = screen.getByRole('dialog', { name: 'Promote the Canary' });
+    expect(ask.textContent).toContain('Promote email 1.5.0 to every operator? 1.4.0 is no longer served.');
+    expect(network.requests.some((r) => r.method === 'POST')).toBe(false);
+    await userEvent.click(within(ask).getByRole('button', { name: 'Promote' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Promote the Canary' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Promote: email 1.5.0' })).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Roll back: email' }));
+    const back = screen.getByRole('dialog', { name: 'Roll Back' });
+    await userEvent.click(within(back).getByRole('button', { name: 'Roll back' }));
+    expect((await within(back).findByRole('alert')).textContent).toBe('email 1.5.0 has no earlier release to roll back to');
+  });
+
   it('allows an origin from the keyboard, showing the API’s refusal inside the form', async () => {
     let rows = [configured];
     network = api({

@@ -250,6 +250,31 @@ describe.each(backends)('the remote registry on %s', (backend) => {
       ]);
     });
 
+    it('an admin promotes a canary and rolls back from the Releases screen, by the same rules; others may not', async () => {
+      const adminJwt = `JWT ${(await login(t.app, admin)).access}`;
+      const fromScreen = (action: string, auth = adminJwt, name = 'ej') =>
+        t.app.inject({ method: 'POST', url: `/api/registry/${name}/console/${action}/`, headers: { authorization: auth } });
+      expect((await deploy('5.1.0', 20)).statusCode).toBe(201);
+      // Not an admin, or a deploy token: refused, nothing switched.
+      expect((await fromScreen('promote', `JWT ${(await login(t.app)).access}`)).statusCode).toBe(403);
+      expect((await fromScreen('promote', `Bearer ${token}`)).statusCode).toBe(401);
+      expect((await fromScreen('promote', adminJwt, 'nope')).statusCode).toBe(404);
+      expect((await fromScreen('promote', adminJwt, 'Bad_Name')).statusCode).toBe(400);
+      expect((await status()).find((s) => s.name === 'ej')!.canary).toMatchObject({ version: '5.1.0', percent: 20 });
+
+      const promoted = await fromScreen('promote');
+      expect(promoted.json()).toEqual({ name: 'ej', from: '1.0.0', to: '5.1.0' });
+      expect(await ejVersion()).toBe('5.1.0');
+      expect((await fromScreen('promote')).statusCode).toBe(409);
+      expect((await fromScreen('rollback')).json()).toEqual({ name: 'ej', from: '5.1.0', to: '1.0.0' });
+      expect(await ejVersion()).toBe('1.0.0');
+      const audits = (await t.database.db.select().from(auditLog).orderBy(auditLog.id)).filter((r) => r.entity === 'remote' && r.entityId === 'ej');
+      expect(audits.slice(-2).map((r) => [r.action, r.detail])).toEqual([
+        ['promote', expect.stringContaining('by admin@example.com with the token of the Releases screen')],
+        ['rollback', '5.1.0 -> 1.0.0 by admin@example.com with the token of the Releases screen'],
+      ]);
+    });
+
     it('a withdrawn release is never served nor rolled back to; withdrawing the current one serves the last good one before it', async () => {
       expect((await deploy('6.0.0')).statusCode).toBe(201);
       // Withdrawn while not current: a later rollback passes over it.

@@ -15,3 +15,7 @@ export const revokeDeployToken = async (id: number) => void (await http.delete(`
 export type RemoteSlot = Answer<typeof registry.RemoteSlot>;
 /** Each remote's current release and its canary (Releases, admins). */
 export const listRemoteSlots = async () => (await http.get<RemoteSlot[]>('/registry/status/')).data;
+
+/** An admin's rollback or promote from the Releases screen (the rules of `pnpm remote`'s). */
+export const switchRemote = async (name: string, action: 'rollback' | 'promote') =>
+  (await http.post<{ name: string; from: string | null; to: string }>(`/registry/${name}/console/${action}/`)).data;

@@ -1,12 +1,14 @@
 // Releases: each remote's current release and, while one runs, its canary (the share of operators
 // it reaches), who deployed each and when, and how many operators each failed to load for. A canary
-// past the failure threshold rolls back by itself; `pnpm remote promote` and `rollback` end one.
+// past the failure threshold rolls back by itself; Promote and Roll back (here, or `pnpm remote
+// promote` and `rollback`, by the same rules and audited alike) end one, and Roll back returns a
+// remote to its previous good release.
 // Below, the origins each remote's releases may come from: the configured ones (REMOTE_ORIGINS)
 // and those an admin allows here; a release from anywhere else is refused and never served.
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { remoteNames } from '@ejdesk/contract';
-import { errorDetail, listRemoteSlots, loadFailure, type RemoteSlot } from '@ejdesk/api-client';
+import { errorDetail, listRemoteSlots, loadFailure, switchRemote, type RemoteSlot } from '@ejdesk/api-client';
 import {
   Button,
   Card,
@@ -167,15 +169,83 @@ function AllowedOrigins() {
   );
 }
 
+type Asked = { slot: RemoteSlot; action: 'rollback' | 'promote' };
+
+/** What a switch does, asked before it is done. */
+const question = ({ slot, action }: Asked) =>
+  action === 'promote'
+    ? `Promote ${slot.name} ${slot.canary?.version ?? ''} to every operator? ${slot.current.version} is no longer served.`
+    : slot.canary
+      ? `Roll back the canary ${slot.canary.version} of ${slot.name}? Every operator gets ${slot.current.version} again.`
+      : `Roll back ${slot.name} ${slot.current.version} to its previous good release, for every operator?`;
+
 export function ReleasesPage() {
+  const queryClient = useQueryClient();
   const slots = useQuery({ queryKey: ['admin', 'releases'], queryFn: listRemoteSlots });
-  const choice = useColumnChoice('releases', columns);
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const switching = useMutation({ mutationFn: ({ slot, action }: Asked) => switchRemote(slot.name, action) });
+  // Made once: a cell renderer made anew on each render would remount its buttons under the pointer.
+  const withActions = useMemo<ColumnDef<RemoteSlot, unknown>[]>(
+    () => [
+      ...columns,
+      {
+        header: 'Actions',
+        id: 'actions',
+        cell: ({ row }) => (
+          <span className={styles.actions}>
+            {row.original.canary && (
+              <Button
+                size="small"
+                aria-label={`Promote: ${row.original.name} ${row.original.canary.version}`}
+                onClick={() => setAsked({ slot: row.original, action: 'promote' })}
+              >
+                Promote
+              </Button>
+            )}
+            <Button
+              size="small"
+              variant="ghost"
+              aria-label={`Roll back: ${row.original.name}`}
+              onClick={() => setAsked({ slot: row.original, action: 'rollback' })}
+            >
+              Roll back
+            </Button>
+          </span>
+        ),
+      },
+    ],
+    [],
+  );
+  const choice = useColumnChoice('releases', withActions);
+  const close = () => {
+    setAsked(null);
+    switching.reset();
+  };
   return (
     <Page title="Releases">
+      <FormModal
+        open={asked !== null}
+        title={asked?.action === 'promote' ? 'Promote the Canary' : 'Roll Back'}
+        onClose={close}
+        onSubmit={() =>
+          switching.mutate(asked!, {
+            onSuccess: ({ name, from, to }) => {
+              notify.success(`${name}: ${from ?? 'none'} → ${to}.`);
+              close();
+              void queryClient.invalidateQueries({ queryKey: ['admin', 'releases'] });
+            },
+          })
+        }
+        submitLabel={asked?.action === 'promote' ? 'Promote' : 'Roll back'}
+        busy={switching.isPending}
+        error={switching.isError ? (errorDetail(switching.error) ?? 'It could not be done. Please try again.') : null}
+      >
+        <p>{asked ? question(asked) : null}</p>
+      </FormModal>
       <Card>
         <DataTable
           caption="Releases"
-          columns={columns}
+          columns={withActions}
           rows={slots.data}
           loading={slots.isFetching}
           error={slots.isError ? loadFailure('releases', slots.error) : null}

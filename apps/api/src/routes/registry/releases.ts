@@ -214,6 +214,19 @@ export const registryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return switched(reply, name, await run(db, name, request.body.by, request.deployToken!.name, servableBy(await allowedOrigins())));
       },
     );
+    // The same, by an admin from the Releases screen: the same rules and audit, the admin named.
+    app.post(
+      `/:name/console/${action}/`,
+      {
+        config: { credential: 'admin' },
+        schema: { params: NameParams, response: { 200: Switched, 409: errorResponses[400], ...errorResponses } },
+      },
+      async (request, reply) => {
+        const { name } = request.params;
+        if (!isRemoteName(name)) return reply.code(404).send({ detail: `No remote is called ${name}.` });
+        return switched(reply, name, await run(db, name, request.user!.email, 'of the Releases screen', servableBy(await allowedOrigins())));
+      },
+    );
   }
 
   // A release withdrawn is never served or returned to again: the current one gives way to the
