@@ -57,7 +57,7 @@ for (const [path, endpoint] of [
     const newest = await api<{ results: { id: number }[] }>(page, `${endpoint}?ordering=-create_at`);
     await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
 
-    await header.getByRole('button').click();
+    await header.locator('button.ej-sort').click();
     await expect(page).toHaveURL(/[?&]ordering=create_at(&|$)/);
     await expect(header).toHaveAttribute('aria-sort', 'ascending');
     const oldest = await api<{ results: { id: number }[] }>(page, `${endpoint}?ordering=create_at`);
@@ -68,7 +68,7 @@ for (const [path, endpoint] of [
     await expect(page).toHaveURL(/ordering=create_at/);
     await page.goBack();
 
-    await header.getByRole('button').click();
+    await header.locator('button.ej-sort').click();
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(header).toHaveAttribute('aria-sort', 'descending');
     await expect.poll(shownIds).toEqual(newest.results.map((r) => r.id));
@@ -89,12 +89,12 @@ test('/email sorts by amount, date and ATM ID headers both ways, as the API orde
     ['Transaction Date', 'transaction_date'],
     ['ATM ID', 'atm_id'],
   ] as const) {
-    const header = page.getByRole('columnheader', { name, exact: true });
-    await header.getByRole('button').click();
+    const header = page.locator(`th[data-column="${name}"]`);
+    await header.locator('button.ej-sort').click();
     await expect(page).toHaveURL(new RegExp(`[?&]ordering=${field}(&|$)`));
     await expect(header).toHaveAttribute('aria-sort', 'ascending');
     await expect.poll(shownAtms).toEqual(await apiAtms(`ordering=${field}`));
-    await header.getByRole('button').click();
+    await header.locator('button.ej-sort').click();
     await expect(page).toHaveURL(new RegExp(`[?&]ordering=-${field}(&|$)`));
     await expect(header).toHaveAttribute('aria-sort', 'descending');
     await expect.poll(shownAtms).toEqual(await apiAtms(`ordering=-${field}`));
@@ -109,7 +109,7 @@ test('/email sorts by amount, date and ATM ID headers both ways, as the API orde
 
 test('/overage sorts in the browser by its amount header, the order in the URL', async ({ signedIn: page }) => {
   await page.goto('/overage');
-  const header = page.getByRole('columnheader', { name: 'Transaction Amt.', exact: true });
+  const header = page.locator('th[data-column="Transaction Amt."]');
   await expect(rowsOf(page).first()).toBeVisible();
   const column = await page.getByRole('columnheader').evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'Transaction Amt.'));
   const shownAmounts = () =>
@@ -121,7 +121,7 @@ test('/overage sorts in the browser by its amount header, the order in the URL',
           .map(Number),
       column,
     );
-  await header.getByRole('button').click();
+  await header.locator('button.ej-sort').click();
   await expect(page).toHaveURL(/[?&]ordering=transaction_amt(&|$)/);
   await expect(header).toHaveAttribute('aria-sort', 'ascending');
   // The virtualised rows settle after the header's state: read them until they have.
@@ -131,7 +131,7 @@ test('/overage sorts in the browser by its amount header, the order in the URL',
   };
   await expect.poll(inOrder((a, b) => a - b)).not.toBeNull();
   const ascending = (await inOrder((a, b) => a - b)())!;
-  await header.getByRole('button').click();
+  await header.locator('button.ej-sort').click();
   await expect(header).toHaveAttribute('aria-sort', 'descending');
   await expect.poll(inOrder((a, b) => b - a)).not.toBeNull();
   const descending = (await inOrder((a, b) => b - a)())!;
@@ -251,7 +251,7 @@ test('a column dragged wider on /email keeps its width, after a reload too, is m
   await page.goto('/email');
   await expect(rowsOf(page).first()).toBeVisible();
   const authorization = `JWT ${await token()}`;
-  const header = page.getByRole('columnheader', { name: 'Mail Subject', exact: true });
+  const header = page.locator('th[data-column="Mail Subject"]');
   const width = async () => Math.round((await header.boundingBox())!.width);
   try {
     await header.scrollIntoViewIfNeeded();
@@ -296,6 +296,38 @@ test('a column dragged wider on /email keeps its width, after a reload too, is m
 
     await page.getByRole('button', { name: 'Reset columns' }).click();
     await expect.poll(width).toBeLessThan(kept - 100);
+  } finally {
+    await page.request.delete('/api/preferences/columns.email/', { headers: { authorization } });
+  }
+});
+
+test('a column is dragged to a new place by its header, and moved by keyboard from its header menu', async ({ signedIn: page }) => {
+  await page.goto('/email');
+  await expect(rowsOf(page).first()).toBeVisible();
+  const authorization = `JWT ${await page.evaluate(() => localStorage.getItem('token'))}`;
+  const headers = () => dataHeaders(page).allInnerTexts();
+  try {
+    // Penalty dragged onto Days Late: it takes Days Late's place, after the pinned ATM ID and clock.
+    const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
+    await page.locator('th[data-column="Penalty"]').dragTo(page.locator('th[data-column="Days Late"]'));
+    expect((await saved).status()).toBe(200);
+    await expect.poll(async () => (await headers()).slice(0, 5)).toEqual(['ATM ID', 'Status', 'Due Date', 'Penalty', 'Days Late']);
+
+    // By keyboard: the header's options, Move right.
+    await page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' }).focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('group', { name: 'Options of Penalty' });
+    await expect(menu).toBeVisible();
+    await page.screenshot({ path: '.artifacts/header-menu.png' });
+    await menu.getByRole('button', { name: 'Move right' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeHidden();
+    await expect(page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' })).toBeFocused();
+    await expect.poll(async () => (await headers()).slice(3, 5)).toEqual(['Days Late', 'Penalty']);
+    // Hidden from its menu; back from the Columns menu's Reset.
+    await page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' }).click();
+    await page.getByRole('group', { name: 'Options of Penalty' }).getByRole('button', { name: 'Hide column' }).click();
+    await expect.poll(headers).not.toContain('Penalty');
   } finally {
     await page.request.delete('/api/preferences/columns.email/', { headers: { authorization } });
   }

@@ -51,7 +51,7 @@ test('a view of /email with three filters and an order follows the operator to a
   await page.getByLabel('Mail Received From', { exact: true }).fill(sender);
   await page.getByRole('button', { name: 'Apply Filters' }).click();
   await page.getByRole('group', { name: 'Turnaround' }).getByRole('button', { name: turnaround, exact: true }).click();
-  await page.getByRole('columnheader', { name: 'Transaction Date' }).getByRole('button').click();
+  await page.getByRole('columnheader', { name: 'Transaction Date' }).locator('button.ej-sort').click();
   await expect(page).toHaveURL(/ordering=transaction_date/);
   await page.getByRole('button', { name: 'Columns' }).click();
   await page.getByRole('checkbox', { name: 'Mail Subject' }).uncheck();

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataTable, fitChoice, PreferenceStoreProvider, useColumnChoice, type ColumnChoice, type ColumnDef, type PreferenceStore } from '../src/index.ts';
@@ -116,6 +116,53 @@ describe('the Columns menu', () => {
     await user.click(screen.getByRole('button', { name: 'Pin Bank Name at the left' }));
     expect(headers()).toEqual(['ATM ID', 'Bank Name', 'Amount']);
     await waitFor(() => expect(kept.get('columns.disputes')).toMatchObject({ pinned: ['atm'] }));
+  });
+
+  it('has a menu in each header: sort, move, pin and hide where the operator looks; a header dragged onto another takes its place', async () => {
+    const { store, kept } = memoryStore({ order: ['atm', 'amount', 'bank'], hidden: [] });
+    renderWith(store);
+    await waitFor(() => expect(headers()).toEqual(['ATM ID', 'Amount', 'Bank Name']));
+    const user = userEvent.setup();
+    // The header's options: a button inside it, after its name.
+    const bank = screen.getByRole('columnheader', { name: /^Bank Name/ });
+    await user.click(within(bank).getByRole('button', { name: 'Column options' }));
+    const menu = screen.getByRole('group', { name: 'Options of Bank Name' });
+    expect(within(menu).getByRole('button', { name: 'Move right' })).toHaveProperty('disabled', true);
+    await user.click(within(menu).getByRole('button', { name: 'Move left' }));
+    expect(headers()).toEqual(['ATM ID', 'Bank Name', 'Amount']);
+    // The focus goes back to the header's button; the menu is closed.
+    expect(screen.queryByRole('group', { name: 'Options of Bank Name' })).toBeNull();
+    await user.click(within(screen.getByRole('columnheader', { name: /^Bank Name/ })).getByRole('button', { name: 'Column options' }));
+    await user.click(screen.getByRole('button', { name: 'Pin to the left' }));
+    expect(headers()).toEqual(['Bank Name', 'ATM ID', 'Amount']);
+    await user.click(within(screen.getByRole('columnheader', { name: /^Amount/ })).getByRole('button', { name: 'Column options' }));
+    await user.click(screen.getByRole('button', { name: 'Hide column' }));
+    expect(headers()).toEqual(['Bank Name', 'ATM ID']);
+    await waitFor(() => expect(kept.get('columns.disputes')).toMatchObject({ hidden: ['amount'], pinned: ['bank'] }));
+
+    // Dragged: ATM ID onto Bank Name cannot pass the pinned column; shown again, Amount onto ATM ID can.
+    const drag = (from: string, to: string) => {
+      const data = new Map<string, string>();
+      const dataTransfer = {
+        setData: (k: string, v: string) => data.set(k, v),
+        getData: (k: string) => data.get(k) ?? '',
+        get types() {
+          return [...data.keys()];
+        },
+        effectAllowed: '',
+      };
+      const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+      fireEvent.dragStart(header(from), { dataTransfer });
+      fireEvent.dragOver(header(to), { dataTransfer });
+      fireEvent.drop(header(to), { dataTransfer });
+    };
+    drag('ATM ID', 'Bank Name');
+    expect(headers()).toEqual(['Bank Name', 'ATM ID']);
+    await user.click(screen.getByRole('button', { name: /^Columns/ }));
+    await user.click(screen.getByRole('checkbox', { name: 'Amount' }));
+    await user.keyboard('{Escape}');
+    drag('Amount', 'ATM ID');
+    expect(headers()).toEqual(['Bank Name', 'Amount', 'ATM ID']);
   });
 
   it('shows a saved width and keeps a width dragged with the resize handle with the choice', async () => {

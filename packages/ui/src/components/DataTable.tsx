@@ -345,6 +345,7 @@ export function DataTable<Row>({
             leading={selection && <PageBox rows={table.getRowModel().rows.map((r) => r.original)} selection={selection} />}
             widths={widths}
             onResize={onResize}
+            choice={choice}
             pinned={{ className: pinClass, style: (at, base) => pinnedStyle(lefts, at, base) }}
           />
           {/* The focusable rows' keys, delegated to their body (the rows are in the tab order). */}

@@ -4,7 +4,9 @@
 // the keyboard).
 import { useState, type CSSProperties, type PointerEvent, type ReactNode } from 'react';
 import { flexRender, type Table } from '@tanstack/react-table';
+import type { ColumnChoiceState } from '../column-choice.ts';
 import type { TableSorting } from '../sorting.ts';
+import { HeaderMenu, headerDrag } from './HeaderMenu.tsx';
 
 /**
  * No rows yet (the first page loading): one array for every render. A new [] each render is new
@@ -54,6 +56,7 @@ export function TableHead<Row>({
   leading,
   widths,
   onResize,
+  choice,
   pinned,
 }: {
   table: Table<Row>;
@@ -64,6 +67,8 @@ export function TableHead<Row>({
   widths?: Record<string, number> | undefined;
   /** A column dragged to a width (`done` when the drag ends: then it is kept). */
   onResize?: ((id: string, width: number, done: boolean) => void) | undefined;
+  /** The operator's columns: each header gets its menu and can be dragged. */
+  choice?: ColumnChoiceState | undefined;
   /** The pinned columns' class and sticky place, by the column's place among those shown. */
   pinned?: { className: (at: number) => string | undefined; style: (at: number, base: CSSProperties | undefined) => CSSProperties | undefined } | undefined;
 }) {
@@ -79,15 +84,35 @@ export function TableHead<Row>({
             const sortKey = meta?.sortKey;
             const id = header.column.id;
             const handle = onResize && <ResizeHandle width={widths?.[id]} onResize={(width, done) => onResize(id, width, done)} />;
+            const sorted = sortKey && sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
+            const name = typeof header.column.columnDef.header === 'string' ? header.column.columnDef.header : id;
+            // With the operator's columns: a menu in the header ("Column options", after its name),
+            // and the header dragged onto another to take its place.
+            const menu = choice && (
+              <HeaderMenu
+                id={id}
+                label={name}
+                choice={choice}
+                sort={sortKey && onSort ? { next: sorted === 'ascending' ? 'descending' : 'ascending', run: () => onSort(sortKey) } : undefined}
+              />
+            );
+            const own = choice ? headerDrag(choice, id) : {};
             if (!sortKey || !onSort) {
               return (
-                <th key={header.id} scope="col" className={cellClass(meta, pinned?.className(at))} style={place(at, widthStyle(widths?.[id]))} data-column={id}>
+                <th
+                  key={header.id}
+                  scope="col"
+                  className={cellClass(meta, pinned?.className(at))}
+                  style={place(at, widthStyle(widths?.[id]))}
+                  data-column={id}
+                  {...own}
+                >
                   {label}
+                  {menu}
                   {handle}
                 </th>
               );
             }
-            const sorted = sorting?.key === sortKey ? (sorting.descending ? 'descending' : 'ascending') : undefined;
             return (
               <th
                 key={header.id}
@@ -96,12 +121,14 @@ export function TableHead<Row>({
                 aria-sort={sorted ?? 'none'}
                 style={place(at, widthStyle(widths?.[id]))}
                 data-column={id}
+                {...own}
               >
                 <button type="button" className="ej-sort" onClick={() => onSort(sortKey)}>
                   {label}
                   {/* Drawn by CSS, so the header's text stays its name. */}
                   <span className="ej-sort__arrow" data-sort={sorted ?? 'none'} aria-hidden="true" />
                 </button>
+                {menu}
                 {handle}
               </th>
             );

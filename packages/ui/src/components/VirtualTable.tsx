@@ -73,7 +73,7 @@ export function VirtualTable<Row>({
       <div ref={scroller} className="ej-table-wrap ej-virtual" style={{ height }} tabIndex={0} role="region" aria-label={caption}>
         <table className="ej-table" aria-busy={loading || undefined} aria-rowcount={model.length + 1}>
           <caption className="ej-visually-hidden">{caption}</caption>
-          <TableHead table={table} sorting={sorting} onSort={onSort} />
+          <TableHead table={table} sorting={sorting} onSort={onSort} choice={choice} />
           <tbody>
             {loading && !rows && (
               <tr>
