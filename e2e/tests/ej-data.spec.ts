@@ -74,7 +74,7 @@ test.describe('/email', () => {
       'Mail Subject',
     ]);
     const { count } = await api<EjPage>(page, '/scrape/extract/email/data/pagination/');
-    await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     const firstPage = await column(page, 1);
     await page.getByRole('button', { name: 'Next' }).click();
@@ -107,7 +107,7 @@ test.describe('/email', () => {
       const expected = await everything(page, query);
       expect(expected.length).toBeGreaterThan(0);
       expect(expected.every(matches)).toBe(true);
-      await expect(page.getByText(`Total Records: ${expected.length}`, { exact: true })).toBeVisible();
+      await expect(page.getByText(`Total Records: ${expected.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
       await expect(page.getByText(`Page 1 of ${Math.ceil(expected.length / 10)}`, { exact: true })).toBeVisible();
       await expect.poll(() => column(page, 1)).toEqual(expected.slice(0, 10).map((r) => r.atm_id));
     });
@@ -196,7 +196,7 @@ for (const [path, kind, title, lastHeader, file] of [
     await page.goto(path);
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
     const records = await api<EjRow[]>(page, `/scrape/extract/${kind}/data/`);
-    await expect(page.getByText(`Total Records: ${records.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${records.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('columnheader').last()).toHaveText(lastHeader);
     await expect(rowsOf(page).first().locator('td').first()).toHaveText(records[0]!.atm_id);
     await expect(rowsOf(page).first().locator('td').last()).toHaveText(records[0]!.file_name!);
@@ -218,13 +218,13 @@ for (const [path, kind, title, lastHeader, file] of [
   test(`${path} filters the whole list, counts it, sorts it, and exports what it shows`, async ({ signedIn: page }) => {
     await page.goto(path);
     const records = await api<EjRow[]>(page, `/scrape/extract/${kind}/data/`);
-    await expect(page.getByText(`Total Records: ${records.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${records.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     // Part of an ATM ID, as the API matches it (any case, anywhere in the ID).
     const part = records[0]!.atm_id.slice(0, 3).toLowerCase();
     await page.getByLabel('ATM ID', { exact: true }).fill(part);
     const matching = records.filter((r) => r.atm_id.toLowerCase().includes(part));
     await expect(page).toHaveURL(new RegExp(`atm_id=${part}`));
-    await expect(page.getByText(`Total Records: ${matching.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${matching.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     // A day range too, typed as operators write days.
     const days = matching
       .map((r) => r.transaction_date!)
@@ -233,7 +233,7 @@ for (const [path, kind, title, lastHeader, file] of [
     const from = days[Math.floor(days.length / 2)]!;
     await page.getByLabel('Start Date', { exact: true }).fill(from.split('-').reverse().join('/'));
     const both = matching.filter((r) => r.transaction_date && r.transaction_date >= from);
-    await expect(page.getByText(`Total Records: ${both.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${both.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: /^ATM ID: .* remove filter$/ })).toBeVisible();
     // Sorted by amount, the smallest first, as the API would.
     await page.getByRole('button', { name: 'Transaction Amt.' }).click();

@@ -20,7 +20,11 @@ test.describe('dashboard', () => {
     await expect(pie.getByRole('link').last()).toHaveAccessibleName(`UnRead: ${share(counts.unread)}, ${counts.unread} emails`);
 
     const summary = page.getByRole('region', { name: 'Email', exact: true }).getByRole('listitem');
-    await expect(summary).toHaveText([`Total Email${counts.total_emails}`, `Read Email${counts.read}`, `Unread Email${counts.unread}`]);
+    await expect(summary).toHaveText([
+      `Total Email${counts.total_emails.toLocaleString('en-US')}`,
+      `Read Email${counts.read.toLocaleString('en-US')}`,
+      `Unread Email${counts.unread.toLocaleString('en-US')}`,
+    ]);
 
     const picker = page.getByRole('region', { name: 'Email', exact: true }).getByLabel('Select Month');
     await expect(picker).toHaveValue(`${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`);
@@ -49,18 +53,18 @@ test.describe('dashboard', () => {
       const month = thisMonth();
       const counts = await api<Record<string, number>>(page, `/scrape/email/dashboard/count/?date=${month.api}`);
       // Count cards read as '77 EJs not found Email'; summary links as the label alone, the figure beside.
-      const name = new RegExp(`^(\\d+ ?)?${label}$`);
+      const name = new RegExp(`^([\\d,]+ ?)?${label}$`);
       const link = page.getByRole('main').getByRole('link', { name });
       await expect(
         page
           .getByRole('main')
           .getByRole('listitem')
           .filter({ has: page.getByRole('link', { name }) }),
-      ).toContainText(String(counts[key]));
+      ).toContainText(counts[key]!.toLocaleString('en-US'));
       await link.click();
       await expect(page).toHaveURL(new RegExp(`${path}\\?month=${month.picker}$`));
       await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
-      await expect(page.getByText(`Total Records: ${counts[key]}`, { exact: true })).toBeVisible();
+      await expect(page.getByText(`Total Records: ${counts[key]!.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
       await expect(page.getByLabel('Received In')).toHaveValue(month.picker);
       if (counts[key]! > 0) await expect(rowsOf(page).first()).toBeVisible();
       // Without the month, the list counts every month again.
@@ -75,7 +79,7 @@ test.describe('dashboard', () => {
     const counts = await api<Record<string, number>>(page, `/scrape/email/dashboard/count/?date=${month.api}`);
     await page.getByRole('group', { name: 'Read and unread emails' }).getByRole('link').nth(1).click();
     await expect(page).toHaveURL(new RegExp(`/unread-email\\?month=${month.picker}$`));
-    await expect(page.getByText(`Total Records: ${counts.unread}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${counts.unread!.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
   });
 });
 
@@ -83,7 +87,7 @@ test.describe('/all-email', () => {
   test('pages, changes page size, filters, resets, keeps its state in the URL, and opens the JSON data', async ({ signedIn: page }) => {
     await page.goto('/all-email');
     const { count } = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/');
-    await expect(page.getByRole('heading', { name: `Total Records: ${count}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Total Records: ${count.toLocaleString('en-US')}` })).toBeVisible();
     const pages = Math.ceil(count / 10);
     await expect(page.getByText(`Page 1 of ${pages}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'First' })).toBeDisabled();
@@ -108,11 +112,11 @@ test.describe('/all-email', () => {
     await page.getByLabel('Subject Name').fill('newsletter');
     await expect(page.getByText(/^Page 1 of/)).toBeVisible();
     const filtered = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/?subject_name=newsletter');
-    await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count.toLocaleString('en-US')}` })).toBeVisible();
     for (const subject of await rowsOf(page).locator('td:nth-child(2)').allTextContents()) expect(subject.toLowerCase()).toContain('newsletter');
 
     await page.getByRole('button', { name: 'Reset Filters' }).click();
-    await expect(page.getByRole('heading', { name: `Total Records: ${count}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Total Records: ${count.toLocaleString('en-US')}` })).toBeVisible();
     await expect(page.getByLabel('Subject Name')).toHaveValue('');
 
     const first = rowsOf(page).first();
@@ -141,7 +145,7 @@ for (const [path, endpoint] of categories) {
   test(`${path} pages, filters, changes page size and opens the right details`, async ({ signedIn: page }) => {
     await page.goto(path);
     const { count } = await api<{ count: number }>(page, endpoint);
-    await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();

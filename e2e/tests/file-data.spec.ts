@@ -56,7 +56,7 @@ for (const [path, apiBase, title] of paginated) {
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
     await expect(page.getByRole('columnheader')).toHaveText(['Text File Name', 'Email Subject', 'Data Creation', 'Last Update', 'Details']);
     const { count } = await api<{ count: number }>(page, `${apiBase}/pagination/`);
-    await expect(page.getByText(`Total Records: ${count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
@@ -65,7 +65,7 @@ for (const [path, apiBase, title] of paginated) {
 
     await page.getByLabel('Subject Name').fill('harbor');
     const filtered = await api<{ count: number }>(page, `${apiBase}/pagination/?subject_name=harbor`);
-    await expect(page.getByText(`Total Records: ${filtered.count}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${filtered.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     for (const subject of await rowsOf(page).locator('td:nth-child(2)').allTextContents()) expect(subject).toContain('Harbor');
     await page.getByLabel('Name', { exact: true }).fill('nothing-like-this');
     await expect(page.getByText('No records found')).toBeVisible();
@@ -88,7 +88,7 @@ for (const [path, apiBase, title, nameHeader, rowsKey] of listed) {
     await expect(page.getByRole('columnheader')).toHaveText([nameHeader, 'Data Creation', 'Last Update', 'Details']);
     const files = await api<{ name: string; create_at: string }[]>(page, `${apiBase}/`);
     await expect(rowsOf(page)).toHaveCount(files.length);
-    await expect(page.getByText(`Total Records: ${files.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${files.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await openDetail(page, files[1]!.name, apiBase, rowsKey);
   });
 
@@ -98,7 +98,7 @@ for (const [path, apiBase, title, nameHeader, rowsKey] of listed) {
     const part = files[0]!.name.slice(0, 4).toUpperCase();
     await page.getByLabel('Name', { exact: true }).fill(part);
     const named = files.filter((f) => f.name.toLowerCase().includes(part.toLowerCase()));
-    await expect(page.getByText(`Total Records: ${named.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${named.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(rowsOf(page)).toHaveCount(named.length);
     await page.getByRole('button', { name: nameHeader }).click();
     await expect(page.getByRole('columnheader', { name: nameHeader })).toHaveAttribute('aria-sort', 'ascending');
@@ -107,7 +107,7 @@ for (const [path, apiBase, title, nameHeader, rowsKey] of listed) {
     await page.getByLabel('Created After', { exact: true }).fill('31/12/2099');
     await expect(page.getByText('Total Records: 0', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Clear' }).click();
-    await expect(page.getByText(`Total Records: ${files.length}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Total Records: ${files.length.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
   });
 }
 

@@ -15,14 +15,14 @@ test('a category list shows its applied filters as chips; each removes its filte
   await page.getByLabel('Search Subject').fill('HRB');
   await expect(chips(page).getByRole('listitem')).toHaveText(['Search Subject: HRB, remove filter×']);
   await expect(page).toHaveURL(/[?&]subject=HRB/);
-  await expect(page.getByText(`Total Records: ${filtered.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Total Records: ${filtered.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
 
   await chips(page)
     .getByRole('button', { name: /^Search Subject: HRB ?, remove filter$/ })
     .click();
   await expect(chips(page)).toHaveText('No filters applied');
   await expect(page.getByLabel('Search Subject')).toHaveValue('');
-  await expect(page.getByText(`Total Records: ${all.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Total Records: ${all.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
 
   const now = new Date();
   const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
@@ -33,7 +33,7 @@ test('a category list shows its applied filters as chips; each removes its filte
   await chips(page).getByRole('button', { name: 'Clear' }).click();
   await expect(chips(page)).toHaveText('No filters applied');
   await expect(page).toHaveURL(/\/ej-not-found$/);
-  await expect(page.getByText(`Total Records: ${all.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Total Records: ${all.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
 });
 
 test('/email says which filters are typed but not applied, shows the applied ones, and clears them', async ({ signedIn: page }) => {
@@ -50,7 +50,7 @@ test('/email says which filters are typed but not applied, shows the applied one
   await expect(chips(page).getByRole('listitem')).toHaveText(['ATM ID: HRB, remove filter×']);
   await expect(page.getByText('Typed, not applied yet')).toHaveCount(0);
   const filtered = await api<{ count: number }>(page, '/scrape/extract/email/data/pagination/?atm_id=HRB');
-  await expect(page.getByText(`Total Records: ${filtered.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Total Records: ${filtered.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
 
   await chips(page).getByRole('button', { name: 'Clear' }).click();
   await expect(chips(page)).toHaveText('No filters applied');
@@ -61,14 +61,14 @@ test('/email says which filters are typed but not applied, shows the applied one
 test('Reset Filters pressed while a typed filter waits for its pause: the filter does not come back', async ({ signedIn: page }) => {
   await page.goto('/all-email');
   const all = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/');
-  await expect(page.getByRole('heading', { name: `Total Records: ${all.count}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Total Records: ${all.count.toLocaleString('en-US')}` })).toBeVisible();
   await page.getByLabel('Subject Name').pressSequentially('no such subject', { delay: 0 });
   await page.getByRole('button', { name: 'Reset Filters' }).click();
   // Past the 300 ms pause: a stale timer would apply the typed text now.
   await page.waitForTimeout(800);
   await expect(page).toHaveURL(/\/all-email$/);
   await expect(page.getByLabel('Subject Name')).toHaveValue('');
-  await expect(page.getByRole('heading', { name: `Total Records: ${all.count}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Total Records: ${all.count.toLocaleString('en-US')}` })).toBeVisible();
   await expect(chips(page)).toHaveText('No filters applied');
 });
 
@@ -83,7 +83,7 @@ test('a page size chosen while a typed filter waits: both apply, neither undoes 
   await expect(page).toHaveURL(/page_size=20/);
   await expect(page).toHaveURL(/subject_name=dispute/);
   await expect(page.getByRole('combobox', { name: 'Rows per page' })).toHaveValue('20');
-  await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Total Records: ${filtered.count.toLocaleString('en-US')}` })).toBeVisible();
   await expect(rowsOf(page)).toHaveCount(20);
 });
 

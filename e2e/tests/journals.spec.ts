@@ -127,7 +127,7 @@ test('a complaint and its journal arrive by mail; the operator filters Not dispe
   await page.getByRole('button', { name: 'Apply Filters' }).click();
   await expect(page).toHaveURL(/[?&]verdict=not_dispensed/);
   const shown = await disputesOf(page, `atm_id=${mailedAtm}&verdict=not_dispensed`);
-  await expect(page.getByText(`Total Records: ${shown.count}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Total Records: ${shown.count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
   await expect(rowsOf(page)).toHaveCount(shown.count);
   for (const row of await rowsOf(page).all()) await expect(row).toContainText('Not dispensed');
   await page.screenshot({ path: join(screens, 'email-verdict.png'), fullPage: true });

@@ -86,10 +86,10 @@ test('an admin maps a sender; its mail is then ingested for that bank, and the d
   const now = new Date();
   const month = `${now.getFullYear()}-${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][now.getMonth()]}`;
   const before = (await api<{ total_emails: number }>(page, `/scrape/email/dashboard/count/?date=${month}`)).total_emails;
-  await expect(total).toHaveText(`Total Email${before}`);
+  await expect(total).toHaveText(`Total Email${before.toLocaleString('en-US')}`);
   await deliver(request, message(mappedSubject, disputes(atms)));
   // No reload: the live events refetch the count.
-  await expect(total).toHaveText(`Total Email${before + 1}`, { timeout: 20_000 });
+  await expect(total).toHaveText(`Total Email${(before + 1).toLocaleString('en-US')}`, { timeout: 20_000 });
 
   const rows = await api<{ count: number; results: { atm_id: string; bank_name: string }[] }>(
     page,

@@ -2,7 +2,7 @@
 // and at most four sizes on each (labels and headers, text, totals, titles).
 import { expect, test } from './fixtures.ts';
 
-const listScreens = ['/email', '/all-email', '/journals', '/missing-data', '/text-email-data', '/overage'];
+const listScreens = ['/email', '/all-email', '/journals', '/missing-data', '/text-email-data', '/overage', '/excel-email-data'];
 
 for (const path of listScreens) {
   test(`${path}: no text under 13 px, at most four sizes`, async ({ signedIn: page }) => {

@@ -1,4 +1,5 @@
 import { Button } from './Button.tsx';
+import { formatCount } from '../format.ts';
 
 export function LoadingState({ label = 'Loading...' }: { label?: string }) {
   return (
@@ -29,7 +30,7 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ((
 export function TotalRecords({ count, as: Tag = 'p' }: { count: number | undefined; as?: 'p' | 'span' }) {
   return (
     <Tag className="ej-total" aria-live="polite">
-      Total Records: {count ?? '—'}
+      Total Records: {count === undefined ? '—' : formatCount(count)}
     </Tag>
   );
 }

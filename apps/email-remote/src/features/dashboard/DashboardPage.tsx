@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { getDashboardCounts, loadFailure, type DashboardCounts } from '@ejdesk/api-client';
-import { Page, TextField, TextLink } from '@ejdesk/ui';
+import { formatCount, Page, TextField, TextLink } from '@ejdesk/ui';
 import { currentMonth, toApiMonth } from '../../lib/month.ts';
 import { AgeingCard } from './AgeingCard.tsx';
 import { DashboardCard } from './DashboardCard.tsx';
@@ -117,7 +117,7 @@ export function DashboardPage() {
             {summary.map((item) => (
               <li key={item.key}>
                 <TextLink to={`${item.to}?month=${emailMonth}`}>{item.label}</TextLink>
-                <span className={styles.figure}>{counts[item.key]}</span>
+                <span className={styles.figure}>{formatCount(counts[item.key])}</span>
               </li>
             ))}
           </ul>
@@ -134,7 +134,7 @@ export function DashboardPage() {
             {countCards.map((card) => (
               <li key={card.key}>
                 <Link className={styles.countCard} to={`${card.to}?month=${dataMonth}`}>
-                  <span className={styles.countValue}>{dataCounts[card.key]}</span>
+                  <span className={styles.countValue}>{formatCount(dataCounts[card.key])}</span>
                   <span className={styles.countLabel}>{card.label}</span>
                 </Link>
               </li>
