@@ -203,15 +203,20 @@ test('the email data exports hold the rows the table shows', async ({ signedIn: 
   const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to CSV' }).click()]);
   expect(csvFile.suggestedFilename()).toBe('email_data.csv');
   // The CSV keeps dates as YYYY-MM-DD (any tool reads them); the table shows them DD/MM/YY.
-  const asShown = (cell: string) => cell.replace(/^(\d{2})(\d{2})-(\d{2})-(\d{2})$/, '$4/$3/$2');
-  expect((await readCsv(csvFile)).map((row) => row.map(asShown))).toEqual([headers, ...shown]);
+  // Money columns keep their number too; the table shows it with two decimals and separators.
+  const money = headers.map((h) => /amount|\bamt\b|overage|penalty/i.test(h));
+  const asShown = (cell: string, at: number) =>
+    money[at] && /^-?\d+(\.\d+)?$/.test(cell)
+      ? Number(cell).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+      : cell.replace(/^(\d{2})(\d{2})-(\d{2})-(\d{2})$/, '$4/$3/$2');
+  expect((await readCsv(csvFile)).map((row, i) => (i === 0 ? row : row.map(asShown)))).toEqual([headers, ...shown]);
   expect(shown.flat().some((cell) => /^\d{2}\/\d{2}\/\d{2}$/.test(cell))).toBe(true);
 
   const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
   expect(xlsxFile.suggestedFilename()).toBe('email_data.xlsx');
   const book = await readXlsx(xlsxFile, 'Email Data');
   expect(book.sheets).toEqual(['Email Data']);
-  expect(book.rows).toEqual([headers, ...shown]);
+  expect(book.rows.map((row, i) => (i === 0 ? row : row.map(asShown)))).toEqual([headers, ...shown]);
   // The date column is made of date cells.
   const dateColumn = headers.indexOf('Txn Date');
   const dates = book.cells

@@ -185,9 +185,16 @@ describe.each([
   ['/data-email', '/scrape/email/to/json/data/'],
 ] as const)('%s', (path, endpoint) => {
   it('shows the JSON data rows of the email', async () => {
-    network = fakeApi(routes(endpoint, [{ id: 31, subject_name: 'ATM dispute HRB00001', json_load_data: [{ 'ATM ID': 'HRB00001', 'TXT Amt.': '600.00' }] }]));
+    network = fakeApi(
+      routes(endpoint, [
+        { id: 31, subject_name: 'ATM dispute HRB00001', json_load_data: [{ 'ATM ID': 'HRB00001', 'TXT Amt.': '3800', Amount: 'n/a', 'Txn No': '3800' }] },
+      ]),
+    );
     renderScreen(EmailRoutes, path);
     await screen.findByRole('heading', { level: 1, name: 'Email Data Table' });
     await screen.findByText('HRB00001');
+    // Money with two decimals and separators, right-aligned; other numbers as sent.
+    const cells = screen.getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(['HRB00001', '3,800.00', 'n/a', '3800']);
   });
 });

@@ -114,6 +114,11 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
   const form = useRef<HTMLDivElement>(null);
   const focusField = (name: string) => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[name="${name}"]`)?.focus());
 
+  /** A field's new value: its problem, if one was said, goes with the old value. */
+  const setField = (name: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setMissing((m) => ({ ...m, [name]: undefined }));
+  };
   const close = () => {
     setOpen(false);
     setEditing(null);
@@ -189,10 +194,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
                 name={field.name}
                 choices={field.choices}
                 value={values[field.name]}
-                onChange={(value) => {
-                  setValues((v) => ({ ...v, [field.name]: value }));
-                  setMissing((m) => ({ ...m, [field.name]: undefined }));
-                }}
+                onChange={setField(field.name)}
                 problem={problemOf(field.name)}
               />
             ) : field.options ? (
@@ -202,7 +204,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
                 name={field.name}
                 options={field.options}
                 value={values[field.name]}
-                onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+                onChange={setField(field.name)}
                 problem={problemOf(field.name)}
               />
             ) : (
@@ -213,10 +215,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
                 type={field.type ?? 'text'}
                 autoComplete={field.type === 'password' ? 'new-password' : 'off'}
                 value={values[field.name]}
-                onChange={(e) => {
-                  setValues((v) => ({ ...v, [field.name]: e.target.value }));
-                  setMissing((m) => ({ ...m, [field.name]: undefined }));
-                }}
+                onChange={(e) => setField(field.name)(e.target.value)}
                 hint={(editing && field.hintOnEdit) || field.hint}
                 problem={problemOf(field.name)}
               />
