@@ -421,6 +421,27 @@ describe('/email, the journal verdict', () => {
   });
   const rows = [row(1, 'not_dispensed'), row(2, 'dispensed'), row(3, null)];
 
+  it('sets only the follow-up day of the ticked rows when the owner is left as each one’s', async () => {
+    network = fakeApi({
+      '/scrape/extract/email/data/pagination/': { count: 3, total_pages: 1, next: null, previous: null, results: rows as unknown as EjRecord[] },
+      '/disputes/owners/': [{ id: 7, email: 'ops@bank.example' }],
+      'POST /disputes/follow-up/': { updated: 2 },
+    });
+    renderScreen(EjRoutes, '/email');
+    const table = await screen.findByRole('table', { name: 'EJ error data' });
+    await userEvent.click(await within(table).findByRole('checkbox', { name: /S1AB012341/ }));
+    await userEvent.click(within(table).getByRole('checkbox', { name: /S1AB012342/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Owner and follow-up of 2 selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Owner and follow-up of 2 selected' });
+    expect((within(dialog).getByLabelText('Owner') as HTMLSelectElement).value).toBe('keep');
+    // Nothing chosen yet: nothing to send.
+    expect(within(dialog).getByRole('button', { name: 'Set for 2 disputes' })).toHaveProperty('disabled', true);
+    await userEvent.type(within(dialog).getByLabelText('Follow up on', { exact: true }), '30/11/2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set for 2 disputes' }));
+    await waitFor(() => expect(network.requests.some((r) => r.method === 'POST')).toBe(true));
+    expect(network.requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [1, 2], follow_up_on: '2026-11-30' });
+  });
+
   it('shows each verdict in words, filters by it, and applies the suggestion to all matching', async () => {
     network = fakeApi({
       '/scrape/extract/email/data/pagination/': (request) => {

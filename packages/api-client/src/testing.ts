@@ -98,6 +98,8 @@ interface ContractAnswers {
   [dispute: `/disputes/${number}/`]: DisputeStory;
   [apply: `POST /disputes/${number}/apply-suggestion/`]: ApplySuggestionAnswer;
   'POST /disputes/apply-suggestion/': ApplySuggestionAnswer;
+  '/disputes/owners/': { id: number; email: string }[];
+  'POST /disputes/follow-up/': { updated: number };
   [pdf: `/disputes/${number}/evidence.pdf`]: Blob;
   'POST /disputes/evidence.zip': Blob;
 }

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail, failureReason, getDisputeOwners, setFollowUp, useSession, type FollowUpChange } from '@ejdesk/api-client';
-import { Button, ChoiceField, DateField, Modal, notify } from '@ejdesk/ui';
+import { Button, CheckField, ChoiceField, DateField, Modal, notify } from '@ejdesk/ui';
 import styles from './disputes.module.css';
 
 const nobody = '';
@@ -22,37 +22,60 @@ function useOwnerChoices() {
   ];
 }
 
+/** The bulk form's "leave each one's own" choice. */
+const keep = 'keep';
+
+/**
+ * `many`: for several disputes at once: each field starts as "keep each one's own", and only what
+ * the operator changes is sent (a day chosen alone leaves every owner as it was).
+ */
 export function FollowUpForm({
   initial,
   submitLabel,
   busy,
   error,
   onSubmit,
+  many = false,
 }: {
   initial: { ownerId: number | null; followUpOn: string | null };
   submitLabel: string;
   busy: boolean;
   error: unknown;
   onSubmit: (change: FollowUpChange) => void;
+  many?: boolean;
 }) {
   const choices = useOwnerChoices();
-  const [owner, setOwner] = useState(initial.ownerId === null ? nobody : String(initial.ownerId));
+  const [owner, setOwner] = useState(many ? keep : initial.ownerId === null ? nobody : String(initial.ownerId));
   const [day, setDay] = useState(initial.followUpOn ?? '');
+  const [clearDay, setClearDay] = useState(false);
   const problem = error ? (errorDetail(error) ?? failureReason(error)) : null;
+  const change: FollowUpChange = many
+    ? {
+        ...(owner === keep ? {} : { owner_id: owner === nobody ? null : Number(owner) }),
+        ...(clearDay ? { follow_up_on: null } : day ? { follow_up_on: day } : {}),
+      }
+    : { owner_id: owner === nobody ? null : Number(owner), follow_up_on: day || null };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ owner_id: owner === nobody ? null : Number(owner), follow_up_on: day || null });
+    if (Object.keys(change).length) onSubmit(change);
   };
   return (
     <form className={styles.statusForm} aria-label="Owner and follow-up" onSubmit={submit}>
-      <ChoiceField label="Owner" name="owner" value={owner} options={choices} onChange={setOwner} />
-      <DateField label="Follow up on" name="follow_up_on" value={day} onChange={setDay} />
+      <ChoiceField
+        label="Owner"
+        name="owner"
+        value={owner}
+        options={many ? [{ value: keep, label: 'Keep each one’s owner' }, ...choices] : choices}
+        onChange={setOwner}
+      />
+      {!(many && clearDay) && <DateField label="Follow up on" name="follow_up_on" value={day} onChange={setDay} />}
+      {many && <CheckField label="Clear the follow-up day" name="clear_day" checked={clearDay} onChange={setClearDay} />}
       {problem && (
         <p className="ej-form-error" role="alert">
           {problem}
         </p>
       )}
-      <Button type="submit" variant="primary" loading={busy}>
+      <Button type="submit" variant="primary" loading={busy} disabled={Object.keys(change).length === 0}>
         {submitLabel}
       </Button>
     </form>
@@ -82,9 +105,10 @@ export function BulkFollowUp({ selected }: { selected: number[] }) {
       <Button onClick={() => setOpen(true)}>Owner and follow-up of {n} selected…</Button>
       <Modal open={open} title={`Owner and follow-up of ${n} selected`} onClose={close} footer={<Button onClick={close}>Cancel</Button>}>
         <p>
-          The {n} {selected.length === 1 ? 'dispute' : 'disputes'} ticked in the table get this owner and follow-up day.
+          The {n} {selected.length === 1 ? 'dispute' : 'disputes'} ticked in the table get what you choose here; what you leave as it is stays each one’s own.
         </p>
         <FollowUpForm
+          many
           initial={{ ownerId: null, followUpOn: null }}
           submitLabel={`Set for ${n} ${selected.length === 1 ? 'dispute' : 'disputes'}`}
           busy={save.isPending}
