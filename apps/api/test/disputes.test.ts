@@ -160,6 +160,11 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
     const [audit] = await queryRows<{ action: string; detail: string }>(t.database.db, sql`select action, detail from audit_log order by id desc limit 1`);
     expect(audit).toEqual({ action: 'follow_up', detail: `2 disputes: owner owner-${backend}@example.com` });
 
+    // A resolved dispute is not to be followed up, whatever its day said.
+    expect((await followUp({ ids: [disputeOf.settled], follow_up_on: today })).json()).toEqual({ updated: 1 });
+    expect(await atms('follow_up=today')).toEqual(['breached']);
+    expect((await followUp({ ids: [disputeOf.settled], follow_up_on: null })).json()).toEqual({ updated: 1 });
+
     // Bad input: a 400 naming what is wrong, and nothing changes.
     const before = await queryRows(t.database.db, sql`select id, owner_id, follow_up_on::text from disputes order by id`);
     await t.database.db.execute(sql`insert into users (email, password_hash, is_active) values (${`gone-${backend}@example.com`}, 'x', false)`);
@@ -182,7 +187,8 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       expect(answer.statusCode, JSON.stringify(body)).toBe(400);
       expect(answer.json().detail, JSON.stringify(body)).toMatch(detail);
     }
-    for (const query of ['owner=abc', 'owner=0', 'follow_up=tomorrow']) expect((await call('GET', `${table}?${query}`)).statusCode, query).toBe(400);
+    for (const query of ['owner=abc', 'owner=0', 'owner=none', 'follow_up=tomorrow'])
+      expect((await call('GET', `${table}?${query}`)).statusCode, query).toBe(400);
     expect((await call('GET', '/api/scrape/extract/export/?format=csv&kind=overage&owner=me')).json().detail).toMatch(/dispute records only/);
     expect(await queryRows(t.database.db, sql`select id, owner_id, follow_up_on::text from disputes order by id`)).toEqual(before);
     // Nobody and no day: cleared.
@@ -191,7 +197,8 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
   });
 
   it('refuses a quick filter it does not know, and the clock’s filters on records without one', async () => {
-    for (const query of ['tat=late', 'age_from=-1', 'age_to=x', 'ordering=due']) {
+    // Days late orders open disputes only: a resolved one's stopped with its clock.
+    for (const query of ['tat=late', 'age_from=-1', 'age_to=x', 'ordering=due', 'ordering=days_late', 'tat=resolved&ordering=-days_late']) {
       const answer = await call('GET', `${table}?${query}`);
       expect(answer.statusCode, query).toBe(400);
       expect(answer.json().detail, query).toMatch(/tat|age_from|age_to|ordering/);

@@ -51,8 +51,8 @@ export const ejFilterFields = {
   age_from: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   age_to: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   verdict: Type.Optional(VerdictWord),
-  /** Whose disputes: 'me' (the caller's), 'none' (nobody's yet), or an account's id. */
-  owner: Type.Optional(Type.String({ pattern: '^(me|none|[1-9][0-9]{0,8})$' })),
+  /** Whose disputes: 'me' (the caller's) or an account's id. */
+  owner: Type.Optional(Type.String({ pattern: '^(me|[1-9][0-9]{0,8})$' })),
   /** Disputes to follow up: 'today' (on the clock's day), 'due' (today or before, not yet done). */
   follow_up: Type.Optional(Type.Union([Type.Literal('today'), Type.Literal('due')])),
 };

@@ -27,7 +27,7 @@ export interface EjFilters {
   disputeIds?: number[] | undefined;
   /** Records of the disputes this account works (the lists' "Mine"). */
   ownerId?: number | undefined;
-  /** Records of disputes to follow up today, or today and before (not resolved). */
+  /** Records of disputes not resolved to follow up today, or today and before (missed ones too). */
   followUp?: 'today' | 'due' | undefined;
 }
 
@@ -42,7 +42,7 @@ export function followUpSet(f: EjFilters): SQL | undefined {
   const today = f.followUp ? todayOf(f) : '';
   const conditions = and(
     f.ownerId !== undefined ? sql`${disputes.ownerId} = ${f.ownerId}` : undefined,
-    f.followUp === 'today' ? sql`${disputes.followUpOn} = ${today}::date` : undefined,
+    f.followUp === 'today' ? sql`${disputes.followUpOn} = ${today}::date and ${disputes.status} <> 'resolved'` : undefined,
     f.followUp === 'due' ? sql`${disputes.followUpOn} <= ${today}::date and ${disputes.status} <> 'resolved'` : undefined,
   );
   return sql`${ejRecords.id} = any(array(select ${disputeRecords.recordId} from ${disputes} join ${disputeRecords} on ${disputeRecords.disputeId} = ${disputes.id} where ${conditions}))`;

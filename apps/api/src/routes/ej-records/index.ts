@@ -21,6 +21,9 @@ const streamed = (stream: Readable) => stream as never;
 /** Each order both ways (the clock's too): newest extracted first unless asked. */
 const ejOrderings = [...disputeOrderFields, 'days_late' as const].flatMap((field) => [field, `-${field}`] as const);
 
+/** The quick filters whose disputes are all open (their days late still counting). */
+const openOnly = (tat: string | undefined) => tat === 'open' || tat === 'breached' || tat === 'due_today' || tat === 'due_soon';
+
 /** Days late is the due date read the other way: the most days late have the earliest due date. */
 const byDueDate = (order: { field: EjOrder['field'] | 'days_late'; descending: boolean }): EjOrder =>
   order.field === 'days_late' ? { field: 'due_date', descending: !order.descending } : { field: order.field, descending: order.descending };
@@ -56,6 +59,10 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const asked = parseOrdering<EjOrder['field'] | 'days_late'>(request.query.ordering, ejOrderings, '-id');
       if ('detail' in asked) return reply.code(400).send(asked);
+      // A resolved dispute's days late stopped with its clock: the due date orders them only among open ones.
+      if (asked.field === 'days_late' && !openOnly(request.query.tat)) {
+        return reply.code(400).send({ detail: "query 'ordering': days_late orders open disputes: add tat=open, breached, due_today or due_soon." });
+      }
       const ordering = byDueDate(asked);
       const page = pageOf(request.query);
       const day = today();

@@ -56,6 +56,15 @@ const workFilters = [
 ] as const;
 const filterNames = [...filterFields.map((f) => f.name), verdictField.name, ...clockFilters.map((f) => f.name), ...workFilters.map((f) => f.name)];
 
+const isOpenOnly = (tat: string) => ['open', 'breached', 'due_today', 'due_soon'].includes(tat);
+
+/**
+ * The order a quick filter brings: Breached by days late; a filter that takes in resolved disputes
+ * drops a days-late order (they stopped counting); else the order stays (undefined).
+ */
+const orderingFor = (tat: string, ordering: string) =>
+  tat === 'breached' ? '-days_late' : !isOpenOnly(tat) && ordering.replace(/^-/, '') === 'days_late' ? '' : undefined;
+
 /** ATM ID and the clock stay in sight while the table scrolls sideways. */
 const pinnedClock = ['ATM ID', 'Status', 'Due Date'];
 
@@ -111,7 +120,8 @@ export function EjTablePage() {
     placeholderData: keepPreviousData,
   });
   // The verdict beside the amounts it speaks of, where an operator reads a row.
-  const columns = useMemo(() => disputeTableColumns(), []);
+  const openOnly = isOpenOnly(applied.tat);
+  const columns = useMemo(() => disputeTableColumns(openOnly), [openOnly]);
   const choice = useColumnChoice('email', columns, pinnedClock);
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -191,7 +201,7 @@ export function EjTablePage() {
         </form>
         <QuickFilters
           value={applied.tat}
-          onChange={(tat) => state.setFilters({ tat }, tat === 'breached' ? '-days_late' : undefined)}
+          onChange={(tat) => state.setFilters({ tat }, orderingFor(tat, state.ordering))}
           work={{ owner: applied.owner, follow_up: applied.follow_up }}
           onWork={(name, value) => state.setFilters({ [name]: value })}
         />

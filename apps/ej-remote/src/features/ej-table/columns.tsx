@@ -85,11 +85,15 @@ const clockCells: Record<string, Partial<ColumnDef<DisputeRecord, unknown>> | nu
   Currency: null,
 };
 
-/** The dispute table: ATM ID, the clock, the record; the journal's verdict beside the amounts it speaks of. */
-export function disputeTableColumns(): ColumnDef<DisputeRecord, unknown>[] {
+/**
+ * The dispute table: ATM ID, the clock, the record; the journal's verdict beside the amounts it
+ * speaks of. `openOnly`: every row's dispute is open, so Days Late sorts (a resolved one's stopped).
+ */
+export function disputeTableColumns(openOnly: boolean): ColumnDef<DisputeRecord, unknown>[] {
   const columns = (ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[]).flatMap((column) => {
     const own = clockCells[column.id!];
     if (own === null) return [];
+    if (column.id === 'Days Late' && !openOnly) return [{ ...column, meta: { numeric: true, nowrap: true } } as ColumnDef<DisputeRecord, unknown>];
     return [own ? ({ ...column, ...own } as ColumnDef<DisputeRecord, unknown>) : column];
   });
   const at = columns.findIndex((c) => c.id === 'Dispute Amt.') + 1;
