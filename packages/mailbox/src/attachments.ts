@@ -50,11 +50,17 @@ export function readAttachments(raw: Buffer, keep?: number): Promise<{ list: Att
       reject(error);
     });
     parser.on('end', () => void chain.then(() => !failed && resolve({ list, kept })));
+    // A parser error while waiting to write rejects the wait: it is this read's failure, not the process's.
     void (async () => {
-      for (let at = 0; at < raw.length && !failed; at += 64 * 1024) {
-        if (!parser.write(raw.subarray(at, at + 64 * 1024))) await once(parser, 'drain');
+      try {
+        for (let at = 0; at < raw.length && !failed; at += 64 * 1024) {
+          if (!parser.write(raw.subarray(at, at + 64 * 1024))) await once(parser, 'drain');
+        }
+        parser.end();
+      } catch (error) {
+        failed = true;
+        reject(error as Error);
       }
-      parser.end();
     })();
   });
 }

@@ -143,8 +143,11 @@ function useRowFocus<Row>(rows: Row[], loading: boolean, selection: RowSelection
   const rowCount = rows.length;
   const body = useRef<HTMLTableSectionElement>(null);
   const [active, setActive] = useState(0);
-  // Where the last tick was: Shift extends from it.
+  // Where the last tick was: Shift extends from it (on these rows: another page starts afresh).
   const anchor = useRef<number | null>(null);
+  useEffect(() => {
+    anchor.current = null;
+  }, [rows]);
   const tickable = (at: number) => rows[at] !== undefined && selection?.canSelect?.(rows[at]) !== false;
   /** Ticks the rows between the anchor and `at` (both included), or toggles `at` alone. */
   const tick = (at: number, range: boolean) => {

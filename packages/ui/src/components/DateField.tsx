@@ -30,7 +30,7 @@ export interface DateFieldProps {
   name?: string;
   /** YYYY-MM-DD, or '' for none. */
   value: string;
-  /** A whole day (YYYY-MM-DD) or '' (emptied); not called while the text is no day yet. */
+  /** A whole day (YYYY-MM-DD), or '' when the field is empty or its text is no day (yet). */
   onChange: (value: string) => void;
   className?: string | undefined;
   'aria-describedby'?: string | undefined;
@@ -51,8 +51,9 @@ export function DateField({ label, name, value, onChange, className, 'aria-descr
   const wrong = text.trim() !== '' && parseDay(text) === null;
   const take = (next: string) => {
     setText(next);
-    const day = next.trim() === '' ? '' : parseDay(next);
-    if (day !== null && day !== value) {
+    // A whole day is handed on; text that is no day (yet) hands on none, not the day before it.
+    const day = next.trim() === '' ? '' : (parseDay(next) ?? '');
+    if (day !== value) {
       setShown(day);
       onChange(day);
     }

@@ -27,7 +27,6 @@ import {
   changeTatRule,
   createDeployToken,
   listDeployTokens,
-  listRemoteSlots,
   revokeDeployToken,
   type CreatedDeployToken,
   type DeployToken,
@@ -36,6 +35,7 @@ import {
   listTatRules,
   type TatRule,
 } from '@ejdesk/api-client';
+import { remoteNames } from '@ejdesk/contract';
 import { formatDateTime, type ColumnDef } from '@ejdesk/ui';
 import { AccountActions, accountsQueryKey } from './AccountActions.tsx';
 import { RevealablePassword } from './RevealablePassword.tsx';
@@ -103,10 +103,10 @@ const organisations = {
   none: 'Choose a bank or MSP…',
 };
 
-/** The remotes the registry serves. */
+/** The console's remotes (deployed or not yet: a token is made before the first deploy). */
 const remotes = {
-  queryKey: ['admin', 'remote-slots', 'choices'],
-  load: async () => (await listRemoteSlots()).map((slot) => ({ value: slot.name, label: slot.name })),
+  queryKey: ['admin', 'remote-names'],
+  load: async () => remoteNames.map((name) => ({ value: name, label: name })),
   none: 'Choose a remote…',
 };
 

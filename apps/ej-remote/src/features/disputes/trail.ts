@@ -64,6 +64,17 @@ export function useTrail(id: number): TrailMoves {
       if (!trail || at < 0) return null;
       const to = at + by;
       if (to >= 0 && to < trail.ids.length) return trail.ids[to]!;
+      // Forward past the page's end: the page read again first. A dispute saved out of the filter
+      // has left it, and the next page's first has moved up into it: that one is next.
+      if (by > 0) {
+        const again = await pageOfTrail(trail, trail.page);
+        const movedUp = again.ids.filter((id) => !trail.ids.includes(id));
+        if (movedUp.length) {
+          keepTrail(again);
+          setTrail(again);
+          return movedUp[0]!;
+        }
+      }
       const page = trail.page + by;
       if (page < 1 || page > trail.totalPages) return null;
       const next = await pageOfTrail(trail, page);
