@@ -57,6 +57,8 @@ export interface ColumnChoiceState {
   move: (id: string, by: -1 | 1) => void;
   /** A column to a place in the order shown (a drag): pinned columns stay among the pinned. */
   moveTo: (id: string, to: number) => void;
+  /** The places a column may take in the order shown: among the pinned if pinned, else after them. */
+  placesFor: (id: string) => { first: number; last: number };
   /** Takes a whole choice (a saved view's): ids the table no longer has are dropped. */
   choose: (next: ColumnChoice) => void;
   /** The widths the operator dragged, by column id (the others take their content's). */
@@ -152,18 +154,22 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[], d
   );
   const pinned = useMemo(() => choice.pinned ?? defaultPinned.filter((id) => ids.includes(id)), [choice.pinned, defaultPinned, ids]);
   /** A column to a new place in the order shown; pinned ones stay among the pinned, the others after them. */
+  const placesFor = useCallback(
+    (id: string) => (pinned.includes(id) ? { first: 0, last: pinned.length - 1 } : { first: pinned.length, last: choice.order.length - 1 }),
+    [pinned, choice.order.length],
+  );
   const moveTo = useCallback(
     (id: string, to: number) => {
       const shown = pinnedFirst(choice.order, pinned);
       const from = shown.indexOf(id);
       const isPinned = pinned.includes(id);
-      const [low, high] = isPinned ? [0, pinned.length - 1] : [pinned.length, shown.length - 1];
+      const { first: low, last: high } = placesFor(id);
       if (from < 0 || to === from || to < low || to > high) return;
       shown.splice(from, 1);
       shown.splice(to, 0, id);
       mutate({ ...choice, order: shown, ...(isPinned || choice.pinned ? { pinned: shown.slice(0, pinned.length) } : {}) });
     },
-    [choice, pinned, mutate],
+    [choice, pinned, placesFor, mutate],
   );
   const move = useCallback((id: string, by: -1 | 1) => moveTo(id, pinnedFirst(choice.order, pinned).indexOf(id) + by), [choice.order, pinned, moveTo]);
   const resize = useCallback(
@@ -195,6 +201,7 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[], d
       toggle,
       move,
       moveTo,
+      placesFor,
       choose,
       widths: choice.widths ?? {},
       resize,
@@ -202,5 +209,5 @@ export function useColumnChoice(table: string, columns: ColumnDef<any, any>[], d
       pin,
       reset,
     };
-  }, [choice, declared, ids, pinned, saved.isPending, toggle, move, moveTo, choose, resize, pin, reset]);
+  }, [choice, declared, ids, pinned, saved.isPending, toggle, move, moveTo, placesFor, choose, resize, pin, reset]);
 }

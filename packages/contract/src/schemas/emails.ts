@@ -81,7 +81,7 @@ export const EmailProduce = Type.Object({
       atm_id: Type.String(),
       txt_no: Type.String(),
       status: Type.Union([Type.Literal('open'), Type.Literal('awaiting_msp'), Type.Literal('resolved')]),
-      outcome: Type.Union([Type.String(), Type.Null()]),
+      outcome: Type.Union([Type.Literal('credited'), Type.Literal('rejected'), Type.Literal('other'), Type.Null()]),
       overdue_days: Type.Integer(),
     }),
   ),

@@ -10,7 +10,14 @@ const listedDisputes = 100;
 export interface EmailProduce {
   files: { id: number; kind: string; name: string; rows: number }[];
   records: { dispute: number; overage: number; succeeding: number };
-  disputes: { id: number; atm_id: string; txt_no: string; status: 'open' | 'awaiting_msp' | 'resolved'; outcome: string | null; overdue_days: number }[];
+  disputes: {
+    id: number;
+    atm_id: string;
+    txt_no: string;
+    status: 'open' | 'awaiting_msp' | 'resolved';
+    outcome: 'credited' | 'rejected' | 'other' | null;
+    overdue_days: number;
+  }[];
   disputes_total: number;
 }
 

@@ -41,10 +41,8 @@ export function ColumnChooser({
   });
 
   const visibleCount = choice.columns.filter((c) => c.visible).length;
-  // A pinned column moves among the pinned, the others after them.
-  const pins = choice.pinned.length;
-  const first = (id: string) => (choice.pinned.includes(id) ? 0 : pins);
-  const last = (id: string) => (choice.pinned.includes(id) ? pins - 1 : choice.columns.length - 1);
+  const first = (id: string) => choice.placesFor(id).first;
+  const last = (id: string) => choice.placesFor(id).last;
   const move = (id: string, by: -1 | 1, at: number) => {
     if ((by < 0 && at === first(id)) || (by > 0 && at === last(id))) return;
     refocus.current = `${id}:${by}`;

@@ -26,7 +26,7 @@ export function HeaderMenu({ id, label, choice, sort }: HeaderMenuProps) {
   const shown = choice.columns;
   const at = shown.findIndex((c) => c.id === id);
   const pinned = choice.pinned.includes(id);
-  const [first, last] = pinned ? [0, choice.pinned.length - 1] : [choice.pinned.length, shown.length - 1];
+  const { first, last } = choice.placesFor(id);
   const visible = shown.filter((c) => c.visible).length;
   const act = (run: () => void) => () => {
     run();

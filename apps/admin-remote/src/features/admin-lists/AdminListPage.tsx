@@ -127,8 +127,7 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
     save.reset();
   };
   /** Optional on edit: a field whose edit hint says it may stay empty (the stored password). */
-  const required = (field: (typeof list.fields)[number]) =>
-    !field.optional && !(editing && field.hintOnEdit) && !field.options && !(field.choices && field.choices.none.startsWith('None'));
+  const required = (field: (typeof list.fields)[number]) => !field.optional && !(editing && field.hintOnEdit) && !field.options;
   const submit = () => {
     const empties = list.fields.filter((f) => required(f) && !values[f.name].trim());
     setMissing(Object.fromEntries(empties.map((f) => [f.name, `Enter the ${inWords(f.label)}.`])) as Partial<Record<Field, string>>);

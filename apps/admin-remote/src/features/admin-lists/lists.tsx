@@ -288,7 +288,7 @@ export const tatRuleList: AdminListConfig<
   fields: [
     { name: 'name', label: 'Name' },
     { name: 'scope', label: 'Covers', options: Object.entries(scopeLabels).map(([value, label]) => ({ value, label })) },
-    { name: 'scope_value', label: 'Bank or MSP (none for all disputes)', choices: { ...organisations, none: 'None: all disputes' } },
+    { name: 'scope_value', label: 'Bank or MSP (none for all disputes)', choices: { ...organisations, none: 'None: all disputes' }, optional: true },
     { name: 'clock_start', label: 'Clock starts on', options: Object.entries(clockStartLabels).map(([value, label]) => ({ value, label })) },
     { name: 'days', label: 'Days allowed' },
     {

@@ -4,11 +4,9 @@
 // its story, its status a word as on the EJ table).
 import { useQuery } from '@tanstack/react-query';
 import { downloadAttachment, fileKindScreens, getEmailProduce, loadFailure, type FileKindName } from '@ejdesk/api-client';
-import { saveFile } from '@ejdesk/export';
+import { disputeStatusText, saveFile } from '@ejdesk/export';
 import { Button, ErrorState, formatCount, notify, Panel, TextLink } from '@ejdesk/ui';
 import styles from './email-details.module.css';
-
-const statusWords = { open: 'Open', awaiting_msp: 'Awaiting MSP', resolved: 'Resolved' } as const;
 
 /** 12.3 KB, 4.5 MB: a size as people read it. */
 const sizeText = (bytes: number) =>
@@ -86,8 +84,7 @@ export function EmailProduce({ id }: { id: string }) {
                     ATM {d.atm_id} / {d.txt_no}
                   </TextLink>
                   <span>
-                    {statusWords[d.status]}
-                    {d.outcome ? ` (${d.outcome})` : ''}
+                    {disputeStatusText(d)}
                     {d.status !== 'resolved' && d.overdue_days > 0 ? `, ${d.overdue_days} days late` : ''}
                   </span>
                 </li>
