@@ -29,7 +29,7 @@ test('a reveal shows in the audit log with its reason; What filters it; Export s
   const file = await download;
   expect(file.suggestedFilename()).toBe('audit_log.csv');
   const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
-  expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP"');
+  expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","At (hashed)","User ID","Previous hash","Hash"');
   expect(lines.length).toBeGreaterThan(1);
   expect(lines.slice(1).every((line) => line.includes(',"reveal",'))).toBe(true);
   expect(lines[1]).toContain(reason);
@@ -42,4 +42,21 @@ test('the login just made is in the log with the address it came from', async ({
   await expect(first).toContainText(demoAdmin.email);
   // Through the shell's proxy: the browser's own loopback address.
   await expect(first.locator('td').last()).toHaveText(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
+});
+
+test('Verify the chain says it holds; Download signed chain saves the signed file of the days chosen', async ({ signedInAdmin: page }) => {
+  await page.goto('/audit-log');
+  await page.getByRole('button', { name: 'Verify the chain' }).click();
+  await expect(page.getByTestId('chain-report')).toHaveText(/^The chain holds: [\d,]+ entries, none changed, removed or inserted\.$/);
+  const today = new Date().toISOString().slice(0, 10);
+  await page.goto(`/audit-log?from=${today}&to=${today}`);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download signed chain' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`audit_log_chain_from_${today}_to_${today}.jsonl`);
+  const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\n');
+  const signature = JSON.parse(lines.at(-1)!).signature;
+  expect(signature).toMatchObject({ algorithm: 'Ed25519', entries: lines.length - 1 });
+  expect(JSON.parse(lines.at(-2)!).hash).toBe(signature.last_hash);
+  await page.screenshot({ path: '.artifacts/screens/audit-chain.png' });
 });

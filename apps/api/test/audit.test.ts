@@ -1,8 +1,27 @@
 // The audit log: what admins read and export, filtered by who, what and when; rows are
 // added by the actions they record and no route changes or deletes them.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { auditLog } from '@ejdesk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, backends, createTestApp, login, operator, type TestApp } from './helpers.ts';
+
+const run = promisify(execFile);
+/** The auditor's own check (Python and openssl, no EJ Desk code): its exit code and words. */
+async function auditorCheck(file: string, ...args: string[]): Promise<{ code: number; said: string }> {
+  const checker = new URL('../../../tools/audit-chain/check.py', import.meta.url).pathname;
+  try {
+    const { stdout } = await run('python3', [checker, file, ...args]);
+    return { code: 0, said: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, said: failed.stderr };
+  }
+}
 
 describe.each(backends)('audit log on %s', (backend) => {
   let t: TestApp;
@@ -73,7 +92,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="audit_log.csv"');
     const lines = response.body.trim().split('\r\n');
-    expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP"');
+    expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","At (hashed)","User ID","Previous hash","Hash"');
     // Newest first: both logins and the failed one; every field quoted.
     expect(lines.slice(1).map((l) => l.split(',').slice(1, 3))).toEqual([
       [`"${admin.email}"`, '"login"'],
@@ -94,9 +113,90 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(await t.database.db.select().from(auditLog)).toHaveLength(before.length);
   });
 
+  it('says the chain holds, then names the entry a database administrator edited', async () => {
+    const verify = () => t.app.inject({ method: 'GET', url: '/api/admin/audit-log/verify/', headers: { authorization } });
+    const holds = await verify();
+    expect(holds.statusCode).toBe(200);
+    expect(holds.json()).toMatchObject({ ok: true, first: null, problems: [] });
+    expect(holds.json().entries).toBeGreaterThanOrEqual(5);
+    const [reveal] = await t.database.db
+      .select({ id: auditLog.id, detail: auditLog.detail })
+      .from(auditLog)
+      .where(sql`action = 'reveal'`);
+    const edit = (detail: string | null) =>
+      t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`update audit_log set detail = ${detail} where id = ${reveal!.id}`);
+      });
+    await edit('Statement of April');
+    try {
+      const broken = (await verify()).json();
+      expect(broken).toMatchObject({ ok: false, first: { kind: 'changed', id: reveal!.id } });
+      expect(broken.first.detail).toBe(`Entry ${reveal!.id} was changed: its content no longer gives its hash.`);
+    } finally {
+      await edit(reveal!.detail);
+    }
+    expect((await verify()).json().ok).toBe(true);
+  });
+
+  it('exports the chain in a signed file an auditor checks with Python and openssl alone', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/chain/', headers: { authorization } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="audit_log_chain.jsonl"');
+    const lines = response.body.trimEnd().split('\n');
+    const entries = lines.slice(0, -1).map((line) => JSON.parse(line));
+    expect(entries.map((e) => e.action)).toEqual(['login_failed', 'login', 'login', 'create', 'reveal']);
+    expect(entries[4]).toMatchObject({ user_email: admin.email, detail: expect.stringContaining('Statement of March') });
+    const signature = JSON.parse(lines.at(-1)!).signature;
+    expect(signature).toMatchObject({ algorithm: 'Ed25519', entries: 5, last_hash: entries[4].hash });
+
+    const folder = mkdtempSync(join(tmpdir(), 'ejdesk-chain-'));
+    const file = join(folder, 'chain.jsonl');
+    writeFileSync(file, response.body);
+    writeFileSync(join(folder, 'key.pem'), signature.public_key);
+    expect(await auditorCheck(file, '--public-key', join(folder, 'key.pem'))).toEqual({
+      code: 0,
+      said: expect.stringContaining('The chain holds: 5 entries, signed'),
+    });
+
+    // A line edited after the export, or the whole file re-signed by another key: both refused.
+    writeFileSync(file, response.body.replace('Statement of March', 'Statement of April'));
+    expect(await auditorCheck(file)).toEqual({ code: 1, said: expect.stringContaining('do not match the signed digest') });
+    const other = await createTestApp('pglite');
+    try {
+      await other.app.inject({ method: 'POST', url: '/api/auth/jwt/create/', payload: operator });
+      const forged = await other.app.inject({
+        method: 'GET',
+        url: '/api/admin/audit-log/chain/',
+        headers: { authorization: `JWT ${(await login(other.app, admin)).access}` },
+      });
+      writeFileSync(file, forged.body);
+      expect(await auditorCheck(file, '--public-key', join(folder, 'key.pem'))).toEqual({
+        code: 1,
+        said: expect.stringContaining('signature does not verify'),
+      });
+    } finally {
+      await other.close();
+    }
+
+    // A day's range starts where that day's first entry links.
+    const today = new Date().toISOString().slice(0, 10);
+    const ranged = await t.app.inject({ method: 'GET', url: `/api/admin/audit-log/chain/?from=${today}&to=${today}`, headers: { authorization } });
+    expect(ranged.headers['content-disposition']).toBe(`attachment; filename="audit_log_chain_from_${today}_to_${today}.jsonl"`);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/chain/?from=yesterday', headers: { authorization } });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('exports the chain in the CSV too: each entry and its hashes', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/export/', headers: { authorization } });
+    const newest = response.body.split('\r\n')[1]!;
+    expect(newest).toMatch(/,"\d+","\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z","\d+","[0-9a-f]{64}","[0-9a-f]{64}"$/);
+  });
+
   it('is for admins: an operator gets 403 and no rows', async () => {
     const asOperator = `JWT ${(await login(t.app, operator)).access}`;
-    for (const url of ['/api/admin/audit-log/', '/api/admin/audit-log/export/']) {
+    for (const url of ['/api/admin/audit-log/', '/api/admin/audit-log/export/', '/api/admin/audit-log/verify/', '/api/admin/audit-log/chain/']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { authorization: asOperator } });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ detail: 'You do not have permission to perform this action.' });

@@ -1,9 +1,10 @@
 // The CLIs as an operator runs them, as child processes against a throwaway PostgreSQL database.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows } from '@ejdesk/db';
+import { audit, openDatabase, queryRows, type Db } from '@ejdesk/db';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { testDatabaseUrl, throwawayDatabase } from './helpers.ts';
 
@@ -68,4 +69,88 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       ['boss@bank.example', 'admin'],
     ]);
   });
+
+  it('audit-log verify says the chain holds, and names an entry edited, one deleted and one inserted behind its back', async () => {
+    const own = await throwawayDatabase();
+    const database = await openDatabase({ url: own.url });
+    try {
+      await database.migrate();
+      for (let i = 1; i <= 6; i += 1)
+        await audit(database.db, { userId: null, action: 'change', entity: 'tat_rule', entityId: String(i), detail: `days ${i}` });
+      const ids = (await queryRows<{ id: number }>(database.db, sql`select id::float8 as id from audit_log order by id`)).map((r) => r.id);
+      const verify = async () => {
+        try {
+          const { stdout } = await cli('audit-log', ['verify'], { DATABASE_URL: own.url });
+          return { code: 0, said: stdout };
+        } catch (error) {
+          return { code: (error as { code: number }).code, said: (error as { stderr: string }).stderr };
+        }
+      };
+      // As a database administrator would: the triggers off, the table written directly.
+      const behindItsBack = (statement: ReturnType<typeof sql>) =>
+        database.db.transaction(async (tx) => {
+          await tx.execute(sql`set local session_replication_role = replica`);
+          await tx.execute(statement);
+        });
+
+      expect(await verify()).toEqual({ code: 0, said: expect.stringMatching(/the chain holds: 6 entries/) });
+
+      await behindItsBack(sql`update audit_log set detail = 'days 30' where id = ${ids[1]}`);
+      expect(await verify()).toEqual({ code: 1, said: expect.stringContaining(`Entry ${ids[1]} was changed`) });
+      await behindItsBack(sql`update audit_log set detail = 'days 2' where id = ${ids[1]}`);
+
+      const [third] = await queryRows<Record<string, unknown>>(database.db, sql`select * from audit_log where id = ${ids[2]}`);
+      await behindItsBack(sql`delete from audit_log where id = ${ids[2]}`);
+      expect(await verify()).toEqual({ code: 1, said: expect.stringContaining(`An entry between ${ids[1]} and ${ids[3]} was removed`) });
+      await behindItsBack(sql`insert into audit_log select * from json_populate_record(null::audit_log, ${JSON.stringify(third)}::json)`);
+      expect((await verify()).code).toBe(0);
+
+      // Inserted at the end, chained as the database would: only the head tells.
+      const [last] = await queryRows<{ hash: string }>(database.db, sql`select hash from audit_log where id = ${ids[5]}`);
+      await behindItsBack(
+        sql`insert into audit_log (id, action, entity, prev_hash, hash) values (${ids[5]! + 1}, 'delete', 'bank_password', ${last!.hash},
+              audit_entry_hash(${last!.hash}, now(), null, 'delete', 'bank_password', null, null, null))`,
+      );
+      expect(await verify()).toEqual({ code: 1, said: expect.stringContaining('The newest entries were removed or changed') });
+    } finally {
+      await database.close();
+      await own.drop();
+    }
+  }, 60_000);
+
+  it("gives the API's role (deploy/postgres/api-role.sql) no way to change or remove an audit entry", async () => {
+    const own = await throwawayDatabase();
+    const owner = await openDatabase({ url: own.url });
+    await owner.migrate();
+    await owner.db.execute(sql.raw(readFileSync(new URL('../../../deploy/postgres/api-role.sql', import.meta.url), 'utf8')));
+    const asApi = new URL(own.url);
+    asApi.username = 'ejdesk_api';
+    const api = await openDatabase({ url: asApi.toString() });
+    const refusal = async (statement: ReturnType<typeof sql>) => {
+      try {
+        await api.db.execute(statement);
+        return 'done';
+      } catch (error) {
+        return String((error as { cause?: { message?: string } }).cause?.message);
+      }
+    };
+    try {
+      // It starts on the database its owner migrated (it may not migrate), and adds entries.
+      await api.migrate();
+      await api.db.transaction((tx) => audit(tx as unknown as Db, { userId: null, action: 'login', entity: 'user' }));
+      expect(await queryRows(api.db, sql`select action, prev_hash from audit_log`)).toEqual([{ action: 'login', prev_hash: '0'.repeat(64) }]);
+      // The grants refuse it before any trigger runs, even with the triggers off.
+      expect(await refusal(sql`update audit_log set detail = 'x'`)).toBe('permission denied for table audit_log');
+      expect(await refusal(sql`delete from audit_log`)).toBe('permission denied for table audit_log');
+      expect(await refusal(sql`truncate audit_log`)).toBe('permission denied for table audit_log');
+      expect(await refusal(sql`update audit_chain_head set last_hash = ''`)).toBe('permission denied for table audit_chain_head');
+      expect(await refusal(sql`set session_replication_role = replica`)).toMatch(/permission denied/);
+      // The rest of the product's tables are its to write.
+      expect(await refusal(sql`insert into bank_msps (bank_name, msp) values ('Harbor Bank', 'Acme MSP')`)).toBe('done');
+    } finally {
+      await api.close();
+      await owner.close();
+      await own.drop();
+    }
+  }, 60_000);
 });

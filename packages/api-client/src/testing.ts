@@ -6,7 +6,7 @@ import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from '
 import { http } from './http.ts';
 import type { EmailListName, FileKindName, emailListPaths, fileKindPaths } from '@ejdesk/contract';
 import type { Account, ConnectionTest, IgnoreRule, Mailbox, SenderMapping } from './endpoints/admin.ts';
-import type { AuditEntry } from './endpoints/audit.ts';
+import type { AuditChainReport, AuditEntry } from './endpoints/audit.ts';
 import type { DataFileDetail, DataFileListRow } from './endpoints/files.ts';
 import type { MailFlow, MailStall, Reprocessed } from './endpoints/mail-flow.ts';
 import type { ColumnChoice } from './endpoints/preferences.ts';
@@ -78,6 +78,8 @@ interface ContractAnswers {
   'POST /admin/mailboxes/test/': ConnectionTest;
   '/admin/audit-log/': Paginated<AuditEntry>;
   '/admin/audit-log/export/': string;
+  '/admin/audit-log/verify/': AuditChainReport;
+  '/admin/audit-log/chain/': string;
   '/scrape/extract/email/data/pagination/': Paginated<EjRecord>;
   '/scrape/extract/overage/data/': EjRecord[];
   '/scrape/extract/succeeding/data/': EjRecord[];

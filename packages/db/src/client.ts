@@ -113,6 +113,15 @@ export const derivedSql = currentSql;
  * indexes or backfill rows, and the planner needs statistics for them. `query` runs one statement
  * and `exec` a script, on the migrating connection.
  */
+/** Whether the connected role owns none of the tables (a database with none yet is its to migrate). */
+async function ownsNothing(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query<{ tables: number; owned: number }>(
+    `select count(*)::int as tables, count(*) filter (where pg_has_role(current_user, c.relowner, 'USAGE'))::int as owned
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p')`,
+  );
+  return rows[0]!.tables > 0 && rows[0]!.owned === 0;
+}
+
 async function migrateThenAnalyze(
   query: (text: string) => Promise<{ rows: unknown[] }>,
   exec: (script: string) => Promise<unknown>,
@@ -161,6 +170,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         client.on('error', (error) => options.onConnectionError?.(error));
         await client.connect();
         try {
+          // A role that owns nothing here (the API's own, docs/operations.md) may not migrate: it
+          // starts on a database its owner has migrated to this build, and is told so otherwise.
+          if (await ownsNothing(client)) {
+            if (!(await migrationsApplied(drizzlePg({ client, schema }) as unknown as Db)))
+              throw new Error(
+                'The database role owns no table here, so it cannot migrate the database to this build: run `pnpm --filter @ejdesk/api migrate` as the database owner, then start again.',
+              );
+            return;
+          }
           await migrateThenAnalyze(
             (text) => client.query(text),
             (script) => client.query(script),

@@ -18,10 +18,17 @@ const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url)
 const repository = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
- * The functions whose bodies only the files hold: migrations 0030 and 0036 created these empty. A
+ * The functions whose bodies only the files hold: migrations 0030, 0036 and 0051 created these empty. A
  * body changed in a functions.sql without a migration joins them, on purpose and reviewed.
  */
-const newerThanMigrations = ['dispute_counts_apply', 'dispute_record_copies_apply', 'dispute_record_fill_apply', 'file_values_apply'];
+const newerThanMigrations = [
+  'audit_log_chain_apply',
+  'audit_log_unchanged_apply',
+  'dispute_counts_apply',
+  'dispute_record_copies_apply',
+  'dispute_record_fill_apply',
+  'file_values_apply',
+];
 
 type Definitions = { functions: Map<string, string>; triggers: Map<string, string> };
 

@@ -13,6 +13,7 @@ import { bankPassKeyFile, bankPassKeyFrom, bankPassKeyRing, describeResealed, re
 import { startingWith } from '@ejdesk/settings';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
+import { apiMayBeRunning } from './embedded.ts';
 
 const usage =
   'Usage: pnpm rekey [--new-key]   (seals every stored secret again with the first key of BANK_PASS_KEY; --new-key: a new key for the embedded database in EJDESK_DATA_DIR)';
@@ -43,22 +44,9 @@ if (newKey && config.bankPassKey) {
   refuse('BANK_PASS_KEY is set, so the data folder’s key is not used: put a new key first in BANK_PASS_KEY (NEW,OLD) and run pnpm rekey without --new-key.');
 }
 
-/** Whether something answers on API_PORT that may be the API on this embedded database (as pnpm backup finds it). */
-async function apiMayBeRunning(): Promise<boolean> {
-  const host = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  try {
-    // Without a token the backup route answers 401 on an embedded database, 404 on PostgreSQL (another database).
-    const response = await fetch(`http://${host}:${config.port}/api/backup/`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
-    await response.body?.cancel();
-    return response.status !== 404;
-  } catch (error) {
-    return (error as { cause?: { code?: unknown } }).cause?.code !== 'ECONNREFUSED';
-  }
-}
-
 if (!config.databaseUrl) {
   if (!existsSync(join(config.dataDir, 'pg', 'PG_VERSION'))) refuse(`${config.dataDir} holds no embedded database: there is nothing to seal again.`, 1);
-  if (await apiMayBeRunning()) {
+  if (await apiMayBeRunning(config)) {
     refuse(
       `The API answers on port ${config.port} (API_PORT): while it runs, the embedded database in ${config.dataDir} is that process's alone. Stop it (pnpm start, pnpm api), run pnpm rekey, then start it again.`,
       1,

@@ -21,3 +21,21 @@ export const AuditRow = Type.Object({
   detail: Type.Union([Type.String(), Type.Null()]),
   ip: Type.Union([Type.String(), Type.Null()]),
 });
+
+/** A contiguous range of the chain (whole UTC days), for the signed chain file. */
+export const AuditChainQuery = Type.Object({ from: FilterDate, to: FilterDate }, { additionalProperties: false });
+
+const ChainProblem = Type.Object({
+  kind: Type.Union([Type.Literal('changed'), Type.Literal('inserted'), Type.Literal('removed'), Type.Literal('removed_newest')]),
+  id: Type.Integer(),
+  detail: Type.String(),
+});
+
+/** The chain walked: whether it holds, and the first entry changed, removed or inserted. */
+export const AuditChainReport = Type.Object({
+  ok: Type.Boolean(),
+  entries: Type.Integer(),
+  first: Type.Union([ChainProblem, Type.Null()]),
+  problems: Type.Array(ChainProblem),
+  last_hash: Type.String(),
+});

@@ -2,7 +2,7 @@
 // id order is time order, and exact where timestamps tie), filtered by who (their email), what (the
 // action) and when (whole UTC days). Rows are only ever added (audit() below); nothing here
 // changes or deletes them.
-import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { containsText, type Page, type PageOf, withinDays } from '../filters.ts';
 import { users } from '../identity/schema.ts';
@@ -39,6 +39,23 @@ const columns = {
   ip: auditLog.ip,
 };
 
+/** A row as exported: with the chain's fields, so that an auditor can recompute each hash. */
+export interface AuditExportRow extends AuditRow {
+  /** The time exactly as hashed (UTC, to the microsecond). */
+  at_hashed: string;
+  user_id: number | null;
+  prev_hash: string;
+  hash: string;
+}
+
+const exportColumns = {
+  ...columns,
+  at_hashed: sql<string>`to_char(${auditLog.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  user_id: auditLog.userId,
+  prev_hash: auditLog.prevHash,
+  hash: auditLog.hash,
+};
+
 const conditions = (f: AuditFilters): SQL | undefined =>
   and(containsText(users.email, f.who), containsText(auditLog.action, f.action), withinDays(auditLog.at, f.from, f.to));
 
@@ -57,11 +74,11 @@ export async function listAudit(db: Db, filters: AuditFilters, page: Page): Prom
 }
 
 /** Every matching row, newest first, in batches (keyset on id), for the streamed export. */
-export async function* auditBatches(db: Db, filters: AuditFilters, batchSize = 1000): AsyncGenerator<AuditRow[]> {
+export async function* auditBatches(db: Db, filters: AuditFilters, batchSize = 1000): AsyncGenerator<AuditExportRow[]> {
   let before: number | undefined;
   for (;;) {
     const rows = await db
-      .select(columns)
+      .select(exportColumns)
       .from(auditLog)
       .leftJoin(users, eq(users.id, auditLog.userId))
       .where(and(conditions(filters), before === undefined ? undefined : lt(auditLog.id, before)))

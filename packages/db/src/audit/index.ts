@@ -2,3 +2,4 @@
 export * from './schema.ts';
 export * from './audit-log.ts';
 export * from './audited-list.ts';
+export * from './chain.ts';

@@ -1,9 +1,11 @@
 // The audit log: every login, logout, reveal and change on the admin lists, newest
-// first, filtered by who, what and when, and exported whole as the server writes it.
+// first, filtered by who, what and when, and exported whole as the server writes it; its hash
+// chain verified and downloaded signed (ChainCheck).
 import { useState } from 'react';
 import { downloadAuditLog, errorDetail, getAuditPage, isNotFound, loadFailure, type AuditEntry } from '@ejdesk/api-client';
 import { saveFile } from '@ejdesk/export';
 import { Button, formatDateTime, notify, PaginatedListPage, type ColumnDef, type FilterDef } from '@ejdesk/ui';
+import { ChainCheck } from './ChainCheck.tsx';
 
 const filters: readonly FilterDef[] = [
   { name: 'who', label: 'Who', type: 'text' },
@@ -77,7 +79,12 @@ export function AuditLogPage() {
       total="inline"
       describeFailure={(error) => loadFailure('audit log', error)}
       isNotFound={isNotFound}
-      actions={(applied) => <ExportButton applied={applied} />}
+      actions={(applied) => (
+        <>
+          <ExportButton applied={applied} />
+          <ChainCheck applied={applied} />
+        </>
+      )}
     />
   );
 }
