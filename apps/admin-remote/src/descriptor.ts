@@ -10,6 +10,7 @@ export const screenTable = {
   senderMappings: { path: '/sender-mappings', label: 'Sender Mappings', nav: 130 },
   ignoreRules: { path: '/ignore-rules', label: 'Ignore Rules', nav: 140 },
   tatRules: { path: '/tat-rules', label: 'TAT Rules', nav: 142 },
+  ruleSets: { path: '/rule-sets', label: 'Rule Sets', nav: 143 },
   mailboxes: { path: '/mailboxes', label: 'Mailboxes', nav: 145 },
   users: { path: '/users', label: 'Users', nav: 150 },
   releases: { path: '/releases', label: 'Releases', nav: 153 },

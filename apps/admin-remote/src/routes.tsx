@@ -8,6 +8,7 @@ import { bankMspList, deployTokenList, ignoreRuleList, passwordList, senderMappi
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 import { ReleasesPage } from './features/releases/ReleasesPage.tsx';
+import { RuleSetsPage } from './features/rule-sets/RuleSetsPage.tsx';
 
 const pages: Record<keyof typeof screenTable, ReactElement> = {
   passwordList: <AdminListPage list={passwordList} />,
@@ -15,6 +16,7 @@ const pages: Record<keyof typeof screenTable, ReactElement> = {
   senderMappings: <AdminListPage list={senderMappingList} />,
   ignoreRules: <AdminListPage list={ignoreRuleList} />,
   tatRules: <AdminListPage list={tatRuleList} />,
+  ruleSets: <RuleSetsPage />,
   mailboxes: <MailboxesPage />,
   users: <AdminListPage list={userList} />,
   releases: <ReleasesPage />,

@@ -40,7 +40,7 @@ BEGIN
   END LOOP;
   INSERT INTO audit_chain_head (id, last_id, last_hash, entries) VALUES (1, last, prev, n);
 END $$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION audit_log_chain_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION audit_log_unchanged_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
-CREATE TRIGGER audit_log_chain BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_chain_apply();--> statement-breakpoint
-CREATE TRIGGER audit_log_unchanged BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_unchanged_apply();
+CREATE OR REPLACE FUNCTION audit_log_chain_link() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
+CREATE TRIGGER audit_log_chain BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_chain_link();--> statement-breakpoint
+CREATE TRIGGER audit_log_unchanged BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_refuse_change();

@@ -69,3 +69,24 @@ export const listTatRules = async () => (await http.get<TatRule[]>('/admin/tat-r
 export const createTatRule = async (fields: TatRuleFields) => (await http.post<TatRule>('/admin/tat-rules/', tatRuleBody(fields))).data;
 export const changeTatRule = async (id: number, fields: TatRuleFields) => (await http.put<TatRule>(`/admin/tat-rules/${id}/`, tatRuleBody(fields))).data;
 export const deleteTatRule = async (id: number) => void (await http.delete(`/admin/tat-rules/${id}/`));
+
+export type DisputeStage = DisputeStory['stage'];
+export type DisputeClock = DisputeStory['clocks'][number];
+
+export interface StageChange {
+  stage: DisputeStage;
+  note: string;
+  outcome?: DisputeOutcome | null;
+  cost_bearer?: 'issuer' | 'acquirer' | null;
+}
+
+/** Moves a dispute to a stage (closed resolves it, with the outcome and who bears the cost). */
+export const setDisputeStage = async (id: number, change: StageChange) => (await http.post<DisputeStory>(`/disputes/${id}/stage/`, change)).data;
+
+/** The card network whose rule sets' clocks the dispute runs ('' for none known). */
+export const setDisputeNetwork = async (id: number, network: string) => (await http.post<DisputeStory>(`/disputes/${id}/network/`, { network })).data;
+
+export type RuleSet = Answer<typeof disputes.RuleSet>;
+
+export const listRuleSets = async () => (await http.get<RuleSet[]>('/admin/rule-sets/')).data;
+export const setRuleSetActive = async (id: number, active: boolean) => (await http.patch<RuleSet>(`/admin/rule-sets/${id}/`, { active })).data;

@@ -64,6 +64,31 @@ const StoryRow = Type.Object({
   bank_name: Type.String(),
 });
 
+/** A dispute's stage (docs/disputes.md, "Stages"). */
+export const Stage = Type.Union([
+  Type.Literal('complaint'),
+  Type.Literal('chargeback_raised'),
+  Type.Literal('representment'),
+  Type.Literal('accepted'),
+  Type.Literal('pre_arbitration'),
+  Type.Literal('arbitration'),
+  Type.Literal('closed'),
+]);
+
+/** A stage set by an operator: closed needs the outcome and who bears the cost. */
+export const StageBody = Type.Object(
+  {
+    stage: Stage,
+    note: RequiredText(2000),
+    outcome: Type.Optional(Type.Union([Outcome, Type.Null()])),
+    cost_bearer: Type.Optional(Type.Union([Type.Literal('issuer'), Type.Literal('acquirer'), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+/** The card network whose rule sets apply ('' for none known). */
+export const NetworkBody = Type.Object({ network: Type.String({ maxLength: 40, pattern: '^[A-Za-z0-9 ._-]*$' }) }, { additionalProperties: false });
+
 const HistoryEvent = Type.Object({
   id: Type.Integer(),
   at: Timestamp,
@@ -74,6 +99,26 @@ const HistoryEvent = Type.Object({
   reason: Type.String(),
   note: Type.String(),
   email_id: Type.Union([Type.Integer(), Type.Null()]),
+  /** The stage it moved to, for a stage's event; null for a status's. */
+  stage: Type.Union([Stage, Type.Null()]),
+});
+
+/**
+ * One of a dispute's clocks on the day asked: the TAT rule's (with its penalty) and each clock of
+ * the rule sets of its network. Running: started and not stopped; breached: running past its due
+ * date; met or missed: stopped on or before its due date, or after.
+ */
+const DisputeClock = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  rule_set: Type.String(),
+  party: Type.Union([Type.Literal('issuer'), Type.Literal('acquirer'), Type.Literal('bank')]),
+  started_on: Type.String({ format: 'date' }),
+  due_on: Type.String({ format: 'date' }),
+  stopped_on: Day,
+  state: Type.Union([Type.Literal('running'), Type.Literal('breached'), Type.Literal('met'), Type.Literal('missed')]),
+  /** Days to the due date from the day asked (negative once past), for a running clock; null when stopped. */
+  days_left: Type.Union([Type.Integer(), Type.Null()]),
 });
 
 /**
@@ -98,6 +143,11 @@ export const DisputeStory = Type.Object({
   status_at: Timestamp,
   rule_id: Type.Union([Type.Integer(), Type.Null()]),
   rule_name: Type.Union([Type.String(), Type.Null()]),
+  stage: Stage,
+  network: Type.String(),
+  cost_bearer: Type.Union([Type.Literal('issuer'), Type.Literal('acquirer'), Type.Null()]),
+  /** Every clock it runs, the running ones first, nearest deadline first. */
+  clocks: Type.Array(DisputeClock),
   rows: Type.Array(StoryRow),
   history: Type.Array(HistoryEvent),
   evidence: Type.Union([Evidence, Type.Null()]),
@@ -212,3 +262,26 @@ export const TatRuleBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A rule set with its clocks (admins' Rule Sets list). */
+export const RuleSet = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  source: Type.String(),
+  network: Type.String(),
+  active: Type.Boolean(),
+  clocks: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      name: Type.String(),
+      party: Type.String(),
+      starts_on: Type.String(),
+      stops_at: Type.Array(Type.String()),
+      days: Type.Integer(),
+      day_kind: Type.Union([Type.Literal('calendar'), Type.Literal('working')]),
+      calendar: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export const RuleSetParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export const RuleSetBody = Type.Object({ active: Type.Boolean() }, { additionalProperties: false });

@@ -28,7 +28,7 @@ $$;
 -- Whatever a caller gave as hashes or id is replaced. SECURITY DEFINER: the API's role may only
 -- insert entries (docs/operations.md), not write the head.
 -- Trigger: audit_log_chain, BEFORE INSERT ON audit_log (migration 0051).
-CREATE OR REPLACE FUNCTION audit_log_chain_apply() RETURNS trigger
+CREATE OR REPLACE FUNCTION audit_log_chain_link() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
   head audit_chain_head%ROWTYPE;
@@ -46,7 +46,7 @@ END $$;
 -- also refused by its grants). A user is switched off, never deleted, so user_id's ON DELETE SET
 -- NULL never fires.
 -- Trigger: audit_log_unchanged, BEFORE UPDATE OR DELETE ON audit_log (migration 0051).
-CREATE OR REPLACE FUNCTION audit_log_unchanged_apply() RETURNS trigger
+CREATE OR REPLACE FUNCTION audit_log_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'audit log entries are never changed or removed' USING ERRCODE = 'insufficient_privilege';

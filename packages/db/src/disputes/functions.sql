@@ -288,3 +288,34 @@ BEGIN
   RETURN NULL;
 END
 $$;
+
+--> statement-breakpoint
+-- The rule-set clocks of one dispute on a day: every clock of an active rule set of its network (or
+-- of every network) whose start has happened: the transaction or complaint date, or the day the
+-- dispute entered the clock's starting stage. Each is due `days` later as the clock counts them
+-- (tat_due_date, with its calendar's holidays), and stopped on the first day the dispute reached one
+-- of its stopping stages, or was resolved (closed stops every clock). Computed when read: a
+-- dispute's page asks for a few.
+CREATE OR REPLACE FUNCTION dispute_rule_clocks(dispute bigint)
+RETURNS TABLE (clock_id integer, clock_key text, clock_name text, rule_set text, party text, started_on date, due_on date, stopped_on date)
+LANGUAGE sql STABLE AS $$
+  WITH d AS (SELECT * FROM disputes WHERE id = dispute),
+  runs AS (
+    SELECT c.id, c.key, c.name, s.name AS rule_set, c.party, c.days, c.day_kind, coalesce(cal.days, '{}'::date[]) AS holidays,
+      CASE c.starts_on
+        WHEN 'transaction' THEN d.transaction_date
+        WHEN 'complaint' THEN d.complaint_date
+        ELSE (SELECT st.entered_on FROM dispute_stages st WHERE st.dispute_id = d.id AND st.stage = c.starts_on)
+      END AS started,
+      least(
+        (SELECT min(st.entered_on) FROM dispute_stages st WHERE st.dispute_id = d.id AND st.stage = ANY (c.stops_at)),
+        CASE WHEN d.status = 'resolved' THEN coalesce(d.stopped_on, d.status_at::date) END
+      ) AS stopped
+    FROM d
+    JOIN rule_sets s ON s.active AND (s.network = '' OR lower(s.network) = lower(d.network))
+    JOIN rule_clocks c ON c.rule_set_id = s.id
+    LEFT JOIN holiday_calendars cal ON cal.name = c.calendar
+  )
+  SELECT id, key, name, rule_set, party, started, tat_due_date(started, days, day_kind = 'working', holidays), stopped
+  FROM runs WHERE started IS NOT NULL
+$$;

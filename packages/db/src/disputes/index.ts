@@ -10,3 +10,5 @@ export * from './records.ts';
 export * from './status.ts';
 export * from './story.ts';
 export * from './follow-up.ts';
+export * from './stages.ts';
+export * from './rule-sets.ts';

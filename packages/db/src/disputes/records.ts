@@ -2,7 +2,8 @@
 // a message processed again takes back what it wrote.
 import { sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
-import { type DisputeOutcome, type DisputeStatus, disputeStatuses } from './schema.ts';
+import { type DisputeOutcome, type DisputeStatus, disputeStatuses, stageRank } from './schema.ts';
+import { applyMailStages, type MailStage, networkOfWords, stageOfWords } from './stages.ts';
 
 export interface MailVerdict {
   status: DisputeStatus;
@@ -73,8 +74,24 @@ export async function applyMessageToDisputes(tx: Db, message: { emailId: number;
         where f.email_id = ${message.emailId} and f.kind in ('missing', 'missing_txn', 'between_successful') and fr.atm_id <> '' and fr.txt_no <> ''
         order by at`,
   );
-  // The furthest word of the message on each dispute (the last row saying it, of equals).
+  // The furthest word of the message on each dispute (the last row saying it, of equals), of its
+  // status and of its stage, and the network a row names.
   const verdicts = new Map<number, MailVerdict>();
+  const stages = new Map<number, MailStage>();
+  const networks = new Map<number, string>();
+  for (const row of rows) {
+    const id = Number(row.dispute_id);
+    const words = [row.msp_remarks, row.short_description]
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .join(' / ');
+    const stage = stageOfWords(words);
+    if (stage && stageRank[stage.stage] >= stageRank[stages.get(id)?.stage ?? 'complaint'])
+      stages.set(id, { stage: stage.stage, reason: `Remark says "${stage.said}": ${row.file_name ? `a row of ${row.file_name}` : 'a row of the mail'}` });
+    const network = networkOfWords(words);
+    if (network) networks.set(id, network);
+  }
+  await applyMailStages(tx, message.emailId, message.day, stages, networks);
   for (const row of rows) {
     const verdict = verdictOfRow({ mspRemarks: row.msp_remarks, shortDescription: row.short_description }, { msp: message.msp, fileName: row.file_name });
     if (!verdict) continue;

@@ -66,6 +66,27 @@ export const tatRules = pgTable(
   ],
 );
 
+/**
+ * A dispute's life, in order: the customer's complaint, the issuer's chargeback, the acquirer's
+ * representment (with the EJ) or acceptance (a credit adjustment), pre-arbitration, arbitration,
+ * closed. Representment and acceptance are alternatives of one rank. The mail moves a dispute on,
+ * never back; an operator may move it back with a note.
+ */
+export const disputeStages = ['complaint', 'chargeback_raised', 'representment', 'accepted', 'pre_arbitration', 'arbitration', 'closed'] as const;
+export type DisputeStage = (typeof disputeStages)[number];
+/** How far on a stage is: representment and acceptance are one step. */
+export const stageRank: Record<DisputeStage, number> = {
+  complaint: 0,
+  chargeback_raised: 1,
+  representment: 2,
+  accepted: 2,
+  pre_arbitration: 3,
+  arbitration: 4,
+  closed: 5,
+};
+export const costBearers = ['issuer', 'acquirer'] as const;
+export type CostBearer = (typeof costBearers)[number];
+
 export const disputeStatuses = ['open', 'awaiting_msp', 'resolved'] as const;
 export type DisputeStatus = (typeof disputeStatuses)[number];
 export const disputeOutcomes = ['credited', 'rejected', 'other'] as const;
@@ -110,6 +131,17 @@ export const disputes = pgTable(
     ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
     /** The day its owner means to look at it again (the lists' "Follow up today"). */
     followUpOn: date('follow_up_on'),
+    /** The card network whose rules apply (NFS, Visa, ...); '' until the mail or an operator says. */
+    network: text('network').notNull().default(''),
+    /**
+     * Where the dispute is in its life (disputeStages) while it is not resolved: a resolved dispute
+     * is closed, on the day its clock stopped, and opened again it is back at this stage. The days
+     * each stage was entered are in dispute_stages.
+     */
+    stage: text('stage').notNull().default('complaint'),
+    /** Who bears the cost, said when it is closed: the issuer, or the acquirer where its delay caused the penalty. */
+    costBearer: text('cost_bearer'),
+
     createAt: createdAt(),
     updateAt: updatedAt(),
   },
@@ -120,6 +152,8 @@ export const disputes = pgTable(
       sql`(${t.status} = 'resolved') = (${t.outcome} is not null) and (${t.outcome} is null or ${t.outcome} in (${inList(disputeOutcomes)}))`,
     ),
     check('disputes_status_source_check', sql`${t.statusSource} in (${inList(disputeStatusSources)})`),
+    check('disputes_stage_check', sql`${t.stage} in (${inList(disputeStages)})`),
+    check('disputes_cost_bearer_check', sql`${t.costBearer} is null or ${t.costBearer} in (${inList(costBearers)})`),
     // The disputes of a transaction, lowest id first (a new record joins the first that fits).
     index('disputes_txn_idx').on(t.txtNo, t.atmId, t.id),
     uniqueIndex('disputes_first_record_key').on(t.firstRecordId),
@@ -247,6 +281,8 @@ export const disputeEvents = pgTable(
     reason: text('reason').notNull().default(''),
     note: text('note').notNull().default(''),
     emailId: bigint('email_id', { mode: 'number' }).references(() => emails.id, { onDelete: 'set null' }),
+    /** The stage it moved to, when the event is a stage's (null for a status's). */
+    stage: text('stage'),
   },
   (t) => [index('dispute_events_dispute_idx').on(t.disputeId, t.id)],
 );
@@ -300,4 +336,87 @@ export const disputeStatusPrevious = pgTable(
     currency: text('currency').notNull().default(''),
   },
   (t) => [primaryKey({ columns: [t.changeId, t.disputeId] }), index('dispute_status_previous_dispute_idx').on(t.disputeId)],
+);
+
+/** Named lists of days off (a network's or a country's), for the clocks counted in working days. */
+export const holidayCalendars = pgTable('holiday_calendars', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull(),
+  days: date('days')
+    .array()
+    .notNull()
+    .default(sql`'{}'::date[]`),
+});
+
+export const clockParties = ['issuer', 'acquirer', 'bank'] as const;
+/** What starts a rule set's clock: a date of the dispute, or the day it entered a stage. */
+export const clockStarts = ['transaction', 'complaint', 'chargeback_raised', 'representment', 'pre_arbitration', 'arbitration', 'closed'] as const;
+export type ClockStart = (typeof clockStarts)[number];
+
+/**
+ * A network's or a regulator's rules (NPCI NFS, Visa, Regulation E, PSD2): a set of clocks that run
+ * on every dispute of its network ('' for every dispute) while it is active. The TAT Rules list is
+ * the RBI's, with its penalty (tat_rules).
+ */
+export const ruleSets = pgTable(
+  'rule_sets',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Where the windows come from: the rule's own name and section. */
+    source: text('source').notNull(),
+    network: text('network').notNull().default(''),
+    active: boolean('active').notNull().default(true),
+    createAt: createdAt(),
+    updateAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('rule_sets_name_key').on(sql`lower(${t.name})`)],
+);
+
+/**
+ * One window of a rule set: started by an event (a date of the dispute, or a stage entered),
+ * `days` long in calendar or working days (the calendar's holidays off), met when the dispute
+ * reaches one of `stops_at` in time (closed stops every clock).
+ */
+export const ruleClocks = pgTable(
+  'rule_clocks',
+  {
+    id: serial('id').primaryKey(),
+    ruleSetId: integer('rule_set_id')
+      .notNull()
+      .references(() => ruleSets.id, { onDelete: 'cascade' }),
+    /** A stable name for code and tests: nfs.chargeback, rege.investigate, ... */
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    /** Whose window it is. */
+    party: text('party').notNull(),
+    startsOn: text('starts_on').notNull(),
+    stopsAt: text('stops_at').array().notNull(),
+    days: integer('days').notNull(),
+    dayKind: text('day_kind').notNull(),
+    calendar: text('calendar').references(() => holidayCalendars.name),
+    penaltyPerDay: money('penalty_per_day').notNull().default('0'),
+    currency: text('currency').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('rule_clocks_key').on(t.key),
+    index('rule_clocks_set_idx').on(t.ruleSetId),
+    check('rule_clocks_party_check', sql`${t.party} in (${inList(clockParties)})`),
+    check('rule_clocks_starts_on_check', sql`${t.startsOn} in (${inList(clockStarts)})`),
+    check('rule_clocks_day_kind_check', sql`${t.dayKind} in (${inList(tatDayKinds)})`),
+    check('rule_clocks_days_check', sql`${t.days} between 0 and 3650`),
+  ],
+);
+
+/** The day a dispute first entered each stage it has been in (a stage's clocks start from it). */
+export const disputeStageDays = pgTable(
+  'dispute_stages',
+  {
+    disputeId: bigint('dispute_id', { mode: 'number' })
+      .notNull()
+      .references(() => disputes.id, { onDelete: 'cascade' }),
+    stage: text('stage').notNull(),
+    enteredOn: date('entered_on').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.disputeId, t.stage] })],
 );

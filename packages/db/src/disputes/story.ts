@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { type Db, queryRows } from '../client.ts';
 import { clockFields } from './clock.ts';
+import { disputeClocks } from './stages.ts';
 import { disputeCounts, disputeEvents } from './schema.ts';
 
 /** The dispute, its clock on `today`, the rule, every row that names it (in time order) and its history. */
@@ -11,10 +12,10 @@ export type DisputeStory = Static<typeof DisputeStorySchema>;
 export type DisputeAgeing = Static<typeof DisputeAgeingSchema>;
 
 export async function disputeStory(db: Db, id: number, today: string): Promise<DisputeStory | null> {
-  const [dispute] = await queryRows<Omit<DisputeStory, 'rows' | 'history'>>(
+  const [dispute] = await queryRows<Omit<DisputeStory, 'rows' | 'history' | 'clocks'>>(
     db,
     sql`select ${sql.join(
-      ['id', 'atm_id', 'txt_no', 'card_no', 'bank_name', 'status_source', 'status_reason', 'status_by', 'status_at', 'rule_id'].map(
+      ['id', 'atm_id', 'txt_no', 'card_no', 'bank_name', 'status_source', 'status_reason', 'status_by', 'status_at', 'rule_id', 'network', 'cost_bearer'].map(
         (c) => sql`disputes.${sql.identifier(c)}`,
       ),
       sql`, `,
@@ -23,7 +24,7 @@ export async function disputeStory(db: Db, id: number, today: string): Promise<D
         (c) => sql`disputes.${sql.identifier(c)}::text as ${sql.identifier(c)}`,
       ),
       sql`, `,
-    )}, ${clockFields(today)}, r.name as rule_name
+    )}, ${clockFields(today)}, r.name as rule_name, case when disputes.status = 'resolved' then 'closed' else disputes.stage end as stage
         from disputes left join tat_rules r on r.id = disputes.rule_id
         where disputes.id = ${id}`,
   );
@@ -59,6 +60,7 @@ export async function disputeStory(db: Db, id: number, today: string): Promise<D
       reason: disputeEvents.reason,
       note: disputeEvents.note,
       email_id: disputeEvents.emailId,
+      stage: disputeEvents.stage,
     })
     .from(disputeEvents)
     .where(eq(disputeEvents.disputeId, id))
@@ -76,6 +78,7 @@ export async function disputeStory(db: Db, id: number, today: string): Promise<D
       email_id: numeric(r.email_id),
     })),
     history: history as DisputeStory['history'],
+    clocks: await disputeClocks(db, id, today),
   };
 }
 

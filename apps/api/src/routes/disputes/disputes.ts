@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
   applySuggestion,
+  checkStageChange,
   checkStatusChange,
   dayIn,
   disputeAgeing,
@@ -16,6 +17,8 @@ import {
   disputesWithEvidence,
   disputeStory,
   RuleProblem,
+  setDisputeNetwork,
+  setDisputeStage,
   setDisputeStatus,
   setFollowUp,
   undoMinutes,
@@ -39,6 +42,8 @@ import {
   EvidenceZipBody,
   FollowUpAnswer,
   FollowUpBody,
+  NetworkBody,
+  StageBody,
   StatusBody,
   StatusChangeParams,
   UndoAnswer,
@@ -115,6 +120,38 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const day = today();
       const { ids } = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
       const story = ids.length ? await storyOf(request.params.id, day) : null;
+      if (!story) return reply.code(404).send({ detail: 'Not found.' });
+      return story;
+    },
+  );
+
+  // Its stage (closed resolves it, with the outcome and who bears the cost) and its network (whose
+  // rule sets' clocks it runs), by an operator.
+  app.post(
+    '/:id/stage/',
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: StageBody, response: { 200: DisputeStory, ...errorResponses } } },
+    async (request, reply) => {
+      let change;
+      try {
+        change = checkStageChange(request.body);
+      } catch (error) {
+        if (error instanceof RuleProblem) return reply.code(400).send({ detail: `body: ${error.message}.` });
+        throw error;
+      }
+      const day = today();
+      const found = await setDisputeStage(db, request.params.id, change, request.user!, day);
+      const story = found ? await storyOf(request.params.id, day) : null;
+      if (!story) return reply.code(404).send({ detail: 'Not found.' });
+      return story;
+    },
+  );
+
+  app.post(
+    '/:id/network/',
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: NetworkBody, response: { 200: DisputeStory, ...errorResponses } } },
+    async (request, reply) => {
+      const found = await setDisputeNetwork(db, request.params.id, request.body.network.trim(), request.user!);
+      const story = found ? await storyOf(request.params.id, today()) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
       return story;
     },

@@ -1,5 +1,5 @@
 // /disputes/:id: a dispute's story. Its clock (status, due date, age, days overdue, penalty, the
-// rule), every email and file row that names it in time order (each linking to its email), the
+// rule), its stage and every clock it runs (StagePanel), every email and file row that names it in time order (each linking to its email), the
 // status history with who or what set each and why, the form to set the status with a note, and
 // the Journal panel: what its journal says happened to the cash. A journal dropped on the page is
 // uploaded, and the page shows the verdict it gives. Opened from the EJ table, it steps through that
@@ -7,12 +7,25 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getDispute, isNotFound, loadFailure, setDisputeStatus, setFollowUp, type FollowUpChange, type StatusChange } from '@ejdesk/api-client';
+import {
+  getDispute,
+  isNotFound,
+  loadFailure,
+  setDisputeNetwork,
+  setDisputeStage,
+  setDisputeStatus,
+  setFollowUp,
+  type DisputeStory,
+  type FollowUpChange,
+  type StageChange,
+  type StatusChange,
+} from '@ejdesk/api-client';
 import { Button, CutText, ErrorState, formatAmount, formatDateTime, formatShortDate, LoadingState, notify, Page, Panel, TextLink } from '@ejdesk/ui';
 import { JournalDrop, useJournalUploads } from '../journals/index.ts';
 import { DueDate, StatusChip, statusText } from './clock.tsx';
 import { JournalPanel } from './JournalPanel.tsx';
 import { FollowUpForm } from './FollowUp.tsx';
+import { ClocksPanel, StageForm, stageLabels } from './StagePanel.tsx';
 import { StatusForm } from './StatusForm.tsx';
 import { useTrail, type TrailMoves } from './trail.ts';
 import styles from './disputes.module.css';
@@ -79,6 +92,21 @@ export function DisputePage() {
     },
   });
 
+  const moved = (saved: DisputeStory, said: string) => {
+    queryClient.setQueryData(['dispute', id], saved);
+    void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
+    void queryClient.invalidateQueries({ queryKey: ['dispute-ageing'] });
+    notify.success(said);
+  };
+  const stage = useMutation({
+    mutationFn: (change: StageChange) => setDisputeStage(Number(id), change),
+    onSuccess: (saved) => moved(saved, `Dispute moved to ${stageLabels[saved.stage].toLowerCase()}.`),
+  });
+  const network = useMutation({
+    mutationFn: (value: string) => setDisputeNetwork(Number(id), value),
+    onSuccess: (saved) => moved(saved, saved.network ? `Network set to ${saved.network}: its rule sets' clocks run.` : 'Network cleared.'),
+  });
+
   const follow = useMutation({
     mutationFn: (change: FollowUpChange) => setFollowUp({ ...change, ids: [Number(id)] }),
     onSuccess: () => {
@@ -101,6 +129,8 @@ export function DisputePage() {
   const d = story.data;
   const facts: [string, ReactNode][] = [
     ['Status', <StatusChip key="status" clock={d} />],
+    ['Stage', `${stageLabels[d.stage]}${d.cost_bearer ? ` (cost borne by the ${d.cost_bearer})` : ''}`],
+    ['Network', d.network || 'Not known'],
     ['Set by', d.status_source === 'operator' ? d.status_by : 'the mail'],
     ['Owner', d.owner ?? 'Nobody yet'],
     ['Follow up on', d.follow_up_on ? formatShortDate(d.follow_up_on) : '—'],
@@ -144,6 +174,16 @@ export function DisputePage() {
               onSubmit={(change, then) => save.mutate({ change, then })}
             />
           </Panel>
+          <Panel title="Stage and network">
+            <StageForm
+              key={`${id}-${d.stage}-${d.network}-${String(d.status_at)}`}
+              story={d}
+              busy={stage.isPending || network.isPending}
+              error={stage.error ?? network.error}
+              onStage={(change) => stage.mutate(change)}
+              onNetwork={(value) => network.mutate(value)}
+            />
+          </Panel>
           <Panel title="Owner and follow-up">
             <FollowUpForm
               key={`${id}-${d.owner_id}-${d.follow_up_on}`}
@@ -155,6 +195,7 @@ export function DisputePage() {
             />
           </Panel>
         </div>
+        <ClocksPanel story={d} />
         <JournalPanel story={d} uploads={uploads} />
         <Panel
           title={
@@ -201,7 +242,8 @@ export function DisputePage() {
                 <li key={event.id}>
                   <span className={styles.when}>{formatDateTime(event.at as string)}</span>
                   <span>
-                    <strong>{statusText(event)}</strong> by {event.source === 'operator' ? event.actor : 'the mail'}
+                    <strong>{event.stage ? `Stage: ${stageLabels[event.stage]}` : statusText(event)}</strong> by{' '}
+                    {event.source === 'operator' ? event.actor : 'the mail'}
                   </span>
                   <span className={styles.remarks}>{event.note || event.reason}</span>
                 </li>
