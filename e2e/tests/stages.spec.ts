@@ -49,3 +49,43 @@ test('an operator names the network, raises the chargeback, and the page shows i
   await page.screenshot({ path: '.artifacts/screens/dispute-clocks.png' });
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
+
+test('an admin adds an alert rule for a team, in working hours, and reads the deliveries', async ({ signedInAdmin: page }) => {
+  await page.goto('/alert-rules');
+  await expect(page.getByRole('heading', { level: 1, name: 'Alert Rules' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add Alert Rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Alert Rule' });
+  await dialog.getByLabel('Name').fill('Representment, two days before');
+  await dialog.getByLabel('Clocks').fill('nfs.representment, tat');
+  await dialog.getByLabel('Days before the due date').fill('2');
+  await dialog.getByLabel('Also to (email addresses)').fill('Disputes-Team@harbor.example');
+  await dialog.getByLabel('Working hours').fill('9-18');
+  await dialog.getByLabel('Time zone').fill('Asia/Kolkata');
+  expect((await new AxeBuilder({ page }).include('dialog').analyze()).violations).toEqual([]);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByRole('row', { name: /Representment, two days before/ });
+  await expect(row).toContainText('nfs.representment, tat');
+  await expect(row).toContainText('The owner, disputes-team@harbor.example');
+  await expect(row).toContainText('Monday to Friday, 9-18 h (Asia/Kolkata)');
+  await page.screenshot({ path: '.artifacts/screens/alert-rules.png' });
+
+  // A webhook rule without its key is refused, in words, and nothing is added.
+  await page.getByRole('button', { name: 'Add Alert Rule' }).click();
+  await dialog.getByLabel('Name').fill('Hook');
+  await dialog.getByLabel('Days before the due date').fill('1');
+  await dialog.getByLabel('Sent by').selectOption('webhook');
+  await dialog.getByLabel('To the dispute’s owner').selectOption('no');
+  await dialog.getByLabel('Webhook address').fill('https://hooks.harbor.example/ejdesk');
+  await dialog.getByLabel('Working hours').fill('9-18');
+  await dialog.getByLabel('Time zone').fill('Asia/Kolkata');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog.getByText('body: webhook_secret is required for a new webhook rule.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.goto('/alert-deliveries');
+  await expect(page.getByRole('heading', { level: 1, name: 'Alert Deliveries' })).toBeVisible();
+  await expect(page.getByText(/^Total Records: \d+/)).toBeVisible();
+  await page.screenshot({ path: '.artifacts/screens/alert-deliveries.png' });
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});

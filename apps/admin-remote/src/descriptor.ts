@@ -11,6 +11,8 @@ export const screenTable = {
   ignoreRules: { path: '/ignore-rules', label: 'Ignore Rules', nav: 140 },
   tatRules: { path: '/tat-rules', label: 'TAT Rules', nav: 142 },
   ruleSets: { path: '/rule-sets', label: 'Rule Sets', nav: 143 },
+  alertRules: { path: '/alert-rules', label: 'Alert Rules', nav: 144 },
+  alertDeliveries: { path: '/alert-deliveries', label: 'Alert Deliveries', nav: 144.5 },
   mailboxes: { path: '/mailboxes', label: 'Mailboxes', nav: 145 },
   users: { path: '/users', label: 'Users', nav: 150 },
   releases: { path: '/releases', label: 'Releases', nav: 153 },

@@ -4,8 +4,18 @@ import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { screenTable } from './descriptor.ts';
 import { AdminListPage } from './features/admin-lists/AdminListPage.tsx';
-import { bankMspList, deployTokenList, ignoreRuleList, passwordList, senderMappingList, tatRuleList, userList } from './features/admin-lists/lists.tsx';
+import {
+  alertRuleList,
+  bankMspList,
+  deployTokenList,
+  ignoreRuleList,
+  passwordList,
+  senderMappingList,
+  tatRuleList,
+  userList,
+} from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
+import { DeliveriesPage } from './features/alerts/DeliveriesPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 import { ReleasesPage } from './features/releases/ReleasesPage.tsx';
 import { RuleSetsPage } from './features/rule-sets/RuleSetsPage.tsx';
@@ -17,6 +27,8 @@ const pages: Record<keyof typeof screenTable, ReactElement> = {
   ignoreRules: <AdminListPage list={ignoreRuleList} />,
   tatRules: <AdminListPage list={tatRuleList} />,
   ruleSets: <RuleSetsPage />,
+  alertRules: <AdminListPage list={alertRuleList} />,
+  alertDeliveries: <DeliveriesPage />,
   mailboxes: <MailboxesPage />,
   users: <AdminListPage list={userList} />,
   releases: <ReleasesPage />,

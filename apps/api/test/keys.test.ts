@@ -263,7 +263,7 @@ describe.each(backends)('pnpm rekey on %s', (backend) => {
     const done = await rekey(env, args);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toContain(
-      '1 bank password, 2 mailbox secrets and 1 refresh token sealed again with the first key of the ring (4 of them had been sealed with a previous key)',
+      '1 bank password, 2 mailbox secrets, 1 refresh token and 0 webhook keys sealed again with the first key of the ring (4 of them had been sealed with a previous key)',
     );
     // Counts only: no key and no value.
     const printed = done.stdout + done.stderr;

@@ -45,6 +45,36 @@ export const ingestSettings = {
   }),
   INGEST_LANES: integer({ minimum: 1, maximum: 64, description: 'Messages processed at once; unset, 4 on PostgreSQL and 1 embedded (`--lanes` overrides).' }),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'], { default: 'info', description: 'Least severe log line written.' }),
+  SMTP_HOST: text({ description: 'The bank’s SMTP relay the alerts are sent through; unset, no email alert is sent (webhooks still are).' }),
+  SMTP_PORT: integer({ minimum: 1, maximum: 65535, description: 'Its port; unset, 465 with SMTP_TLS=implicit and 587 otherwise.' }),
+  SMTP_TLS: oneOf(['starttls', 'implicit', 'none'], {
+    default: 'starttls',
+    description:
+      'starttls: upgrade the connection and refuse a relay that cannot; implicit: TLS from the start (port 465); none: plain (a relay on this machine only).',
+  }),
+  SMTP_USER: text({ description: 'The relay’s user name, if it asks for one.' }),
+  SMTP_PASSWORD: text({ secret: true, description: 'Its password.' }),
+  ALERT_FROM: text({ default: 'EJ Desk <ej-desk@localhost>', description: 'The From of alert emails.' }),
+  ALERT_INTERVAL_SECONDS: integer({ minimum: 1, maximum: 3600, default: 60, description: 'How often a worker looks for alerts to make and send.' }),
+  ALERT_LEASE_SECONDS: integer({
+    minimum: 5,
+    maximum: 3600,
+    default: 120,
+    description: 'How long a worker holds an alert it is sending: a worker that dies mid-send leaves it to another after this.',
+  }),
+  ALERT_RETRY_SECONDS: integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 60,
+    description: 'The first wait before a failed alert is tried again (doubling each time).',
+  }),
+  ALERT_MAX_ATTEMPTS: integer({ minimum: 1, maximum: 20, default: 6, description: 'Tries before an alert is marked failed.' }),
+  ALERT_DIGEST_HOUR: integer({
+    minimum: 0,
+    maximum: 23,
+    default: 9,
+    description: 'From this hour (TAT_TIME_ZONE, every day) each owner gets the day’s digest of what breaches today.',
+  }),
 };
 
 interface IngestConfig {
@@ -60,6 +90,18 @@ interface IngestConfig {
   leaseSeconds: number;
   lanes: number | undefined;
   logLevel: Level;
+  alerts: AlertSettings;
+}
+
+/** How the worker sends the alerts (alerts/send.ts). */
+export interface AlertSettings {
+  smtp: { host: string; port: number; tls: 'starttls' | 'implicit' | 'none'; user: string | undefined; password: string | undefined } | null;
+  from: string;
+  intervalMs: number;
+  leaseSeconds: number;
+  retrySeconds: number;
+  maxAttempts: number;
+  digestHour: number;
 }
 
 const required = (name: string, value: string | undefined, why: string): string => {
@@ -112,5 +154,16 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
     leaseSeconds: s.INGEST_LEASE_SECONDS,
     lanes: s.INGEST_LANES,
     logLevel: s.LOG_LEVEL,
+    alerts: {
+      smtp: s.SMTP_HOST
+        ? { host: s.SMTP_HOST, port: s.SMTP_PORT ?? (s.SMTP_TLS === 'implicit' ? 465 : 587), tls: s.SMTP_TLS, user: s.SMTP_USER, password: s.SMTP_PASSWORD }
+        : null,
+      from: s.ALERT_FROM,
+      intervalMs: s.ALERT_INTERVAL_SECONDS * 1000,
+      leaseSeconds: s.ALERT_LEASE_SECONDS,
+      retrySeconds: s.ALERT_RETRY_SECONDS,
+      maxAttempts: s.ALERT_MAX_ATTEMPTS,
+      digestHour: s.ALERT_DIGEST_HOUR,
+    },
   };
 }

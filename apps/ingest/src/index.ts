@@ -3,3 +3,4 @@ export { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptio
 export { type ImapSettings } from '@ejdesk/mailbox';
 export { createLogger } from './log.ts';
 export { watchMailboxes } from './mailboxes.ts';
+export { sendAlertsOnce, watchAlerts, webhookRequest } from './alerts/send.ts';

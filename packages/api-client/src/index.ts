@@ -12,6 +12,7 @@ export * from './endpoints/views.ts';
 export * from './endpoints/releases.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
+export * from './endpoints/alerts.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';
 export * from './endpoints/mail-flow.ts';
 export * from './events.ts';

@@ -17,5 +17,6 @@ export * from './ingest/index.ts';
 export * from './mailboxes/index.ts';
 export * from './registry/index.ts';
 export * from './disputes/index.ts';
+export * from './alerts/index.ts';
 export * from './idempotency/index.ts';
 export * from './journals/index.ts';

@@ -1,4 +1,4 @@
-// `pnpm rekey`: every sealed value (the bank passwords, the mailboxes' secrets and refresh tokens)
+// `pnpm rekey`: every sealed value (the bank passwords, the mailboxes' secrets and refresh tokens, the webhooks' keys)
 // sealed again with the first key of BANK_PASS_KEY's ring, so that the previous keys can leave it.
 import { asc, eq } from 'drizzle-orm';
 import { auditLog } from './audit/index.ts';
@@ -6,11 +6,13 @@ import { encryptBankPass, openBankPass } from './bank-pass-cipher.ts';
 import { bankPasswords } from './banks/index.ts';
 import type { Db } from './client.ts';
 import { mailboxes } from './mailboxes/index.ts';
+import { alertRules } from './alerts/schema.ts';
 
 export interface Resealed {
   bankPasswords: number;
   mailboxSecrets: number;
   refreshTokens: number;
+  webhookKeys: number;
   /** Of those, how many a previous key of the ring had sealed (the rest had the first key already). */
   fromPreviousKeys: number;
 }
@@ -26,8 +28,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** What `resealAll` did, in the operators' words (counts only, never a value). */
 export const describeResealed = (r: Resealed): string =>
-  `${plural(r.bankPasswords, 'bank password', 'bank passwords')}, ${plural(r.mailboxSecrets, 'mailbox secret', 'mailbox secrets')} and ` +
-  `${plural(r.refreshTokens, 'refresh token', 'refresh tokens')} sealed again with the first key of the ring ` +
+  `${plural(r.bankPasswords, 'bank password', 'bank passwords')}, ${plural(r.mailboxSecrets, 'mailbox secret', 'mailbox secrets')}, ` +
+  `${plural(r.refreshTokens, 'refresh token', 'refresh tokens')} and ${plural(r.webhookKeys, 'webhook key', 'webhook keys')} sealed again with the first key of the ring ` +
   `(${r.fromPreviousKeys} of them had been sealed with a previous key)`;
 
 /**
@@ -55,9 +57,14 @@ export async function resealAll(db: Db, ring: Buffer, beforeCommit?: () => void 
       .from(mailboxes)
       .orderBy(asc(mailboxes.id))
       .for('update');
+    const hooks = await tx
+      .select({ id: alertRules.id, name: alertRules.name, sealed: alertRules.webhookSecretEncrypted })
+      .from(alertRules)
+      .orderBy(asc(alertRules.id))
+      .for('update');
 
     const unopened: string[] = [];
-    const done: Resealed = { bankPasswords: 0, mailboxSecrets: 0, refreshTokens: 0, fromPreviousKeys: 0 };
+    const done: Resealed = { bankPasswords: 0, mailboxSecrets: 0, refreshTokens: 0, webhookKeys: 0, fromPreviousKeys: 0 };
     const reseal = (sealed: Buffer | null, row: string, count: Exclude<keyof Resealed, 'fromPreviousKeys'>): Buffer | null => {
       if (sealed === null) return null;
       const opened = openBankPass(ring, sealed);
@@ -78,12 +85,14 @@ export async function resealAll(db: Db, ring: Buffer, beforeCommit?: () => void 
         refreshToken: reseal(m.refreshToken, `${name}, its refresh token`, 'refreshTokens'),
       };
     });
+    const hookRows = hooks.map((h) => ({ id: h.id, sealed: reseal(h.sealed, `alert rule ${h.id} (${h.name}), its webhook key`, 'webhookKeys') }));
     if (unopened.length > 0) throw new UnopenedValues(unopened);
 
     for (const { id, sealed } of passwordRows) await tx.update(bankPasswords).set({ bankPassEncrypted: sealed! }).where(eq(bankPasswords.id, id));
     for (const { id, secret, refreshToken } of mailboxRows) {
       await tx.update(mailboxes).set({ secretEncrypted: secret, refreshTokenEncrypted: refreshToken }).where(eq(mailboxes.id, id));
     }
+    for (const { id, sealed } of hookRows) if (sealed) await tx.update(alertRules).set({ webhookSecretEncrypted: sealed }).where(eq(alertRules.id, id));
     await tx.insert(auditLog).values({ userId: null, action: 'rekey', entity: 'bank_pass_key', detail: `pnpm rekey: ${describeResealed(done)}` });
     await beforeCommit?.();
     return done;

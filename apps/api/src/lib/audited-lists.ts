@@ -32,6 +32,15 @@ export const auditedListRoutes =
         throw err;
       }
     };
+    /** A write the store refuses by a rule of its own (a new entry missing what only a new one needs): the 400's detail. */
+    const refused = async <T>(write: () => Promise<T>): Promise<T | { problem: string }> => {
+      try {
+        return await write();
+      } catch (err) {
+        if (err instanceof RuleProblem) return { problem: `body: ${err.message}.` };
+        throw err;
+      }
+    };
     const answer = (written: Written<unknown>, input: unknown, status = 200) =>
       written === 'conflict'
         ? { status: 400, body: { detail: list.duplicate(input) } }
@@ -49,7 +58,9 @@ export const auditedListRoutes =
       async (request, reply) => {
         const entry = checked(request.body);
         if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
-        const { status, body } = answer(await list.store.create(db, request.user!.id, entry.input), entry.input, 201);
+        const created = await refused(() => list.store.create(db, request.user!.id, entry.input));
+        if (typeof created === 'object' && created !== null && 'problem' in created) return reply.code(400).send({ detail: created.problem });
+        const { status, body } = answer(created, entry.input, 201);
         return reply.code(status).send(body);
       },
     );

@@ -9,6 +9,7 @@ import { unknownPathsNeed, type Credential } from '../plugins/credentials.ts';
 import { auditRoutes } from './audit/index.ts';
 import { bankListRoutes } from './banks/index.ts';
 import { disputeRoutes, ruleSetRoutes, tatRuleRoutes } from './disputes/index.ts';
+import { alertRoutes } from './alerts/index.ts';
 import { ejRecordRoutes } from './ej-records/index.ts';
 import { emailRoutes, producedRoutes } from './emails/index.ts';
 import { fileRoutes } from './files/index.ts';
@@ -35,6 +36,7 @@ const domains = (relyingParty: RelyingParty | undefined): Record<string, Mounted
   disputes: [
     [disputeRoutes, '/api/disputes'],
     [tatRuleRoutes, '/api/admin'],
+    [alertRoutes, '/api/admin'],
     [ruleSetRoutes, '/api/admin'],
   ],
   journals: [[journalRoutes, '/api/journals']],

@@ -1,4 +1,4 @@
-// The admin lists (bank passwords, bank -> MSP, users, sender mappings, ignore rules, TAT rules) differ only in
+// The admin lists (bank passwords, bank -> MSP, users, sender mappings, ignore rules, TAT rules, alert rules) differ only in
 // data: this table of columns, endpoints and form fields.
 import {
   changeIgnoreRule,
@@ -34,6 +34,14 @@ import {
   deleteTatRule,
   listTatRules,
   type TatRule,
+  alertRuleFields,
+  changeAlertRule,
+  createAlertRule,
+  deleteAlertRule,
+  listAlertRules,
+  weekdayChoices,
+  type AlertRule,
+  type AlertRuleFields,
 } from '@ejdesk/api-client';
 import { remoteNames } from '@ejdesk/contract';
 import { formatDateTime, type ColumnDef } from '@ejdesk/ui';
@@ -353,6 +361,88 @@ export const deployTokenList: AdminListConfig<DeployToken, 'remote' | 'name'> = 
       title: 'Revoke Deploy Token',
       removedMessage: 'Deploy token revoked',
       consequence: 'Deploys and rollbacks with it are refused at once.',
+    },
+  },
+};
+
+/**
+ * The alert rules: which clocks, how many days before their due date, to whom (the owner, a team's
+ * addresses) or to which webhook, and in which working hours. The webhook's key is write-only.
+ */
+export const alertRuleList: AdminListConfig<AlertRule, keyof AlertRuleFields> = {
+  title: 'Alert Rules',
+  queryKey: ['admin', 'alert-rules'],
+  list: listAlertRules,
+  columns: [
+    { header: 'Name', accessorKey: 'name' },
+    { header: 'Clocks', id: 'clocks', accessorFn: (r) => (r.clocks.length ? r.clocks.join(', ') : 'Every clock') },
+    {
+      header: 'Warns',
+      id: 'days_before',
+      accessorFn: (r) => (r.days_before === 0 ? 'On the last day' : `${r.days_before} days before`),
+      meta: { nowrap: true },
+    },
+    {
+      header: 'To',
+      id: 'to',
+      accessorFn: (r) =>
+        r.channel === 'webhook'
+          ? `Webhook ${r.webhook_url}${r.has_webhook_secret ? ' (signed)' : ''}`
+          : [r.to_owner ? 'The owner' : '', ...r.to_addresses].filter(Boolean).join(', '),
+    },
+    {
+      header: 'Working Hours',
+      id: 'hours',
+      accessorFn: (r) =>
+        `${Object.entries(weekdayChoices).find(([, days]) => days.join() === r.weekdays.join())?.[0] ?? r.weekdays.join(', ')}, ${r.hours_from}-${r.hours_to} h (${r.time_zone})`,
+    },
+  ],
+  addLabel: 'Add Alert Rule',
+  modalTitle: 'Add Alert Rule',
+  fields: [
+    { name: 'name', label: 'Name' },
+    { name: 'clocks', label: 'Clocks', optional: true, hint: 'Keys such as tat, nfs.representment, separated by commas; none: every clock' },
+    { name: 'days_before', label: 'Days before the due date', hint: '0: on the last day' },
+    {
+      name: 'channel',
+      label: 'Sent by',
+      options: [
+        { value: 'email', label: 'Email (through the SMTP relay)' },
+        { value: 'webhook', label: 'Webhook (a signed POST)' },
+      ],
+    },
+    {
+      name: 'to_owner',
+      label: 'To the dispute’s owner',
+      options: [
+        { value: 'yes', label: 'Yes' },
+        { value: 'no', label: 'No' },
+      ],
+    },
+    { name: 'to_addresses', label: 'Also to (email addresses)', optional: true, hint: 'A team’s addresses, separated by commas' },
+    { name: 'webhook_url', label: 'Webhook address', optional: true, hint: 'https:// only' },
+    {
+      name: 'webhook_secret',
+      label: 'Webhook key',
+      type: 'password',
+      optional: true,
+      hint: 'At least 16 characters; it signs each call',
+      hintOnEdit: 'Left empty, the stored key stays',
+    },
+    { name: 'hours', label: 'Working hours', hint: 'From-to, whole hours: 9-18' },
+    { name: 'weekdays', label: 'Working days', options: Object.keys(weekdayChoices).map((value) => ({ value, label: value })) },
+    { name: 'time_zone', label: 'Time zone', hint: 'Such as Asia/Kolkata' },
+  ],
+  create: createAlertRule,
+  createdMessage: 'Alert rule saved; the workers warn by it from their next round',
+  rows: {
+    describe: (r) => r.name,
+    change: { save: changeAlertRule, modalTitle: 'Change Alert Rule', changedMessage: 'Alert rule changed', fill: alertRuleFields },
+    remove: {
+      remove: deleteAlertRule,
+      title: 'Delete Alert Rule',
+      removedMessage: 'Alert rule deleted',
+      consequence: 'No warning is made by it any more; what it sent stays in the deliveries.',
     },
   },
 };
