@@ -29,7 +29,7 @@ test('a reveal shows in the audit log with its reason; What filters it; Export s
   const file = await download;
   expect(file.suggestedFilename()).toBe('audit_log.csv');
   const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
-  expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","At (hashed)","User ID","Previous hash","Hash"');
+  expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","Chain #","At (hashed)","User ID","Previous hash","Hash"');
   expect(lines.length).toBeGreaterThan(1);
   expect(lines.slice(1).every((line) => line.includes(',"reveal",'))).toBe(true);
   expect(lines[1]).toContain(reason);

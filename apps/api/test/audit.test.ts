@@ -92,7 +92,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="audit_log.csv"');
     const lines = response.body.trim().split('\r\n');
-    expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","At (hashed)","User ID","Previous hash","Hash"');
+    expect(lines[0]).toBe('"When (UTC)","Who","What","Entity","Entity ID","Detail","IP","Entry","Chain #","At (hashed)","User ID","Previous hash","Hash"');
     // Newest first: both logins and the failed one; every field quoted.
     expect(lines.slice(1).map((l) => l.split(',').slice(1, 3))).toEqual([
       [`"${admin.email}"`, '"login"'],
@@ -191,7 +191,7 @@ describe.each(backends)('audit log on %s', (backend) => {
   it('exports the chain in the CSV too: each entry and its hashes', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/export/', headers: { authorization } });
     const newest = response.body.split('\r\n')[1]!;
-    expect(newest).toMatch(/,"\d+","\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z","\d+","[0-9a-f]{64}","[0-9a-f]{64}"$/);
+    expect(newest).toMatch(/,"\d+","\d+","\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z","\d+","[0-9a-f]{64}","[0-9a-f]{64}"$/);
   });
 
   it('is for admins: an operator gets 403 and no rows', async () => {

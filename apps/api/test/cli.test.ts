@@ -77,6 +77,7 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       await database.migrate();
       for (let i = 1; i <= 6; i += 1)
         await audit(database.db, { userId: null, action: 'change', entity: 'tat_rule', entityId: String(i), detail: `days ${i}` });
+      await database.db.execute(sql`select audit_chain_extend(null, true)`);
       const ids = (await queryRows<{ id: number }>(database.db, sql`select id::float8 as id from audit_log order by id`)).map((r) => r.id);
       const verify = async () => {
         try {
@@ -108,7 +109,7 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       // Inserted at the end, chained as the database would: only the head tells.
       const [last] = await queryRows<{ hash: string }>(database.db, sql`select hash from audit_log where id = ${ids[5]}`);
       await behindItsBack(
-        sql`insert into audit_log (id, action, entity, prev_hash, hash) values (${ids[5]! + 1}, 'delete', 'bank_password', ${last!.hash},
+        sql`insert into audit_log (id, chain_seq, action, entity, prev_hash, hash) values (${ids[5]! + 1}, 7, 'delete', 'bank_password', ${last!.hash},
               audit_entry_hash(${last!.hash}, now(), null, 'delete', 'bank_password', null, null, null))`,
       );
       expect(await verify()).toEqual({ code: 1, said: expect.stringContaining('The newest entries were removed or changed') });
@@ -138,6 +139,8 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       // It starts on the database its owner migrated (it may not migrate), and adds entries.
       await api.migrate();
       await api.db.transaction((tx) => audit(tx as unknown as Db, { userId: null, action: 'login', entity: 'user' }));
+      // It places its entries in the chain (the chainer runs as the owner), and cannot do more.
+      await api.db.execute(sql`select audit_chain_extend(null, true)`);
       expect(await queryRows(api.db, sql`select action, prev_hash from audit_log`)).toEqual([{ action: 'login', prev_hash: '0'.repeat(64) }]);
       // The grants refuse it before any trigger runs, even with the triggers off.
       expect(await refusal(sql`update audit_log set detail = 'x'`)).toBe('permission denied for table audit_log');

@@ -7,6 +7,7 @@ import { loadIngestRules, type Db } from '@ejdesk/db';
 import { createLogger } from './log.ts';
 import { processStored, type RunOptions } from './run.ts';
 import { watchMailboxes } from './mailboxes.ts';
+import { watchAlerts } from './alerts/send.ts';
 import { mailboxName } from '@ejdesk/mailbox';
 import { loadIngestConfig } from './config.ts';
 import { startingWith } from '@ejdesk/settings';
@@ -40,10 +41,18 @@ export async function start(host: { db: Db; bankPassKey: Buffer; embedded?: bool
     bootstrap: settings,
     soleWorker: host.embedded,
   });
+  const rounds = watchAlerts({
+    db: host.db,
+    settings: config.alerts,
+    bankPassKey: host.bankPassKey,
+    clockTimeZone: config.clockTimeZone,
+    log,
+    signal: controller.signal,
+  });
   return {
     async stop() {
       controller.abort();
-      await watching;
+      await Promise.all([watching, rounds]);
     },
     async processQueued() {
       const summary = await processStored(options);

@@ -4,7 +4,7 @@
 // row with the triggers off is named by the walk, each kind for what it is.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { audit, chainBatches, chainStart, entryHash, queryRows, verifyAuditChain, walkChain, type Database, type Db } from '../src/index.ts';
+import { audit, chainBatches, chainStart, entryHash, extendAuditChain, queryRows, verifyAuditChain, walkChain, type Database, type Db } from '../src/index.ts';
 import { backends, migrated } from './backends.ts';
 
 /** As a database administrator with the triggers off (the product's own refusal bypassed). */
@@ -57,6 +57,7 @@ describe.each(backends)('the audit chain on %s', (backend) => {
       { userId: null, action: 'a', entity: 'bc', entityId: null, detail: null },
     ];
     for (const row of contents) await audit(database.db, row);
+    expect(await extendAuditChain(database.db, true)).toBe(contents.length);
     const entries = await all(chainBatches(database.db));
     expect(entries).toHaveLength(contents.length);
     expect(entries[0]!.prev_hash).toBe(chainStart);
@@ -69,14 +70,38 @@ describe.each(backends)('the audit chain on %s', (backend) => {
     expect(report).toMatchObject({ ok: true, entries: 5, first: null, last_hash: entries[4]!.hash });
   });
 
-  it('refuses to change or remove an entry, whatever a caller gives as its hashes', async () => {
-    await database.db.execute(sql`insert into audit_log (id, action, entity, prev_hash, hash) values (999, 'create', 'x', 'forged', 'forged')`);
-    const [entry] = await queryRows<{ id: number; prev_hash: string }>(database.db, sql`select id::float8 as id, prev_hash from audit_log`);
-    expect(entry!.id).not.toBe(999);
-    expect(entry!.prev_hash).toBe(chainStart);
+  it('writes an entry unchained whatever a caller gives, chains it after, and refuses any other change', async () => {
+    await database.db.execute(sql`insert into audit_log (action, entity, chain_seq, prev_hash, hash) values ('create', 'x', 1, 'forged', 'forged')`);
+    const read = () =>
+      queryRows<{ chain_seq: number | null; prev_hash: string }>(database.db, sql`select chain_seq::float8 as chain_seq, prev_hash from audit_log`);
+    expect(await read()).toEqual([{ chain_seq: null, prev_hash: '' }]);
+    // Its content cannot change before it is chained either.
+    expect(await refusal(database.db.execute(sql`update audit_log set detail = 'edited', chain_seq = 1`))).toMatch(/never changed or removed/);
+    expect(await extendAuditChain(database.db, true)).toBe(1);
+    expect(await read()).toEqual([{ chain_seq: 1, prev_hash: chainStart }]);
     expect(await refusal(database.db.execute(sql`update audit_log set detail = 'edited'`))).toMatch(/never changed or removed/);
     expect(await refusal(database.db.execute(sql`delete from audit_log`))).toMatch(/never changed or removed/);
     expect((await verifyAuditChain(database.db)).ok).toBe(true);
+  });
+
+  // PGlite is one connection: a transaction left open holds it, so this is PostgreSQL's alone.
+  it.runIf(backend === 'postgres')('never makes a writer wait for another: an entry of a transaction still open is chained once it commits', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = database.db.transaction(async (tx) => {
+      await audit(tx as unknown as Db, { userId: null, action: 'status', entity: 'dispute', entityId: 'bulk' });
+      await held;
+    });
+    // Meanwhile others write and are chained; the open one is not seen yet.
+    await new Promise((r) => setTimeout(r, 50));
+    await audit(database.db, { userId: null, action: 'login', entity: 'session' });
+    await audit(database.db, { userId: null, action: 'logout', entity: 'session' });
+    expect((await verifyAuditChain(database.db)).entries).toBe(2);
+    release();
+    await slow;
+    const report = await verifyAuditChain(database.db);
+    expect(report).toMatchObject({ ok: true, entries: 3 });
+    expect((await all(chainBatches(database.db))).map((e) => e.action)).toEqual(['login', 'logout', 'status']);
   });
 
   it('makes one chain of entries written in parallel, in id order', async () => {
@@ -95,19 +120,10 @@ describe.each(backends)('the audit chain on %s', (backend) => {
   });
 
   it('names an entry edited, one deleted and one inserted behind its back, each for what it is', async () => {
-    for (let i = 1; i <= 8; i += 1) {
+    for (let i = 1; i <= 8; i += 1)
       await audit(database.db, { userId: null, action: 'change', entity: 'sender_mapping', entityId: String(i), detail: `entry ${i}` });
-      // A change rolled back after its entry was written leaves an unused id after the second.
-      if (i === 2)
-        await database.db
-          .transaction(async (tx) => {
-            await audit(tx as unknown as Db, { userId: null, action: 'change', entity: 'rolled back' });
-            throw new Error('rolled back');
-          })
-          .catch(() => undefined);
-    }
+    await extendAuditChain(database.db, true);
     const [, second, third, fourth, fifth, sixth, , eighth] = await ids();
-    expect(third).toBeGreaterThan(second! + 1);
 
     // Edited: the third entry's detail.
     await asAdministrator(database.db, sql`update audit_log set detail = 'entry 3, kinder' where id = ${third}`);
@@ -126,8 +142,12 @@ describe.each(backends)('the audit chain on %s', (backend) => {
     await asAdministrator(database.db, sql`insert into audit_log select * from json_populate_record(null::audit_log, ${JSON.stringify(removed)}::json)`);
     expect((await verifyAuditChain(database.db)).ok).toBe(true);
 
-    // Inserted: a well-formed entry slipped in after the second, hashed as the chain would.
-    const [after] = await queryRows<{ hash: string }>(database.db, sql`select hash from audit_log where id = ${second}`);
+    // Inserted: a well-formed entry slipped in after the second, hashed as the chain would, the
+    // places after it moved on by one as a forger would.
+    const [after] = await queryRows<{ hash: string; chain_seq: number }>(
+      database.db,
+      sql`select hash, chain_seq::float8 as chain_seq from audit_log where id = ${second}`,
+    );
     const forged = {
       at: '2026-01-01T00:00:00.000000Z',
       user_id: null,
@@ -137,23 +157,26 @@ describe.each(backends)('the audit chain on %s', (backend) => {
       ip: null,
       detail: 'never happened',
     };
+    await asAdministrator(database.db, sql`update audit_log set chain_seq = chain_seq + 1000 where chain_seq > ${after!.chain_seq}`);
+    await asAdministrator(database.db, sql`update audit_log set chain_seq = chain_seq - 999 where chain_seq > 1000`);
     await asAdministrator(
       database.db,
-      sql`insert into audit_log (id, at, user_id, action, entity, entity_id, prev_hash, hash)
-          values (${second! + 1}, ${forged.at}::timestamptz, null, ${forged.action}, ${forged.entity}, ${forged.entity_id}, ${after!.hash}, ${entryHash(after!.hash, forged)})`,
+      sql`insert into audit_log (id, chain_seq, at, user_id, action, entity, entity_id, prev_hash, hash)
+          values (1000000, ${after!.chain_seq + 1}, ${forged.at}::timestamptz, null, ${forged.action}, ${forged.entity}, ${forged.entity_id}, ${after!.hash}, ${entryHash(after!.hash, forged)})`,
     );
     report = await verifyAuditChain(database.db);
     expect(report.problems.map((p) => p.kind)).toEqual(['inserted']);
-    expect(report.first).toMatchObject({ kind: 'inserted', id: second! + 1 });
+    expect(report.first).toMatchObject({ kind: 'inserted', id: 1000000 });
 
     // The newest entry removed: only the head can tell.
-    await asAdministrator(database.db, sql`delete from audit_log where id = ${second! + 1} or id = ${eighth}`);
+    await asAdministrator(database.db, sql`delete from audit_log where id = 1000000 or id = ${eighth}`);
     report = await verifyAuditChain(database.db);
     expect(report.problems.map((p) => p.kind)).toEqual(['removed_newest']);
   });
 
   it('walks an exported range from its first link, and names a broken one there too', async () => {
     for (let i = 1; i <= 4; i += 1) await audit(database.db, { userId: null, action: 'create', entity: 'n', entityId: String(i) });
+    await extendAuditChain(database.db, true);
     const entries = (await all(chainBatches(database.db))).slice(1);
     async function* once(rows: typeof entries) {
       yield rows;

@@ -6,7 +6,18 @@
 import { createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { claimDeliveries, decryptBankPass, digestLines, markFailed, markSent, planDigests, planWarnings, type ClaimedDelivery, type Db } from '@ejdesk/db';
+import {
+  claimDeliveries,
+  decryptBankPass,
+  digestLines,
+  extendAuditChain,
+  markFailed,
+  markSent,
+  planDigests,
+  planWarnings,
+  type ClaimedDelivery,
+  type Db,
+} from '@ejdesk/db';
 import type { AlertSettings } from '../config.ts';
 import type { Logger } from '../log.ts';
 
@@ -127,13 +138,15 @@ export async function sendAlertsOnce(options: AlertOptions, transport: Transport
   }
 }
 
-/** The worker's alert loop (`pnpm worker`): every ALERT_INTERVAL_SECONDS until stopped. */
+/** The worker's round (`pnpm worker`, and beside the API under `pnpm start`): every ALERT_INTERVAL_SECONDS until stopped, the audit chain extended and the alerts sent. */
 export async function watchAlerts(options: AlertOptions): Promise<void> {
   const worker = options.worker ?? workerName();
   const transport = transportOf(options.settings, worker);
   try {
     while (!options.signal?.aborted) {
       try {
+        // The audit entries written since the last round take their places in the chain.
+        await extendAuditChain(options.db, false);
         await sendAlertsOnce({ ...options, worker }, transport);
       } catch (error) {
         options.log.warn(`alerts: ${error instanceof Error ? error.message : String(error)}; trying again in ${options.settings.intervalMs / 1000} s`);

@@ -44,6 +44,8 @@ export interface AuditExportRow extends AuditRow {
   /** The time exactly as hashed (UTC, to the microsecond). */
   at_hashed: string;
   user_id: number | null;
+  /** Its place in the chain; null until the chainer has placed it (just after it committed). */
+  chain_seq: number | null;
   prev_hash: string;
   hash: string;
 }
@@ -52,6 +54,7 @@ const exportColumns = {
   ...columns,
   at_hashed: sql<string>`to_char(${auditLog.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   user_id: auditLog.userId,
+  chain_seq: auditLog.chainSeq,
   prev_hash: auditLog.prevHash,
   hash: auditLog.hash,
 };

@@ -1,6 +1,7 @@
 // The audit log's hash chain, walked: each entry's hash is recomputed from its content and the hash
 // before it (audit/functions.sql says how), and each link is checked against the entry read before
-// it. What a walk can tell: an entry changed (its hash no longer matches its content), an entry
+// it, in chain order (the order entries were seen committed: the chainer places each just after).
+// What a walk can tell: an entry changed (its hash no longer matches its content), an entry
 // inserted (the entry after it links past it), an entry removed (a link to nothing read), and the
 // newest entries removed (the last entry is not the chain's head). An entry changed and its hash
 // recomputed shows as a broken link after it. The same walk checks an exported file (chainEntry).
@@ -14,6 +15,8 @@ export const chainStart = '0'.repeat(64);
 /** An entry as it is hashed and exported: the exact time, the user's id, the two hashes. */
 export interface ChainEntry {
   id: number;
+  /** Its place in the chain: the order entries were seen committed (audit_chain_extend). */
+  seq: number;
   /** UTC, to the microsecond: 2026-11-28T09:15:02.123456Z. */
   at: string;
   user_id: number | null;
@@ -31,7 +34,7 @@ export interface ChainEntry {
 const field = (value: string | null) => (value === null ? '-' : `${Buffer.byteLength(value, 'utf8')}:${value}`);
 
 /** An entry's hash from its content and the hash before it: audit_entry_hash of functions.sql. */
-export function entryHash(prevHash: string, e: Omit<ChainEntry, 'id' | 'prev_hash' | 'hash' | 'user_email'>): string {
+export function entryHash(prevHash: string, e: Omit<ChainEntry, 'id' | 'seq' | 'prev_hash' | 'hash' | 'user_email'>): string {
   const text = `${prevHash}|${field(e.at)}${field(e.user_id === null ? null : String(e.user_id))}${field(e.action)}${field(e.entity)}${field(e.entity_id)}${field(e.ip)}${field(e.detail)}`;
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -48,7 +51,7 @@ export interface ChainProblem {
 export interface ChainReport {
   ok: boolean;
   entries: number;
-  /** The first problem, in id order; none when the chain holds. */
+  /** The first problem, in chain order; none when the chain holds. */
   first: ChainProblem | null;
   /** Every problem found, up to a hundred. */
   problems: ChainProblem[];
@@ -59,7 +62,7 @@ export interface ChainReport {
 const problemLimit = 100;
 
 /**
- * Walks entries in id order. `head`, when known (the database's head row), is where the chain must
+ * Walks entries in chain order. `head`, when known (the database's head row), is where the chain must
  * end; `startHash` is where it must begin (the zeros, or an exported range's first prev_hash).
  */
 export async function walkChain(
@@ -112,7 +115,10 @@ export async function walkChain(
   return { ok: problems.length === 0, entries: n, first: problems[0] ?? null, problems, last_hash: lastHash };
 }
 
-/** The log's entries in id order, in batches (keyset), as they are hashed; `from`/`to` are whole UTC days. */
+/**
+ * The chained entries in chain order, in batches (keyset on the place), as they are hashed;
+ * `from`/`to` are whole UTC days. Entries not chained yet are left out: chain them first.
+ */
 export async function* chainBatches(
   db: Db,
   range: { from?: string | undefined; to?: string | undefined } = {},
@@ -122,22 +128,32 @@ export async function* chainBatches(
   for (;;) {
     const rows = await queryRows<ChainEntry>(
       db,
-      sql`select a.id::float8 as id, to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, a.user_id, a.action, a.entity,
-                 a.entity_id, a.ip, a.detail, a.prev_hash, a.hash, u.email as user_email
+      sql`select a.id::float8 as id, a.chain_seq::float8 as seq, to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, a.user_id,
+                 a.action, a.entity, a.entity_id, a.ip, a.detail, a.prev_hash, a.hash, u.email as user_email
           from audit_log a left join users u on u.id = a.user_id
-          where a.id > ${after}
+          where a.chain_seq > ${after}
             and (${range.from ?? null}::date is null or a.at >= (${range.from ?? null}::date)::timestamp at time zone 'UTC')
             and (${range.to ?? null}::date is null or a.at < (${range.to ?? null}::date + 1)::timestamp at time zone 'UTC')
-          order by a.id limit ${batchSize}`,
+          order by a.chain_seq limit ${batchSize}`,
     );
     if (rows.length) yield rows;
     if (rows.length < batchSize) return;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]!.seq;
   }
+}
+
+/**
+ * Chains the committed entries not chained yet (all of them when `wait`, waiting for a chainer
+ * already at work; else up to 10,000, leaving the work to a chainer at work). Returns how many.
+ */
+export async function extendAuditChain(db: Db, wait: boolean): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select audit_chain_extend(${wait ? null : 10_000}::int, ${wait}) as n`);
+  return row?.n ?? 0;
 }
 
 /** The database's whole chain, walked: what `GET /api/admin/audit-log/verify/` and `pnpm audit-log verify` say. */
 export async function verifyAuditChain(db: Db): Promise<ChainReport> {
+  await extendAuditChain(db, true);
   const [head] = await queryRows<{ last_id: number; last_hash: string }>(
     db,
     sql`select last_id::float8 as last_id, last_hash from audit_chain_head where id = 1`,

@@ -22,32 +22,65 @@ RETURNS text LANGUAGE sql STABLE AS $$
 $$;
 
 --> statement-breakpoint
--- A new entry is chained onto the head: the head's row is locked to the end of the transaction, so
--- entries are chained one writer at a time, and the id is taken under that lock, so that id order
--- is chain order (an id taken before it, by the column's default, could commit after a later one).
--- Whatever a caller gave as hashes or id is replaced. SECURITY DEFINER: the API's role may only
--- insert entries (docs/operations.md), not write the head.
+-- A new entry is written unchained, whatever a caller gave as its place or hashes: the chainer
+-- gives it those once it has committed. No lock is taken, so no writer waits for another.
 -- Trigger: audit_log_chain, BEFORE INSERT ON audit_log (migration 0051).
 CREATE OR REPLACE FUNCTION audit_log_chain_link() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
-DECLARE
-  head audit_chain_head%ROWTYPE;
+LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT * INTO head FROM audit_chain_head WHERE id = 1 FOR UPDATE;
-  NEW.id := nextval(pg_get_serial_sequence('audit_log', 'id'));
-  NEW.prev_hash := head.last_hash;
-  NEW.hash := audit_entry_hash(NEW.prev_hash, NEW.at, NEW.user_id, NEW.action, NEW.entity, NEW.entity_id, NEW.ip, NEW.detail);
-  UPDATE audit_chain_head SET last_id = NEW.id, last_hash = NEW.hash, entries = entries + 1 WHERE id = 1;
+  NEW.chain_seq := NULL;
+  NEW.prev_hash := '';
+  NEW.hash := '';
   RETURN NEW;
 END $$;
 
 --> statement-breakpoint
+-- Chains the committed entries not chained yet (up to max_rows, all when null), in id order, onto
+-- the head: each gets the next place, the head's hash as prev_hash, and its hash. One chainer at a
+-- time (an advisory lock: `wait` waits for it, else it leaves the work to the one running). Run by
+-- the worker every round, and before a verification or an export (audit/chain.ts). SECURITY
+-- DEFINER: the API's role may not update entries (docs/operations.md).
+CREATE OR REPLACE FUNCTION audit_chain_extend(max_rows integer, wait boolean) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+DECLARE
+  head audit_chain_head%ROWTYPE;
+  entry record;
+  prev text;
+  n integer := 0;
+BEGIN
+  IF wait THEN
+    PERFORM pg_advisory_xact_lock(727002);
+  ELSIF NOT pg_try_advisory_xact_lock(727002) THEN
+    RETURN 0;
+  END IF;
+  SELECT * INTO head FROM audit_chain_head WHERE id = 1 FOR UPDATE;
+  FOR entry IN SELECT * FROM audit_log WHERE chain_seq IS NULL ORDER BY id LIMIT max_rows LOOP
+    prev := head.last_hash;
+    head.entries := head.entries + 1;
+    head.last_hash := audit_entry_hash(prev, entry.at, entry.user_id, entry.action, entry.entity, entry.entity_id, entry.ip, entry.detail);
+    head.last_id := entry.id;
+    UPDATE audit_log SET chain_seq = head.entries, prev_hash = prev, hash = head.last_hash WHERE id = entry.id;
+    n := n + 1;
+  END LOOP;
+  IF n > 0 THEN
+    UPDATE audit_chain_head SET last_id = head.last_id, last_hash = head.last_hash, entries = head.entries WHERE id = 1;
+  END IF;
+  RETURN n;
+END $$;
+
+--> statement-breakpoint
 -- Entries are never changed or removed, by any role that leaves triggers on (the API's role is
--- also refused by its grants). A user is switched off, never deleted, so user_id's ON DELETE SET
--- NULL never fires.
+-- also refused by its grants), but for the chainer's one write: an unchained entry given its place
+-- and hashes, its content as it was. A user is switched off, never deleted, so user_id's ON DELETE
+-- SET NULL never fires.
 -- Trigger: audit_log_unchanged, BEFORE UPDATE OR DELETE ON audit_log (migration 0051).
 CREATE OR REPLACE FUNCTION audit_log_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.chain_seq IS NULL AND NEW.chain_seq IS NOT NULL
+     AND (NEW.id, NEW.user_id, NEW.action, NEW.entity, NEW.entity_id, NEW.ip, NEW.detail, NEW.at)
+         IS NOT DISTINCT FROM (OLD.id, OLD.user_id, OLD.action, OLD.entity, OLD.entity_id, OLD.ip, OLD.detail, OLD.at) THEN
+    RETURN NEW;
+  END IF;
   RAISE EXCEPTION 'audit log entries are never changed or removed' USING ERRCODE = 'insufficient_privilege';
 END $$;

@@ -2,7 +2,7 @@
 // writes to it, and the rows are added only by the actions they record.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { auditBatches, chainBatches, listAudit, verifyAuditChain, type AuditExportRow as Row, type AuditFilters } from '@ejdesk/db';
+import { auditBatches, chainBatches, extendAuditChain, listAudit, verifyAuditChain, type AuditExportRow as Row, type AuditFilters } from '@ejdesk/db';
 import { csvChunks, type ExportColumn } from '@ejdesk/export/server';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
 import { AuditChainQuery, AuditChainReport, AuditExportQuery, AuditQuery, AuditRow } from '@ejdesk/contract/schemas/audit.ts';
@@ -20,6 +20,7 @@ const auditColumns: ExportColumn<Row>[] = [
   { header: 'IP', value: 'ip' },
   // The chain, for an auditor: the entry, its time and user exactly as hashed, and its two hashes.
   { header: 'Entry', value: 'id' },
+  { header: 'Chain #', value: 'chain_seq' },
   { header: 'At (hashed)', value: 'at_hashed' },
   { header: 'User ID', value: 'user_id' },
   { header: 'Previous hash', value: 'prev_hash' },
@@ -50,6 +51,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/audit-log/export/',
     { config: { credential: 'admin' }, schema: { querystring: AuditExportQuery, response: { 200: FileAnswer('text/csv'), ...errorResponses } } },
     async (request, reply) => {
+      await extendAuditChain(db, true);
       const stream = Readable.from(csvChunks(auditBatches(db, filtersOf(request.query)), auditColumns));
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit_log.csv"').send(stream);
     },
@@ -67,6 +69,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const range = { from: request.query.from || undefined, to: request.query.to || undefined };
+      await extendAuditChain(db, true);
       const name = `audit_log_chain${range.from ? `_from_${range.from}` : ''}${range.to ? `_to_${range.to}` : ''}.jsonl`;
       return reply
         .type('application/x-ndjson; charset=utf-8')
