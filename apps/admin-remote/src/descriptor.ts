@@ -13,6 +13,7 @@ export const screenTable = {
   ruleSets: { path: '/rule-sets', label: 'Rule Sets', nav: 143 },
   alertRules: { path: '/alert-rules', label: 'Alert Rules', nav: 144 },
   alertDeliveries: { path: '/alert-deliveries', label: 'Alert Deliveries', nav: 144.5 },
+  fourEyes: { path: '/four-eyes', label: 'Four Eyes', nav: 144.7 },
   mailboxes: { path: '/mailboxes', label: 'Mailboxes', nav: 145 },
   users: { path: '/users', label: 'Users', nav: 150 },
   releases: { path: '/releases', label: 'Releases', nav: 153 },

@@ -16,6 +16,7 @@ import {
 } from './features/admin-lists/lists.tsx';
 import { AuditLogPage } from './features/audit-log/AuditLogPage.tsx';
 import { DeliveriesPage } from './features/alerts/DeliveriesPage.tsx';
+import { FourEyesPage } from './features/four-eyes/FourEyesPage.tsx';
 import { MailboxesPage } from './features/mailboxes/MailboxesPage.tsx';
 import { ReleasesPage } from './features/releases/ReleasesPage.tsx';
 import { RuleSetsPage } from './features/rule-sets/RuleSetsPage.tsx';
@@ -29,6 +30,7 @@ const pages: Record<keyof typeof screenTable, ReactElement> = {
   ruleSets: <RuleSetsPage />,
   alertRules: <AdminListPage list={alertRuleList} />,
   alertDeliveries: <DeliveriesPage />,
+  fourEyes: <FourEyesPage />,
   mailboxes: <MailboxesPage />,
   users: <AdminListPage list={userList} />,
   releases: <ReleasesPage />,

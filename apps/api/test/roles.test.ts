@@ -32,7 +32,7 @@ describe.each(backends)('roles on %s', (backend) => {
   it('gives an operator every route but the admin lists, which answer 403 and change nothing', async () => {
     const authorization = `JWT ${(await login(t.app, operator)).access}`;
     const routes = protectedRoutes();
-    expect(routes.filter((r) => adminOnly.test(r.url)).length).toBe(43);
+    expect(routes.filter((r) => adminOnly.test(r.url)).length).toBe(45);
     expect(routes.length).toBeGreaterThan(30);
     for (const route of routes) {
       const response = await t.app.inject({

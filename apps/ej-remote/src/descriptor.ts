@@ -9,6 +9,8 @@ export const screenTable = {
   overage: { path: '/overage', label: 'Overage' },
   successing: { path: '/successing', label: 'Successing' },
   dispute: { path: '/disputes/:id', label: 'Dispute' },
+  approvals: { path: '/approvals', label: 'Approvals', nav: 35 },
+  approval: { path: '/approvals/:id', label: 'Approval' },
   // After All Email: the EJ data's journals, before the file kinds.
   journals: { path: '/journals', label: 'Journals', nav: 45 },
   journal: { path: '/journals/:id', label: 'Journal' },

@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { screenTable } from './descriptor.ts';
 import { DisputePage } from './features/disputes/DisputePage.tsx';
+import { ApprovalPage, ApprovalsPage } from './features/approvals/ApprovalsPage.tsx';
 import { EjFileListPage } from './features/ej-file-lists/EjFileListPage.tsx';
 import { EjTablePage } from './features/ej-table/EjTablePage.tsx';
 import { JournalsPage } from './features/journals/JournalsPage.tsx';
@@ -14,6 +15,8 @@ const pages: Record<keyof typeof screenTable, ReactElement> = {
   overage: <EjFileListPage key="overage" kind="overage" title={screenTable.overage.label} />,
   successing: <EjFileListPage key="succeeding" kind="succeeding" title={screenTable.successing.label} />,
   dispute: <DisputePage />,
+  approvals: <ApprovalsPage />,
+  approval: <ApprovalPage />,
   journals: <JournalsPage />,
   journal: <JournalViewer />,
 };

@@ -13,6 +13,7 @@ export * from './endpoints/releases.ts';
 export { signIn, LoginError } from './sign-in.ts';
 export * from './endpoints/audit.ts';
 export * from './endpoints/alerts.ts';
+export * from './endpoints/approvals.ts';
 export { changePassword, mustChangePassword } from './sign-in.ts';
 export * from './endpoints/mail-flow.ts';
 export * from './events.ts';

@@ -8,6 +8,7 @@ import type { EmailListName, FileKindName, emailListPaths, fileKindPaths } from 
 import type { Account, ConnectionTest, IgnoreRule, Mailbox, SenderMapping } from './endpoints/admin.ts';
 import type { AuditChainReport, AuditEntry } from './endpoints/audit.ts';
 import type { AlertDelivery, AlertRule } from './endpoints/alerts.ts';
+import type { ChangeRequest, ChangeRequestDetail, FourEyesSetting } from './endpoints/approvals.ts';
 import type { DataFileDetail, DataFileListRow } from './endpoints/files.ts';
 import type { MailFlow, MailStall, Reprocessed } from './endpoints/mail-flow.ts';
 import type { ColumnChoice } from './endpoints/preferences.ts';
@@ -85,6 +86,12 @@ interface ContractAnswers {
   [changeAlert: `PUT /admin/alert-rules/${number}/`]: AlertRule;
   [removeAlert: `DELETE /admin/alert-rules/${number}/`]: Nothing;
   '/admin/alert-deliveries/': Paginated<AlertDelivery>;
+  '/approvals/': Paginated<ChangeRequest>;
+  [approval: `/approvals/${number}/`]: ChangeRequestDetail;
+  [approve: `POST /approvals/${number}/approve/`]: ChangeRequest;
+  [reject: `POST /approvals/${number}/reject/`]: ChangeRequest;
+  '/admin/four-eyes/': FourEyesSetting[];
+  'PUT /admin/four-eyes/': FourEyesSetting[];
   '/admin/audit-log/chain/': string;
   '/scrape/extract/email/data/pagination/': Paginated<EjRecord>;
   '/scrape/extract/overage/data/': EjRecord[];

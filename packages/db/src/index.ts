@@ -18,5 +18,6 @@ export * from './mailboxes/index.ts';
 export * from './registry/index.ts';
 export * from './disputes/index.ts';
 export * from './alerts/index.ts';
+export * from './approvals/index.ts';
 export * from './idempotency/index.ts';
 export * from './journals/index.ts';

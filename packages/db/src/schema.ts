@@ -14,5 +14,6 @@ export * from './mailboxes/schema.ts';
 export * from './registry/schema.ts';
 export * from './disputes/schema.ts';
 export * from './alerts/schema.ts';
+export * from './approvals/schema.ts';
 export * from './idempotency/schema.ts';
 export * from './journals/schema.ts';

@@ -8,7 +8,7 @@ import type { RelyingParty } from '../lib/sso.ts';
 import { unknownPathsNeed, type Credential } from '../plugins/credentials.ts';
 import { auditRoutes } from './audit/index.ts';
 import { bankListRoutes } from './banks/index.ts';
-import { disputeRoutes, ruleSetRoutes, tatRuleRoutes } from './disputes/index.ts';
+import { approvalRoutes, disputeRoutes, fourEyesRoutes, ruleSetRoutes, tatRuleRoutes } from './disputes/index.ts';
 import { alertRoutes } from './alerts/index.ts';
 import { ejRecordRoutes } from './ej-records/index.ts';
 import { emailRoutes, producedRoutes } from './emails/index.ts';
@@ -38,6 +38,8 @@ const domains = (relyingParty: RelyingParty | undefined): Record<string, Mounted
     [tatRuleRoutes, '/api/admin'],
     [alertRoutes, '/api/admin'],
     [ruleSetRoutes, '/api/admin'],
+    [approvalRoutes, '/api/approvals'],
+    [fourEyesRoutes, '/api/admin'],
   ],
   journals: [[journalRoutes, '/api/journals']],
   ingest: [

@@ -3,6 +3,7 @@
 import type { Answer } from '@ejdesk/contract';
 import type * as disputes from '@ejdesk/contract/schemas/disputes.ts';
 import { http } from '../http.ts';
+import type { RequestMade } from './approvals.ts';
 import { cleanParams, type QueryParams } from './emails.ts';
 
 export type DisputeRecord = Answer<typeof disputes.DisputeRecord>;
@@ -20,12 +21,14 @@ export interface StatusChange {
 
 export const getDispute = async (id: number | string, signal?: AbortSignal) => (await http.get<DisputeStory>(`/disputes/${id}/`, { signal })).data;
 
-export const setDisputeStatus = async (id: number, change: StatusChange) => (await http.post<DisputeStory>(`/disputes/${id}/status/`, change)).data;
+/** The dispute as it now is, or the request made when four eyes holds the change for a second person. */
+export const setDisputeStatus = async (id: number, change: StatusChange) =>
+  (await http.post<DisputeStory | RequestMade>(`/disputes/${id}/status/`, change)).data;
 
 /** Many disputes at once: the ids, or every record the table's filters match (applied by the server). */
 export const setDisputesStatus = async (change: StatusChange & ({ ids: number[] } | { filters: QueryParams })) =>
   (
-    await http.post<{ updated: number; change_id: number | null }>(
+    await http.post<{ updated: number; change_id: number | null } | RequestMade>(
       '/disputes/bulk-status/',
       'filters' in change ? { ...change, filters: cleanParams(change.filters) } : change,
     )

@@ -13,7 +13,6 @@ import {
   disputeAgeing,
   disputeEvidence,
   disputeOwners,
-  disputesMatching,
   disputesWithEvidence,
   disputeStory,
   RuleProblem,
@@ -24,12 +23,12 @@ import {
   undoMinutes,
   undoStatusChange,
   UndoRefused,
-  type DisputeTarget,
   type StatusChange,
   type SuggestionResult,
 } from '@ejdesk/db';
 import { monthProblem, monthRange } from '../../lib/months.ts';
 import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
+import { RequestMade } from '@ejdesk/contract/schemas/approvals.ts';
 import {
   ApplySuggestionAnswer,
   ApplySuggestionBody,
@@ -49,8 +48,9 @@ import {
   UndoAnswer,
 } from '@ejdesk/contract/schemas/disputes.ts';
 import { DashboardQuery } from '@ejdesk/contract/schemas/emails.ts';
-import { ejFiltersOf } from '../../lib/ej-filters.ts';
 import { evidenceOf, evidencePack, evidenceZip } from './evidence.ts';
+import { heldForApproval } from './approvals.ts';
+import { targetOf } from './targets.ts';
 
 /** The checked change, or the 400's detail. */
 function changeOf(body: { status?: unknown; outcome?: unknown; note?: unknown }): StatusChange | { detail: string } {
@@ -69,17 +69,6 @@ const countsOf = (result: SuggestionResult) => ({
   skipped_no_suggestion: result.skipped.filter((s) => s.why === 'no_suggestion').length,
   skipped_unchanged: result.skipped.filter((s) => s.why === 'unchanged').length,
 });
-
-/** The body's disputes: its ids, or its filters read as the EJ table reads them; a detail when it gives both or neither. */
-function targetOf(
-  body: { ids?: number[] | undefined; filters?: Parameters<typeof ejFiltersOf>[1] | undefined },
-  day: string,
-  me: number,
-): DisputeTarget | { detail: string } {
-  const { ids, filters } = body;
-  if ((ids === undefined) === (filters === undefined)) return { detail: 'body: give either ids or filters, not both.' };
-  return ids ? { ids } : { where: disputesMatching(ejFiltersOf('dispute', filters!, day, me)) };
-}
 
 export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ctx;
@@ -113,11 +102,15 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:id/status/',
-    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: StatusBody, response: { 200: DisputeStory, ...errorResponses } } },
+    {
+      config: { credential: 'user' },
+      schema: { params: DisputeIdParams, body: StatusBody, response: { 200: DisputeStory, 202: RequestMade, ...errorResponses } },
+    },
     async (request, reply) => {
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
       const day = today();
+      if (await heldForApproval(db, reply, { ids: [request.params.id] }, change, request.user!, day, false)) return reply;
       const { ids } = await setDisputeStatus(db, { ids: [request.params.id] }, change, request.user!, day);
       const story = ids.length ? await storyOf(request.params.id, day) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
@@ -159,13 +152,14 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/bulk-status/',
-    { config: { credential: 'user' }, schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { body: BulkStatusBody, response: { 200: BulkStatusAnswer, 202: RequestMade, ...errorResponses } } },
     async (request, reply) => {
       const day = today();
       const target = targetOf(request.body, day, request.user!.id);
       if ('detail' in target) return reply.code(400).send(target);
       const change = changeOf(request.body);
       if ('detail' in change) return reply.code(400).send(change);
+      if (await heldForApproval(db, reply, request.body, change, request.user!, day, true)) return reply;
       const { ids, changeId } = await setDisputeStatus(db, target, change, request.user!, day);
       return { updated: ids.length, change_id: changeId };
     },

@@ -2,3 +2,4 @@
 export { disputeRoutes } from './disputes.ts';
 export { tatRuleRoutes } from './tat-rules.ts';
 export { ruleSetRoutes } from './rule-sets.ts';
+export { approvalRoutes, fourEyesRoutes } from './approvals.ts';

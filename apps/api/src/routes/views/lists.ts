@@ -23,8 +23,11 @@ export const viewLists = [
   'excel-email-data',
   'pdf-email-data',
   'other-email-data',
-  // The admins' audit log.
+  // The admins' audit log and alert deliveries.
   'audit-log',
+  'alert-deliveries',
+  // The changes waiting for a second person.
+  'approvals',
   // The journals received.
   'journals',
 ] as const;

@@ -5,8 +5,8 @@
 // from its message for ten seconds (the server gives each dispute back its status).
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { setDisputesStatus, type QueryParams, type StatusChange } from '@ejdesk/api-client';
-import { Button, Modal } from '@ejdesk/ui';
+import { isRequestMade, setDisputesStatus, type QueryParams, type StatusChange } from '@ejdesk/api-client';
+import { Button, Modal, notify } from '@ejdesk/ui';
 import { useKeepChange } from './LastChange.tsx';
 import { StatusForm } from './StatusForm.tsx';
 
@@ -54,11 +54,13 @@ function BulkStatusAction({
   const save = useMutation({
     mutationFn: (change: StatusChange) =>
       setDisputesStatus(selected ? { ...change, ids: target.selected } : { ...change, filters: bodyFilters(target.filters) }),
-    onSuccess: ({ updated, change_id: changeId }, change) => {
+    onSuccess: (answer, change) => {
       setOpen(false);
       onDone?.();
+      // Held by four eyes: nothing changed yet; a second person approves it on Approvals.
+      if (isRequestMade(answer)) return notify.info(answer.detail);
       refresh();
-      keepChange(changeId, `Status set to ${change.status.replace('_', ' ')} for ${updated.toLocaleString('en-US')} disputes.`);
+      keepChange(answer.change_id, `Status set to ${change.status.replace('_', ' ')} for ${answer.updated.toLocaleString('en-US')} disputes.`);
     },
   });
   const n = selected ? target.selected.length : (target.count ?? 0);

@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   getDispute,
   isNotFound,
+  isRequestMade,
   loadFailure,
   setDisputeNetwork,
   setDisputeStage,
@@ -83,6 +84,8 @@ export function DisputePage() {
   const save = useMutation({
     mutationFn: ({ change }: { change: StatusChange; then?: 'next' | undefined }) => setDisputeStatus(Number(id), change),
     onSuccess: (saved, { then }) => {
+      // Held by four eyes: nothing changed yet; a second person approves it on Approvals.
+      if (isRequestMade(saved)) return notify.info(saved.detail);
       queryClient.setQueryData(['dispute', id], saved);
       // The table's rows and the dashboard's figures count it anew.
       void queryClient.invalidateQueries({ queryKey: ['ej-records'] });

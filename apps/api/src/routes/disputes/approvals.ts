@@ -1,0 +1,159 @@
+// Four eyes on the dispute desk. A status change an admin has put under approval (a resolution
+// with credit or rejection, a bulk change over the set size) answers 202 with the request made;
+// /api/approvals/ lists the requests, shows what each would change now, and lets a second person
+// (never its maker) approve it (done to the disputes as they are then, saying how many changed
+// since) or reject it. The settings are admins' (/api/admin/four-eyes/).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { sql } from 'drizzle-orm';
+import {
+  approvalNeeded,
+  dayIn,
+  decideRequest,
+  DecisionRefused,
+  getRequest,
+  listFourEyes,
+  listRequests,
+  makeRequest,
+  pickedDisputes,
+  queryRows,
+  setDisputeStatus,
+  setFourEyesSettings,
+  type ChangeRequest as Request,
+  type Db,
+  type StatusChange,
+} from '@ejdesk/db';
+import { Type } from 'typebox';
+import {
+  ChangeRequest,
+  ChangeRequestDetail,
+  DecisionBody,
+  FourEyesBody,
+  FourEyesSetting,
+  RequestParams,
+  RequestQuery,
+} from '@ejdesk/contract/schemas/approvals.ts';
+import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
+import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { targetOf, type TargetBody } from './targets.ts';
+
+interface Payload extends TargetBody {
+  change: StatusChange;
+}
+
+const statusWords = (c: StatusChange) => (c.status === 'resolved' ? `resolved (${c.outcome})` : c.status === 'awaiting_msp' ? 'awaiting the MSP' : 'open');
+
+/**
+ * Holds a status change for a second person when four eyes says so: the request made, answered
+ * 202, and true. False when the change may be done at once. `bulk`: asked for many at once.
+ */
+export async function heldForApproval(
+  db: Db,
+  reply: FastifyReply,
+  body: TargetBody,
+  change: StatusChange,
+  maker: { id: number; email: string },
+  day: string,
+  bulk: boolean,
+): Promise<boolean> {
+  const target = targetOf(body, day, maker.id);
+  if ('detail' in target) return false;
+  const [matched] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from disputes where id in (${pickedDisputes(target)})`);
+  const count = matched?.n ?? 0;
+  const action = await approvalNeeded(db, change, count, bulk);
+  if (!action || count === 0) return false;
+  const payload: Payload = { ...(body.ids ? { ids: body.ids } : { filters: body.filters }), change };
+  const request = await makeRequest(db, {
+    action,
+    payload: payload as unknown as Record<string, unknown>,
+    summary: `Set ${count === 1 ? '1 dispute' : `${count} disputes`} to ${statusWords(change)}: ${change.note}`,
+    matchedThen: count,
+    maker,
+  });
+  // Sent here, and true said: a reply is a thenable, so an async function cannot hand it back.
+  void reply.code(202).send({ request, detail: `Sent for approval: another person must approve it (request ${request.id}).` });
+  return true;
+}
+
+/** The request's disputes as they are now: how many it matches, how many changed since it was made, the first 50. */
+async function nowOf(db: Db, request: Request, day: string) {
+  const payload = request.payload as unknown as Payload;
+  const target = targetOf(payload, day, request.maker_id ?? 0);
+  if ('detail' in target) throw new Error(`request ${request.id} names no disputes`);
+  const picked = pickedDisputes(target);
+  const [counts] = await queryRows<{ matched: number; changed: number }>(
+    db,
+    sql`select count(*)::int as matched, count(*) filter (where status_at > ${request.made_at})::int as changed from disputes where id in (${picked})`,
+  );
+  const disputes = await queryRows<{ id: number; atm_id: string; txt_no: string; status: string; outcome: string | null; changed_since: boolean }>(
+    db,
+    sql`select id::float8 as id, atm_id, txt_no, status, outcome, status_at > ${request.made_at} as changed_since
+        from disputes where id in (${picked}) order by id limit 50`,
+  );
+  return { target, payload, matched: counts?.matched ?? 0, changed: counts?.changed ?? 0, disputes };
+}
+
+export const approvalRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app.ctx;
+  const today = () => dayIn(config.clockTimeZone);
+
+  app.get(
+    '/',
+    { config: { credential: 'user' }, schema: { querystring: RequestQuery, response: { 200: Paginated(ChangeRequest), ...errorResponses } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      return sendPage(request, reply, page, await listRequests(db, request.query.status, page));
+    },
+  );
+
+  app.get(
+    '/:id/',
+    { config: { credential: 'user' }, schema: { params: RequestParams, response: { 200: ChangeRequestDetail, ...errorResponses } } },
+    async (request, reply) => {
+      const found = await getRequest(db, request.params.id);
+      if (!found) return reply.code(404).send({ detail: 'Not found.' });
+      const now = await nowOf(db, found, today());
+      return { ...found, change: now.payload.change, matched_now: now.matched, changed_since: now.changed, disputes: now.disputes };
+    },
+  );
+
+  const decide =
+    (approve: boolean) =>
+    async (request: { params: { id: number }; body: { note: string }; user: { id: number; email: string } | null }, reply: FastifyReply) => {
+      const day = today();
+      const checker = request.user!;
+      try {
+        const decided = await decideRequest(db, request.params.id, checker, { approve, note: request.body.note.trim() }, async (tx, found) => {
+          const now = await nowOf(tx, found, day);
+          const change = { ...now.payload.change, note: `${now.payload.change.note} (approved by ${checker.email}: ${request.body.note.trim()})` };
+          const { ids } = await setDisputeStatus(tx, now.target, change, { id: found.maker_id ?? checker.id, email: found.maker }, day);
+          return { updated: ids.length, changed_since: now.changed, matched_now: now.matched };
+        });
+        if (!decided) return reply.code(404).send({ detail: 'Not found.' });
+        return decided;
+      } catch (error) {
+        if (error instanceof DecisionRefused) return reply.code(error.status).send({ detail: error.message });
+        throw error;
+      }
+    };
+  const decision = {
+    config: { credential: 'user' as const },
+    schema: { params: RequestParams, body: DecisionBody, response: { 200: ChangeRequest, ...errorResponses, 409: Detail } },
+  };
+  app.post('/:id/approve/', decision, (request, reply) => decide(true)(request, reply));
+  app.post('/:id/reject/', decision, (request, reply) => decide(false)(request, reply));
+};
+
+/** /api/admin/four-eyes/: which actions wait for a second person (admins). */
+export const fourEyesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+  app.get('/four-eyes/', { config: { credential: 'admin' }, schema: { response: { 200: Type.Array(FourEyesSetting), ...errorResponses } } }, async () =>
+    listFourEyes(db),
+  );
+  app.put(
+    '/four-eyes/',
+    { config: { credential: 'admin' }, schema: { body: FourEyesBody, response: { 200: Type.Array(FourEyesSetting), ...errorResponses } } },
+    async (request) => setFourEyesSettings(db, request.user!.id, request.body),
+  );
+};
