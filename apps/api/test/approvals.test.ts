@@ -3,7 +3,8 @@
 // approve it; another operator sees what it would change and approves it (done, audited) or rejects
 // it; a bulk request approved after some of its disputes changed says how many; bad input is a 4xx.
 import { sql } from 'drizzle-orm';
-import { ejRecords, queryRows } from '@ejdesk/db';
+import { createUser, ejRecords, queryRows } from '@ejdesk/db';
+import { hashPassword } from '../src/lib/passwords.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, anotherOperator, backends, createTestApp, login, type TestApp } from './helpers.ts';
 
@@ -41,10 +42,14 @@ describe.each(backends)('four eyes on %s', (backend) => {
     ];
     const saved = await call('PUT', '/api/admin/four-eyes/', administrator, settings);
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toEqual(settings);
+    expect(saved.json()).toEqual([
+      ...settings,
+      { action: 'tat_rule', enabled: false, threshold: 0 },
+      { action: 'bank_password', enabled: false, threshold: 0 },
+    ]);
     expect((await call('PUT', '/api/admin/four-eyes/', administrator, [{ action: 'delete_everything', enabled: true, threshold: 0 }])).statusCode).toBe(400);
     const [entry] = await queryRows<{ detail: string }>(t.database.db, sql`select detail from audit_log where entity = 'four_eyes' order by id desc limit 1`);
-    expect(entry!.detail).toBe('resolve_credited on, resolve_rejected off, bulk_status on over 3');
+    expect(entry!.detail).toBe('resolve_credited on, resolve_rejected off, bulk_status on over 3, tat_rule off, bank_password off');
   });
 
   it('holds a resolution with credit for another person: its maker is refused, the checker approves', async () => {
@@ -103,6 +108,68 @@ describe.each(backends)('four eyes on %s', (backend) => {
     for (const id of four) expect(await statusOf(id)).toMatchObject({ status: 'awaiting_msp' });
     const pending = (await call('GET', '/api/approvals/?status=pending', checker)).json();
     expect(pending.count).toBe(0);
+  });
+
+  it('holds TAT rule and bank password changes for a second admin; an operator cannot decide them; no password is kept in clear', async () => {
+    const settings = [
+      { action: 'tat_rule', enabled: true, threshold: 0 },
+      { action: 'bank_password', enabled: true, threshold: 0 },
+    ];
+    expect((await call('PUT', '/api/admin/four-eyes/', administrator, settings)).statusCode).toBe(200);
+    await createUser(t.database.db, 'second-admin@bank.example', await hashPassword('a second admin password'), 'admin');
+    const second = `JWT ${(await login(t.app, { email: 'second-admin@bank.example', password: 'a second admin password' })).access}`;
+
+    const rule = {
+      name: 'Fast track',
+      scope: 'bank',
+      scope_value: 'Apex Bank',
+      clock_start: 'transaction_date',
+      days: 1,
+      day_kind: 'calendar',
+      holidays: [],
+      penalty_per_day: '250',
+      currency: 'INR',
+    };
+    const held = await call('POST', '/api/admin/tat-rules/', administrator, rule);
+    expect(held.statusCode).toBe(202);
+    const { request } = held.json();
+    expect(request).toMatchObject({ action: 'tat_rule', summary: 'Add "Fast track": 1 calendar days from the transaction date, 250 INR a day after' });
+    expect((await queryRows(t.database.db, sql`select 1 from tat_rules where name = 'Fast track'`)).length).toBe(0);
+    const detail = (await call('GET', `/api/approvals/${request.id}/`, second)).json();
+    expect(detail.change).toBeNull();
+    expect(detail.fields).toContainEqual({ field: 'penalty_per_day', now: '', would_be: '250' });
+    expect((await call('POST', `/api/approvals/${request.id}/approve/`, checker, { note: 'ok' })).json()).toEqual({
+      detail: 'A change of an admin list is approved by an admin.',
+    });
+    expect((await call('POST', `/api/approvals/${request.id}/approve/`, administrator, { note: 'mine' })).statusCode).toBe(403);
+    expect((await call('POST', `/api/approvals/${request.id}/approve/`, second, { note: 'Agreed with the bank' })).json()).toMatchObject({
+      status: 'approved',
+    });
+    expect(await queryRows(t.database.db, sql`select days, penalty_per_day::text as p from tat_rules where name = 'Fast track'`)).toEqual([
+      { days: 1, p: '250.00' },
+    ]);
+
+    const secret = 'HRB@2026-rotated';
+    const stored = await call('POST', '/api/scrape/store/password/create/', administrator, { bank_name: 'Harbor Bank', bank_pass: secret });
+    expect(stored.statusCode).toBe(202);
+    const made = stored.json().request;
+    const [payload] = await queryRows<{ p: string }>(t.database.db, sql`select payload::text as p from change_requests where id = ${made.id}`);
+    expect(payload!.p).not.toContain(secret);
+    expect((await call('GET', `/api/approvals/${made.id}/`, second)).json().fields).toContainEqual({
+      field: 'password',
+      now: '',
+      would_be: 'a new one (not shown)',
+    });
+    expect((await call('POST', `/api/approvals/${made.id}/approve/`, second, { note: 'Rotation of November' })).statusCode).toBe(200);
+    const [row] = (await call('GET', '/api/scrape/store/password/list/', administrator)).json();
+    const revealed = await call('POST', `/api/scrape/store/password/${row.id}/reveal/`, administrator, { reason: 'check the rotation' });
+    expect(revealed.json()).toMatchObject({ bank_name: 'Harbor Bank', bank_pass: secret });
+    await call(
+      'PUT',
+      '/api/admin/four-eyes/',
+      administrator,
+      settings.map((s) => ({ ...s, enabled: false })),
+    );
   });
 
   it('answers bad input with a 4xx detail', async () => {

@@ -5,6 +5,8 @@ import { RuleProblem, type AuditedList, type Written } from '@ejdesk/db';
 import { Type, type TSchema } from 'typebox';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { RequestMade } from '@ejdesk/contract/schemas/approvals.ts';
+import { heldListChange, type ListChange } from './four-eyes.ts';
 
 interface RuleList<Input> {
   path: string;
@@ -15,6 +17,8 @@ interface RuleList<Input> {
   store: AuditedList<Input, unknown>;
   /** The 400 for an entry that is there already. */
   duplicate: (input: Input) => string;
+  /** Held for a second admin when four eyes says so (lib/four-eyes.ts): the action, and the request's words. */
+  fourEyes?: { action: 'tat_rule'; describe: (change: ListChange) => string };
 }
 export const auditedList = <Input>(list: RuleList<Input>) => list as unknown as RuleList<unknown>;
 
@@ -41,6 +45,9 @@ export const auditedListRoutes =
         throw err;
       }
     };
+    /** True when four eyes holds the change (answered 202 with the request made). */
+    const held = async (change: ListChange, maker: { id: number; email: string }, reply: Parameters<typeof heldListChange>[1]) =>
+      list.fourEyes !== undefined && heldListChange(db, reply, list.fourEyes.action, change, list.fourEyes.describe(change), maker);
     const answer = (written: Written<unknown>, input: unknown, status = 200) =>
       written === 'conflict'
         ? { status: 400, body: { detail: list.duplicate(input) } }
@@ -54,10 +61,11 @@ export const auditedListRoutes =
 
     app.post(
       list.path,
-      { config: { credential: 'admin' }, schema: { body: list.body, response: { 201: list.row, ...errorResponses } } },
+      { config: { credential: 'admin' }, schema: { body: list.body, response: { 201: list.row, 202: RequestMade, ...errorResponses } } },
       async (request, reply) => {
         const entry = checked(request.body);
         if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
+        if (await held({ op: 'create', body: request.body as Record<string, unknown> }, request.user!, reply)) return reply;
         const created = await refused(() => list.store.create(db, request.user!.id, entry.input));
         if (typeof created === 'object' && created !== null && 'problem' in created) return reply.code(400).send({ detail: created.problem });
         const { status, body } = answer(created, entry.input, 201);
@@ -67,10 +75,11 @@ export const auditedListRoutes =
 
     app.put(
       `${list.path}:id/`,
-      { config: { credential: 'admin' }, schema: { params: IdParams, body: list.body, response: { 200: list.row, ...errorResponses } } },
+      { config: { credential: 'admin' }, schema: { params: IdParams, body: list.body, response: { 200: list.row, 202: RequestMade, ...errorResponses } } },
       async (request, reply) => {
         const entry = checked(request.body);
         if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
+        if (await held({ op: 'change', id: request.params.id, body: request.body as Record<string, unknown> }, request.user!, reply)) return reply;
         const { status, body } = answer(await list.store.change(db, request.user!.id, request.params.id, entry.input), entry.input);
         return reply.code(status).send(body);
       },
@@ -78,8 +87,9 @@ export const auditedListRoutes =
 
     app.delete(
       `${list.path}:id/`,
-      { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+      { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), 202: RequestMade, ...errorResponses } } },
       async (request, reply) => {
+        if (await held({ op: 'delete', id: request.params.id }, request.user!, reply)) return reply;
         const removed = await list.store.remove(db, request.user!.id, request.params.id);
         if (removed === 'missing' || removed === 'conflict') return reply.code(404).send({ detail: 'Not found.' });
         return reply.code(204).send(null);

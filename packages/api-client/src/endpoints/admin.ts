@@ -1,4 +1,5 @@
 import { formData, http } from '../http.ts';
+import type { RequestMade } from './approvals.ts';
 import type { Answer, RequestBody } from '@ejdesk/contract';
 import type * as accounts from '@ejdesk/contract/schemas/accounts.ts';
 import type * as rules from '@ejdesk/contract/schemas/rules.ts';
@@ -19,9 +20,8 @@ export const changeBankPassword = async (id: number, fields: { bank_name: string
   (await http.put<BankPassword>(`/scrape/store/password/${id}/`, { bank_name: fields.bank_name, ...(fields.bank_pass ? { bank_pass: fields.bank_pass } : {}) }))
     .data;
 
-export const deleteBankPassword = async (id: number) => {
-  await http.delete(`/scrape/store/password/${id}/`);
-};
+/** Nothing when deleted; the request made when four eyes holds it for a second admin. */
+export const deleteBankPassword = async (id: number) => (await http.delete<RequestMade | ''>(`/scrape/store/password/${id}/`)).data || undefined;
 
 export const changeBankMsp = async (id: number, fields: { msp: string; bank_name: string }) =>
   (await http.put<BankMsp>(`/scrape/bank/msp/${id}/`, fields)).data;

@@ -71,7 +71,8 @@ const tatRuleBody = (fields: TatRuleFields) => ({
 export const listTatRules = async () => (await http.get<TatRule[]>('/admin/tat-rules/')).data;
 export const createTatRule = async (fields: TatRuleFields) => (await http.post<TatRule>('/admin/tat-rules/', tatRuleBody(fields))).data;
 export const changeTatRule = async (id: number, fields: TatRuleFields) => (await http.put<TatRule>(`/admin/tat-rules/${id}/`, tatRuleBody(fields))).data;
-export const deleteTatRule = async (id: number) => void (await http.delete(`/admin/tat-rules/${id}/`));
+/** Nothing when deleted; the request made when four eyes holds it for a second admin. */
+export const deleteTatRule = async (id: number) => (await http.delete<RequestMade | ''>(`/admin/tat-rules/${id}/`)).data || undefined;
 
 export type DisputeStage = DisputeStory['stage'];
 export type DisputeClock = DisputeStory['clocks'][number];

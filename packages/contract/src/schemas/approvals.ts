@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import { RequiredText, Timestamp } from './common.ts';
 import { PageQuery } from './lists.ts';
 
-const Action = Type.Union([Type.Literal('resolve_credited'), Type.Literal('resolve_rejected'), Type.Literal('bulk_status')]);
+const Action = Type.Union([
+  Type.Literal('resolve_credited'),
+  Type.Literal('resolve_rejected'),
+  Type.Literal('bulk_status'),
+  Type.Literal('tat_rule'),
+  Type.Literal('bank_password'),
+]);
 
 export const FourEyesSetting = Type.Object({
   action: Action,
@@ -11,7 +17,7 @@ export const FourEyesSetting = Type.Object({
   /** For bulk_status: a change of more disputes than this waits. */
   threshold: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
 });
-export const FourEyesBody = Type.Array(FourEyesSetting, { minItems: 1, maxItems: 3 });
+export const FourEyesBody = Type.Array(FourEyesSetting, { minItems: 1, maxItems: 5 });
 
 export const ChangeRequest = Type.Object({
   id: Type.Integer(),
@@ -31,7 +37,10 @@ export const ChangeRequest = Type.Object({
 export const ChangeRequestDetail = Type.Intersect([
   ChangeRequest,
   Type.Object({
-    change: Type.Object({ status: Type.String(), outcome: Type.Union([Type.String(), Type.Null()]), note: Type.String() }),
+    /** A dispute request's status change; null for an admin list's. */
+    change: Type.Union([Type.Object({ status: Type.String(), outcome: Type.Union([Type.String(), Type.Null()]), note: Type.String() }), Type.Null()]),
+    /** An admin list request's fields, as they are and as they would be (a password never shown). */
+    fields: Type.Array(Type.Object({ field: Type.String(), now: Type.String(), would_be: Type.String() })),
     matched_now: Type.Integer(),
     changed_since: Type.Integer(),
     disputes: Type.Array(

@@ -152,3 +152,9 @@ export async function decideRequest(
     return decided!;
   });
 }
+
+/** Whether four eyes holds the changes of an admin list (tat_rule, bank_password). */
+export async function fourEyesOn(db: Db, action: FourEyesAction): Promise<boolean> {
+  const [row] = await queryRows<{ enabled: boolean }>(db, sql`select enabled from four_eyes_settings where action = ${action}`);
+  return row?.enabled ?? false;
+}

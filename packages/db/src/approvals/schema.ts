@@ -7,9 +7,10 @@ import { users } from '../identity/schema.ts';
 
 /**
  * The actions four eyes can hold: a dispute resolved with the customer credited, one resolved
- * rejected, and a status set on more than `threshold` disputes at once.
+ * rejected, a status set on more than `threshold` disputes at once, and any change of the TAT
+ * rules or of the stored bank passwords.
  */
-export const fourEyesActions = ['resolve_credited', 'resolve_rejected', 'bulk_status'] as const;
+export const fourEyesActions = ['resolve_credited', 'resolve_rejected', 'bulk_status', 'tat_rule', 'bank_password'] as const;
 export type FourEyesAction = (typeof fourEyesActions)[number];
 
 /** Which actions wait for a second person (admins switch each on), and the bulk action's size. */

@@ -5,7 +5,7 @@
 // has the cursor; the form is not sent with a required field empty.
 import { useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { errorDetail, loadFailure } from '@ejdesk/api-client';
+import { errorDetail, isRequestMade, loadFailure } from '@ejdesk/api-client';
 import { Button, Card, ChoiceField, CopyableId, DataTable, FormModal, Modal, notify, Page, TextField, useColumnChoice, type ColumnDef } from '@ejdesk/ui';
 import type { AdminListConfig } from './lists.tsx';
 import styles from './admin-lists.module.css';
@@ -137,6 +137,12 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
     }
     save.mutate(values, {
       onSuccess: (created) => {
+        // Held by four eyes: nothing changed yet; a second admin approves it on Approvals.
+        if (isRequestMade(created)) {
+          notify.info(created.detail);
+          close();
+          return;
+        }
         notify.success(editing ? list.rows!.change!.changedMessage : list.createdMessage);
         if (!editing && list.shownOnce) setShown(list.shownOnce(created as never));
         close();
@@ -229,8 +235,9 @@ export function AdminListPage<Row extends { id: number }, Field extends string>(
           onClose={closeDelete}
           onSubmit={() =>
             remove.mutate(deleting!, {
-              onSuccess: () => {
-                notify.success(list.rows!.remove.removedMessage);
+              onSuccess: (removed) => {
+                if (isRequestMade(removed)) notify.info(removed.detail);
+                else notify.success(list.rows!.remove.removedMessage);
                 closeDelete();
                 reload();
               },

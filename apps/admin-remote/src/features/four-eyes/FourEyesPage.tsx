@@ -11,6 +11,8 @@ const labels: Record<FourEyesSetting['action'], string> = {
   resolve_credited: 'Resolving a dispute with the customer credited',
   resolve_rejected: 'Resolving a dispute with the claim rejected',
   bulk_status: 'Setting the status of many disputes at once',
+  tat_rule: 'Adding, changing or deleting a TAT rule (approved by another admin)',
+  bank_password: 'Storing, changing or deleting a bank password (approved by another admin)',
 };
 
 function FourEyesForm({ initial }: { initial: FourEyesSetting[] }) {

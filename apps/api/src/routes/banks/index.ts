@@ -9,6 +9,7 @@ import {
   createBankPassword,
   deleteBankMsp,
   deleteBankPassword,
+  encryptBankPass,
   listBankMsps,
   listBankPasswords,
   revealBankPassword,
@@ -24,6 +25,8 @@ import {
   RevealedBankPassword,
 } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
+import { RequestMade } from '@ejdesk/contract/schemas/approvals.ts';
+import { heldListChange } from '../../lib/four-eyes.ts';
 
 export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets } = app.ctx;
@@ -33,9 +36,12 @@ export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/store/password/create/',
-    { config: { credential: 'admin' }, schema: { body: CreateBankPasswordBody, response: { 201: BankPassword, ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { body: CreateBankPasswordBody, response: { 201: BankPassword, 202: RequestMade, ...errorResponses } } },
     async (request, reply) => {
       const { bank_name, bank_pass } = request.body;
+      const body = { bank_name: bank_name.trim(), bank_pass_sealed: encryptBankPass(secrets.bankPassKey, bank_pass).toString('base64') };
+      if (await heldListChange(db, reply, 'bank_password', { op: 'create', body }, `Store a password for bank ${bank_name.trim()}`, request.user!))
+        return reply;
       const row = await createBankPassword(db, secrets.bankPassKey, request.user!.id, bank_name.trim(), bank_pass);
       if (!row) return reply.code(400).send({ detail: `A password for bank '${bank_name.trim()}' is already stored.` });
       return reply.code(201).send(row);
@@ -60,10 +66,14 @@ export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/store/password/:id/',
     {
       config: { credential: 'admin', secret: true },
-      schema: { params: IdParams, body: ChangeBankPasswordBody, response: { 200: BankPassword, ...errorResponses } },
+      schema: { params: IdParams, body: ChangeBankPasswordBody, response: { 200: BankPassword, 202: RequestMade, ...errorResponses } },
     },
     async (request, reply) => {
       const bankName = request.body.bank_name.trim();
+      const pass = request.body.bank_pass;
+      const body = { bank_name: bankName, ...(pass ? { bank_pass_sealed: encryptBankPass(secrets.bankPassKey, pass).toString('base64') } : {}) };
+      const words = `Change bank password ${request.params.id}: bank ${bankName}${pass ? ', a new password' : ''}`;
+      if (await heldListChange(db, reply, 'bank_password', { op: 'change', id: request.params.id, body }, words, request.user!)) return reply;
       const changed = await changeBankPassword(db, secrets.bankPassKey, request.user!.id, request.params.id, bankName, request.body.bank_pass);
       if ('row' in changed) return changed.row;
       if (changed.problem === 'taken') return reply.code(400).send({ detail: `A password for bank '${bankName}' is already stored.` });
@@ -73,8 +83,10 @@ export const bankListRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/store/password/:id/',
-    { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses } } },
+    { config: { credential: 'admin' }, schema: { params: IdParams, response: { 204: Type.Null(), 202: RequestMade, ...errorResponses } } },
     async (request, reply) => {
+      if (await heldListChange(db, reply, 'bank_password', { op: 'delete', id: request.params.id }, `Delete bank password ${request.params.id}`, request.user!))
+        return reply;
       if (!(await deleteBankPassword(db, request.user!.id, request.params.id))) return reply.code(404).send({ detail: 'Not found.' });
       return reply.code(204).send(null);
     },

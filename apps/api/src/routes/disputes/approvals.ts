@@ -8,7 +8,13 @@ import type { FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
 import {
   approvalNeeded,
+  changeBankPassword,
+  checkTatRule,
+  createBankPassword,
   dayIn,
+  decryptBankPass,
+  deleteBankPassword,
+  tatRuleList,
   decideRequest,
   DecisionRefused,
   getRequest,
@@ -36,6 +42,7 @@ import {
 import { Detail, errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
 import { pageOf, sendPage } from '../../lib/pagination.ts';
+import type { ListChange } from '../../lib/four-eyes.ts';
 import { targetOf, type TargetBody } from './targets.ts';
 
 interface Payload extends TargetBody {
@@ -94,8 +101,64 @@ async function nowOf(db: Db, request: Request, day: string) {
   return { target, payload, matched: counts?.matched ?? 0, changed: counts?.changed ?? 0, disputes };
 }
 
+/** The admin lists' actions: decided by admins only, shown field by field. */
+const listActions = new Set<Request['action']>(['tat_rule', 'bank_password']);
+const tatFields = ['name', 'scope', 'scope_value', 'clock_start', 'days', 'day_kind', 'holidays', 'penalty_per_day', 'currency'] as const;
+const shown = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === undefined || value === null ? '' : String(value));
+
+/** An admin list request's fields as they are and as they would be (a password is never shown). */
+async function listFields(db: Db, request: Request): Promise<{ field: string; now: string; would_be: string }[]> {
+  const c = request.payload as unknown as ListChange;
+  const gone = c.op === 'delete';
+  if (request.action === 'tat_rule') {
+    const [row] = c.id
+      ? await queryRows<Record<string, unknown>>(
+          db,
+          sql`select name, scope, scope_value, clock_start, days, day_kind, holidays::text[] as holidays, penalty_per_day::text as penalty_per_day, currency
+              from tat_rules where id = ${c.id}`,
+        )
+      : [];
+    return tatFields.map((field) => ({ field, now: row ? shown(row[field]) : '', would_be: gone ? '(deleted)' : shown(c.body?.[field]) }));
+  }
+  const [row] = c.id ? await queryRows<{ bank_name: string }>(db, sql`select bank_name from bank_passwords where id = ${c.id}`) : [];
+  return [
+    { field: 'bank_name', now: row?.bank_name ?? '', would_be: gone ? '(deleted)' : shown(c.body?.bank_name) },
+    { field: 'password', now: row ? 'stored (not shown)' : '', would_be: gone ? '(deleted)' : c.body?.bank_pass_sealed ? 'a new one (not shown)' : 'kept' },
+  ];
+}
+
+/** Does an admin list request, in the maker's name; a change no longer possible is refused (409). */
+async function applyListChange(tx: Db, request: Request, ring: Buffer) {
+  const c = request.payload as unknown as ListChange;
+  const maker = request.maker_id ?? 0;
+  const done = { updated: 1, changed_since: 0, matched_now: 1 };
+  if (request.action === 'tat_rule') {
+    const input = c.op === 'delete' ? null : checkTatRule(c.body ?? {});
+    const written =
+      c.op === 'create'
+        ? await tatRuleList.create(tx, maker, input!)
+        : c.op === 'change'
+          ? await tatRuleList.change(tx, maker, c.id!, input!)
+          : await tatRuleList.remove(tx, maker, c.id!);
+    if (written === 'conflict') throw new DecisionRefused('A TAT rule with that name or scope exists now: the request can no longer be done.', 409);
+    if (written === 'missing') throw new DecisionRefused(`TAT rule ${c.id} is gone: the request can no longer be done.`, 409);
+    return done;
+  }
+  const bankName = shown(c.body?.bank_name).trim();
+  const sealed = typeof c.body?.bank_pass_sealed === 'string' ? decryptBankPass(ring, Buffer.from(c.body.bank_pass_sealed, 'base64')) : undefined;
+  if (c.op === 'create') {
+    if (!(await createBankPassword(tx, ring, maker, bankName, sealed ?? '')))
+      throw new DecisionRefused(`A password for bank '${bankName}' is stored now.`, 409);
+  } else if (c.op === 'change') {
+    const changed = await changeBankPassword(tx, ring, maker, c.id!, bankName, sealed);
+    if (!('row' in changed))
+      throw new DecisionRefused(changed.problem === 'taken' ? `A password for bank '${bankName}' is stored now.` : `Bank password ${c.id} is gone.`, 409);
+  } else if (!(await deleteBankPassword(tx, maker, c.id!))) throw new DecisionRefused(`Bank password ${c.id} is gone.`, 409);
+  return done;
+}
+
 export const approvalRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app.ctx;
+  const { db, config, secrets } = app.ctx;
   const today = () => dayIn(config.clockTimeZone);
 
   app.get(
@@ -113,18 +176,23 @@ export const approvalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const found = await getRequest(db, request.params.id);
       if (!found) return reply.code(404).send({ detail: 'Not found.' });
+      if (listActions.has(found.action)) return { ...found, change: null, fields: await listFields(db, found), matched_now: 0, changed_since: 0, disputes: [] };
       const now = await nowOf(db, found, today());
-      return { ...found, change: now.payload.change, matched_now: now.matched, changed_since: now.changed, disputes: now.disputes };
+      return { ...found, change: now.payload.change, fields: [], matched_now: now.matched, changed_since: now.changed, disputes: now.disputes };
     },
   );
 
   const decide =
     (approve: boolean) =>
-    async (request: { params: { id: number }; body: { note: string }; user: { id: number; email: string } | null }, reply: FastifyReply) => {
+    async (request: { params: { id: number }; body: { note: string }; user: { id: number; email: string; role: string } | null }, reply: FastifyReply) => {
       const day = today();
       const checker = request.user!;
       try {
         const decided = await decideRequest(db, request.params.id, checker, { approve, note: request.body.note.trim() }, async (tx, found) => {
+          if (listActions.has(found.action)) {
+            if (checker.role !== 'admin') throw new DecisionRefused('A change of an admin list is approved by an admin.', 403);
+            return applyListChange(tx, found, secrets.bankPassKey);
+          }
           const now = await nowOf(tx, found, day);
           const change = { ...now.payload.change, note: `${now.payload.change.note} (approved by ${checker.email}: ${request.body.note.trim()})` };
           const { ids } = await setDisputeStatus(tx, now.target, change, { id: found.maker_id ?? checker.id, email: found.maker }, day);

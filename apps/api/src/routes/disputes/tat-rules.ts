@@ -11,6 +11,13 @@ const tatRules = auditedList({
   body: TatRuleBody,
   check: checkTatRule,
   store: tatRuleList,
+  fourEyes: {
+    action: 'tat_rule',
+    describe: (c) =>
+      c.op === 'delete'
+        ? `Delete TAT rule ${c.id}`
+        : `${c.op === 'create' ? 'Add' : `Change TAT rule ${c.id} to`} "${String(c.body?.name ?? '')}": ${String(c.body?.days ?? '')} ${String(c.body?.day_kind ?? '')} days from the ${String(c.body?.clock_start ?? '').replace('_', ' ')}, ${String(c.body?.penalty_per_day ?? '')} ${String(c.body?.currency ?? '')} a day after`,
+  },
   duplicate: (input) =>
     `A TAT rule named "${input.name}" or for ${input.scope === 'all' ? 'all disputes' : `the ${input.scope} "${input.scopeValue}"`} already exists.`,
 });

@@ -37,6 +37,8 @@ const actionWords: Record<ChangeRequest['action'], string> = {
   resolve_credited: 'Resolve, customer credited',
   resolve_rejected: 'Resolve, claim rejected',
   bulk_status: 'Status of many disputes',
+  tat_rule: 'TAT rule change',
+  bank_password: 'Bank password change',
 };
 
 const filters: readonly FilterDef[] = [
@@ -95,9 +97,11 @@ export function ApprovalPage() {
       void queryClient.invalidateQueries({ queryKey: ['approvals'] });
       void queryClient.invalidateQueries({ queryKey: ['ej-records'] });
       notify.success(
-        decided.status === 'approved'
-          ? `Approved: ${formatCount(decided.result?.updated ?? 0)} disputes changed${decided.result?.changed_since ? ` (${formatCount(decided.result.changed_since)} had changed since the request)` : ''}.`
-          : 'Rejected: nothing was changed.',
+        decided.status === 'approved' && (decided.action === 'tat_rule' || decided.action === 'bank_password')
+          ? 'Approved: the change is made.'
+          : decided.status === 'approved'
+            ? `Approved: ${formatCount(decided.result?.updated ?? 0)} disputes changed${decided.result?.changed_since ? ` (${formatCount(decided.result.changed_since)} had changed since the request)` : ''}.`
+            : 'Rejected: nothing was changed.',
       );
     },
   });
@@ -124,13 +128,15 @@ export function ApprovalPage() {
             <dt>Change</dt>
             <dd>{r.summary}</dd>
           </div>
-          <div>
-            <dt>Disputes</dt>
-            <dd>
-              {formatCount(r.matched_now)} now ({formatCount(r.matched_then)} when asked)
-              {r.changed_since ? `; ${formatCount(r.changed_since)} changed since the request` : ''}
-            </dd>
-          </div>
+          {r.change !== null && (
+            <div>
+              <dt>Disputes</dt>
+              <dd>
+                {formatCount(r.matched_now)} now ({formatCount(r.matched_then)} when asked)
+                {r.changed_since ? `; ${formatCount(r.changed_since)} changed since the request` : ''}
+              </dd>
+            </div>
+          )}
           <div>
             <dt>Status</dt>
             <dd>
@@ -140,33 +146,57 @@ export function ApprovalPage() {
           </div>
         </dl>
       </Panel>
-      <Panel title={`What it changes${r.matched_now > r.disputes.length ? ` (the first ${r.disputes.length})` : ''}`}>
-        <table className={styles.diff}>
-          <caption className="ej-visually-hidden">Each dispute as it is now, and the status it would get</caption>
-          <thead>
-            <tr>
-              <th scope="col">Dispute</th>
-              <th scope="col">Now</th>
-              <th scope="col">Would become</th>
-              <th scope="col">Changed since the request</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.disputes.map((d) => (
-              <tr key={d.id}>
-                <th scope="row">
-                  <TextLink to={`/disputes/${d.id}`}>
-                    {d.atm_id} / {d.txt_no}
-                  </TextLink>
-                </th>
-                <td>{d.status === 'resolved' ? `resolved (${d.outcome})` : d.status.replace('_', ' ')}</td>
-                <td>{r.change.status === 'resolved' ? `resolved (${r.change.outcome})` : r.change.status.replace('_', ' ')}</td>
-                <td>{d.changed_since ? 'Yes' : ''}</td>
+      {r.change === null ? (
+        <Panel title="What it changes">
+          <table className={styles.diff}>
+            <caption className="ej-visually-hidden">Each field as it is now, and as it would be</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Now</th>
+                <th scope="col">Would be</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </Panel>
+            </thead>
+            <tbody>
+              {r.fields.map((f) => (
+                <tr key={f.field}>
+                  <th scope="row">{f.field.replace('_', ' ')}</th>
+                  <td>{f.now || '—'}</td>
+                  <td>{f.would_be || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Panel>
+      ) : (
+        <Panel title={`What it changes${r.matched_now > r.disputes.length ? ` (the first ${r.disputes.length})` : ''}`}>
+          <table className={styles.diff}>
+            <caption className="ej-visually-hidden">Each dispute as it is now, and the status it would get</caption>
+            <thead>
+              <tr>
+                <th scope="col">Dispute</th>
+                <th scope="col">Now</th>
+                <th scope="col">Would become</th>
+                <th scope="col">Changed since the request</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.disputes.map((d) => (
+                <tr key={d.id}>
+                  <th scope="row">
+                    <TextLink to={`/disputes/${d.id}`}>
+                      {d.atm_id} / {d.txt_no}
+                    </TextLink>
+                  </th>
+                  <td>{d.status === 'resolved' ? `resolved (${d.outcome})` : d.status.replace('_', ' ')}</td>
+                  <td>{r.change!.status === 'resolved' ? `resolved (${r.change!.outcome})` : r.change!.status.replace('_', ' ')}</td>
+                  <td>{d.changed_since ? 'Yes' : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Panel>
+      )}
       {r.status === 'pending' && (
         <Panel title="Decide">
           <form
