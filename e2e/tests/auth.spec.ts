@@ -7,6 +7,7 @@ const navigation = [
   'Email',
   'All Email',
   'Journals',
+  'Approvals',
   'Missing Data',
   'Missing TXN Data',
   'Between Successful Data',

@@ -9,7 +9,8 @@ export const screenTable = {
   overage: { path: '/overage', label: 'Overage' },
   successing: { path: '/successing', label: 'Successing' },
   dispute: { path: '/disputes/:id', label: 'Dispute' },
-  approvals: { path: '/approvals', label: 'Approvals', nav: 35 },
+  // After Journals: the changes waiting for a second person.
+  approvals: { path: '/approvals', label: 'Approvals', nav: 46 },
   approval: { path: '/approvals/:id', label: 'Approval' },
   // After All Email: the EJ data's journals, before the file kinds.
   journals: { path: '/journals', label: 'Journals', nav: 45 },
