@@ -62,6 +62,13 @@ describe.each(backends)('four eyes on %s', (backend) => {
     // Rejected: resolve_rejected is off, so it is done at once.
     expect((await call('POST', `/api/disputes/${ids[1]}/status/`, maker, { status: 'resolved', outcome: 'rejected', note: 'Dispensed' })).statusCode).toBe(200);
 
+    // Nor can the suggestion or the closing stage go around it.
+    const around = await call('POST', `/api/disputes/${ids[0]}/apply-suggestion/`, maker);
+    expect([around.statusCode, around.json().detail]).toEqual([409, 'Four eyes holds resolutions: set the status instead, and a second person approves it.']);
+    const closing = await call('POST', `/api/disputes/${ids[0]}/stage/`, maker, { stage: 'closed', outcome: 'credited', cost_bearer: 'issuer', note: 'x' });
+    expect(closing.statusCode).toBe(409);
+    expect(await statusOf(ids[0]!)).toMatchObject({ status: 'open' });
+
     const own = await call('POST', `/api/approvals/${request.id}/approve/`, maker, { note: 'Looks right' });
     expect(own.statusCode).toBe(403);
     expect(own.json()).toEqual({ detail: 'You made this request: another person must approve or reject it (four eyes).' });
@@ -138,9 +145,10 @@ describe.each(backends)('four eyes on %s', (backend) => {
     const detail = (await call('GET', `/api/approvals/${request.id}/`, second)).json();
     expect(detail.change).toBeNull();
     expect(detail.fields).toContainEqual({ field: 'penalty_per_day', now: '', would_be: '250' });
-    expect((await call('POST', `/api/approvals/${request.id}/approve/`, checker, { note: 'ok' })).json()).toEqual({
-      detail: 'A change of an admin list is approved by an admin.',
-    });
+    for (const decision of ['approve', 'reject'])
+      expect((await call('POST', `/api/approvals/${request.id}/${decision}/`, checker, { note: 'ok' })).json()).toEqual({
+        detail: 'A change of an admin list is approved or rejected by an admin.',
+      });
     expect((await call('POST', `/api/approvals/${request.id}/approve/`, administrator, { note: 'mine' })).statusCode).toBe(403);
     expect((await call('POST', `/api/approvals/${request.id}/approve/`, second, { note: 'Agreed with the bank' })).json()).toMatchObject({
       status: 'approved',

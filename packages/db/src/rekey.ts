@@ -1,10 +1,10 @@
 // `pnpm rekey`: every sealed value (the bank passwords, the mailboxes' secrets and refresh tokens, the webhooks' keys)
 // sealed again with the first key of BANK_PASS_KEY's ring, so that the previous keys can leave it.
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { auditLog } from './audit/index.ts';
 import { encryptBankPass, openBankPass } from './bank-pass-cipher.ts';
 import { bankPasswords } from './banks/index.ts';
-import type { Db } from './client.ts';
+import { type Db, queryRows } from './client.ts';
 import { mailboxes } from './mailboxes/index.ts';
 import { alertRules } from './alerts/schema.ts';
 
@@ -85,6 +85,16 @@ export async function resealAll(db: Db, ring: Buffer, beforeCommit?: () => void 
         refreshToken: reseal(m.refreshToken, `${name}, its refresh token`, 'refreshTokens'),
       };
     });
+    // Bank passwords waiting in a four-eyes request are sealed too (counted with the bank passwords).
+    const waiting = await queryRows<{ id: number; payload: { body?: { bank_pass_sealed?: string } } }>(
+      tx as unknown as Db,
+      sql`select id::float8 as id, payload from change_requests
+          where status = 'pending' and action = 'bank_password' and payload -> 'body' ? 'bank_pass_sealed' order by id for update`,
+    );
+    const waitingRows = waiting.map((r) => ({
+      id: r.id,
+      sealed: reseal(Buffer.from(r.payload.body!.bank_pass_sealed!, 'base64'), `four-eyes request ${r.id}, its bank password`, 'bankPasswords'),
+    }));
     const hookRows = hooks.map((h) => ({ id: h.id, sealed: reseal(h.sealed, `alert rule ${h.id} (${h.name}), its webhook key`, 'webhookKeys') }));
     if (unopened.length > 0) throw new UnopenedValues(unopened);
 
@@ -92,6 +102,10 @@ export async function resealAll(db: Db, ring: Buffer, beforeCommit?: () => void 
     for (const { id, secret, refreshToken } of mailboxRows) {
       await tx.update(mailboxes).set({ secretEncrypted: secret, refreshTokenEncrypted: refreshToken }).where(eq(mailboxes.id, id));
     }
+    for (const { id, sealed } of waitingRows)
+      await tx.execute(
+        sql`update change_requests set payload = jsonb_set(payload, '{body,bank_pass_sealed}', to_jsonb(${sealed!.toString('base64')}::text)) where id = ${id}`,
+      );
     for (const { id, sealed } of hookRows) if (sealed) await tx.update(alertRules).set({ webhookSecretEncrypted: sealed }).where(eq(alertRules.id, id));
     await tx.insert(auditLog).values({ userId: null, action: 'rekey', entity: 'bank_pass_key', detail: `pnpm rekey: ${describeResealed(done)}` });
     await beforeCommit?.();

@@ -36,7 +36,7 @@ export const auditedListRoutes =
         throw err;
       }
     };
-    /** A write the store refuses by a rule of its own (a new entry missing what only a new one needs): the 400's detail. */
+    /** A write the store refuses by a rule of its own (a webhook rule left without its key): the 400's detail. */
     const refused = async <T>(write: () => Promise<T>): Promise<T | { problem: string }> => {
       try {
         return await write();
@@ -80,7 +80,9 @@ export const auditedListRoutes =
         const entry = checked(request.body);
         if (entry.problem !== undefined) return reply.code(400).send({ detail: entry.problem });
         if (await held({ op: 'change', id: request.params.id, body: request.body as Record<string, unknown> }, request.user!, reply)) return reply;
-        const { status, body } = answer(await list.store.change(db, request.user!.id, request.params.id, entry.input), entry.input);
+        const changed = await refused(() => list.store.change(db, request.user!.id, request.params.id, entry.input));
+        if (typeof changed === 'object' && changed !== null && 'problem' in changed) return reply.code(400).send({ detail: changed.problem });
+        const { status, body } = answer(changed, entry.input);
         return reply.code(status).send(body);
       },
     );

@@ -8,6 +8,8 @@ import { hostname } from 'node:os';
 import nodemailer, { type Transporter } from 'nodemailer';
 import {
   claimDeliveries,
+  holdDelivery,
+  retireStaleWarnings,
   decryptBankPass,
   digestLines,
   extendAuditChain,
@@ -106,6 +108,7 @@ function transportOf(settings: AlertSettings, worker: string): Transporter | nul
 export async function sendAlertsOnce(options: AlertOptions, transport: Transporter | null): Promise<number> {
   const { db, settings, log } = options;
   const worker = options.worker ?? workerName();
+  await retireStaleWarnings(db);
   await planWarnings(db);
   if (settings.smtp) await planDigests(db, options.clockTimeZone, settings.digestHour);
   let sent = 0;
@@ -114,6 +117,8 @@ export async function sendAlertsOnce(options: AlertOptions, transport: Transport
     const claimed = await claimDeliveries(db, worker, settings.leaseSeconds);
     if (claimed.length === 0) return sent;
     for (const d of claimed) {
+      // Sending the ones before took long enough for this hold to lapse: another worker has it.
+      if (!(await holdDelivery(db, d.id, worker, settings.leaseSeconds))) continue;
       try {
         let answer: string;
         if (d.channel === 'email') {
@@ -131,7 +136,7 @@ export async function sendAlertsOnce(options: AlertOptions, transport: Transport
         sent += 1;
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
-        log.warn(`alert ${d.id} to ${d.recipient} not sent (try ${d.attempts}): ${why}`);
+        log.warn(`alert ${d.id} to ${d.channel === 'webhook' ? new URL(d.recipient).origin : d.recipient} not sent (try ${d.attempts}): ${why}`);
         await markFailed(db, d.id, worker, why, settings.retrySeconds, settings.maxAttempts);
       }
     }

@@ -121,7 +121,7 @@ export async function claimDeliveries(db: Db, worker: string, leaseSeconds: numb
           where d.id in (
             select a.id from alert_deliveries a left join alert_rules r on r.id = a.rule_id
             where ((a.status = 'pending' and a.next_attempt_at <= now()) or (a.status = 'sending' and a.lease_until < now()))
-              and (a.rule_id is null or (r.active and ${inWorkingHours(sql`r`)}))
+              and (a.kind = 'digest' or (r.active and ${inWorkingHours(sql`r`)}))
             order by a.next_attempt_at, a.id limit ${limit}
             for update of a skip locked)
           returning d.*
@@ -203,4 +203,30 @@ export async function listDeliveries(db: Db, page: { page: number; pageSize: num
         order by a.id desc limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
   );
   return { count: total?.n ?? 0, rows };
+}
+
+/**
+ * Renews this worker's hold on a delivery just before sending it: false when the hold lapsed and
+ * another worker may have it (then this one must not send it).
+ */
+export async function holdDelivery(db: Db, id: number, worker: string, leaseSeconds: number): Promise<boolean> {
+  const held = await queryRows<{ id: number }>(
+    db,
+    sql`update alert_deliveries set lease_until = now() + make_interval(secs => ${leaseSeconds})
+        where id = ${id} and leased_by = ${worker} and status = 'sending' returning id::float8 as id`,
+  );
+  return held.length > 0;
+}
+
+/** Warnings no longer due (their dispute resolved, or their rule deleted, since they were made) are not sent: marked failed, saying why. */
+export async function retireStaleWarnings(db: Db): Promise<void> {
+  await db.execute(
+    sql`update alert_deliveries a set status = 'failed', lease_until = null, last_answer = 'Not sent: the dispute was resolved before it went out.'
+        from disputes d
+        where d.id = a.dispute_id and d.status = 'resolved' and a.kind = 'warning' and a.status = 'pending'`,
+  );
+  await db.execute(
+    sql`update alert_deliveries set status = 'failed', lease_until = null, last_answer = 'Not sent: its alert rule was deleted before it went out.'
+        where kind = 'warning' and rule_id is null and status = 'pending'`,
+  );
 }

@@ -150,9 +150,18 @@ const values = (input: AlertRuleInput) => ({
   active: input.active,
 });
 
+/** A webhook's address as the audit log keeps it: its origin only (a path may hold a token, and entries are never changed). */
+const originOf = (url: string | null) => {
+  try {
+    return `${new URL(url ?? '').origin}/…`;
+  } catch {
+    return 'a webhook';
+  }
+};
+
 const describe = (r: AlertRuleRow) =>
   `${r.name}: ${r.clocks.length ? r.clocks.join(', ') : 'every clock'}, ${r.days_before} days before, by ${r.channel}${
-    r.channel === 'webhook' ? ` to ${r.webhook_url}` : ` to ${[r.to_owner ? 'the owner' : '', ...r.to_addresses].filter(Boolean).join(', ')}`
+    r.channel === 'webhook' ? ` to ${originOf(r.webhook_url)}` : ` to ${[r.to_owner ? 'the owner' : '', ...r.to_addresses].filter(Boolean).join(', ')}`
   }, ${r.hours_from}-${r.hours_to} h ${r.time_zone}${r.active ? '' : ' (off)'}`;
 
 export const alertRuleList = auditedList<AlertRuleInput, AlertRuleRow>({

@@ -70,7 +70,8 @@ export const alertDeliveries = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     kind: text('kind').notNull(),
-    ruleId: integer('rule_id').references(() => alertRules.id, { onDelete: 'cascade' }),
+    /** The rule that made it; none once the rule is deleted (what it sent stays listed). */
+    ruleId: integer('rule_id').references(() => alertRules.id, { onDelete: 'set null' }),
     disputeId: bigint('dispute_id', { mode: 'number' }).references(() => disputes.id, { onDelete: 'cascade' }),
     clockKey: text('clock_key').notNull().default(''),
     clockName: text('clock_name').notNull().default(''),

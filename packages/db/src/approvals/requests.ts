@@ -158,3 +158,12 @@ export async function fourEyesOn(db: Db, action: FourEyesAction): Promise<boolea
   const [row] = await queryRows<{ enabled: boolean }>(db, sql`select enabled from four_eyes_settings where action = ${action}`);
   return row?.enabled ?? false;
 }
+
+/** Whether four eyes holds any resolution (credited or rejected): then only the status route, which makes requests, may resolve. */
+export async function resolutionsHeld(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ held: boolean }>(
+    db,
+    sql`select coalesce(bool_or(enabled), false) as held from four_eyes_settings where action in ('resolve_credited', 'resolve_rejected')`,
+  );
+  return row?.held ?? false;
+}

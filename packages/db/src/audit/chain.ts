@@ -116,8 +116,10 @@ export async function walkChain(
 }
 
 /**
- * The chained entries in chain order, in batches (keyset on the place), as they are hashed;
- * `from`/`to` are whole UTC days. Entries not chained yet are left out: chain them first.
+ * The chained entries in chain order, in batches (keyset on the place), as they are hashed. With
+ * days (`from`/`to`, whole UTC days), every entry from the first to the last place of those days'
+ * entries: an entry's time is its transaction's start, so one that committed across midnight
+ * still sits in its place. Entries not chained yet are left out: chain them first.
  */
 export async function* chainBatches(
   db: Db,
@@ -125,15 +127,26 @@ export async function* chainBatches(
   batchSize = 2000,
 ): AsyncGenerator<ChainEntry[]> {
   let after = 0;
+  let last = Number.MAX_SAFE_INTEGER;
+  if (range.from || range.to) {
+    const [bounds] = await queryRows<{ first: number | null; last: number | null }>(
+      db,
+      sql`select min(chain_seq)::float8 as first, max(chain_seq)::float8 as last from audit_log
+          where chain_seq is not null
+            and (${range.from ?? null}::date is null or at >= (${range.from ?? null}::date)::timestamp at time zone 'UTC')
+            and (${range.to ?? null}::date is null or at < (${range.to ?? null}::date + 1)::timestamp at time zone 'UTC')`,
+    );
+    if (!bounds || bounds.first === null || bounds.last === null) return;
+    after = bounds.first - 1;
+    last = Math.min(last, bounds.last);
+  }
   for (;;) {
     const rows = await queryRows<ChainEntry>(
       db,
       sql`select a.id::float8 as id, a.chain_seq::float8 as seq, to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, a.user_id,
                  a.action, a.entity, a.entity_id, a.ip, a.detail, a.prev_hash, a.hash, u.email as user_email
           from audit_log a left join users u on u.id = a.user_id
-          where a.chain_seq > ${after}
-            and (${range.from ?? null}::date is null or a.at >= (${range.from ?? null}::date)::timestamp at time zone 'UTC')
-            and (${range.to ?? null}::date is null or a.at < (${range.to ?? null}::date + 1)::timestamp at time zone 'UTC')
+          where a.chain_seq > ${after} and a.chain_seq <= ${last}
           order by a.chain_seq limit ${batchSize}`,
     );
     if (rows.length) yield rows;
@@ -154,12 +167,18 @@ export async function extendAuditChain(db: Db, wait: boolean): Promise<number> {
 /** The database's whole chain, walked: what `GET /api/admin/audit-log/verify/` and `pnpm audit-log verify` say. */
 export async function verifyAuditChain(db: Db): Promise<ChainReport> {
   await extendAuditChain(db, true);
-  const [head] = await queryRows<{ last_id: number; last_hash: string }>(
-    db,
-    sql`select last_id::float8 as last_id, last_hash from audit_chain_head where id = 1`,
-  );
-  const report = await walkChain(chainBatches(db), { head: head ? { lastId: head.last_id, lastHash: head.last_hash } : undefined });
-  if (head) return report;
-  const missing: ChainProblem = { kind: 'removed_newest', id: 0, detail: "The chain's head was removed: the newest entries cannot be checked." };
-  return { ...report, ok: false, first: report.first ?? missing, problems: [...report.problems, missing] };
+  // The head and every batch read in one snapshot: entries chained meanwhile by the worker are
+  // the next walk's, and an entry past the head is one nobody chained.
+  return db.transaction(async (trx) => {
+    const tx = trx as unknown as Db;
+    await tx.execute(sql`set transaction isolation level repeatable read`);
+    const [head] = await queryRows<{ last_id: number; last_hash: string }>(
+      tx,
+      sql`select last_id::float8 as last_id, last_hash from audit_chain_head where id = 1`,
+    );
+    const report = await walkChain(chainBatches(tx), { head: head ? { lastId: head.last_id, lastHash: head.last_hash } : undefined });
+    if (head) return report;
+    const missing: ChainProblem = { kind: 'removed_newest', id: 0, detail: "The chain's head was removed: the newest entries cannot be checked." };
+    return { ...report, ok: false, first: report.first ?? missing, problems: [...report.problems, missing] };
+  });
 }

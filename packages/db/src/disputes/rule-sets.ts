@@ -2,6 +2,7 @@
 // switched on or off (audited). Their windows are the rules as written (migration 0052).
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { clockStarts } from './schema.ts';
 
 export interface RuleSetClock {
   key: string;
@@ -23,12 +24,14 @@ export interface RuleSet {
   clocks: RuleSetClock[];
 }
 
+/** Each set with its clocks in the order a dispute meets them (by the event that starts each). */
 export async function listRuleSets(db: Db): Promise<RuleSet[]> {
   return queryRows<RuleSet>(
     db,
     sql`select s.id, s.name, s.source, s.network, s.active,
                coalesce(json_agg(json_build_object('key', c.key, 'name', c.name, 'party', c.party, 'starts_on', c.starts_on, 'stops_at', c.stops_at,
-                 'days', c.days, 'day_kind', c.day_kind, 'calendar', c.calendar) order by c.id) filter (where c.id is not null), '[]') as clocks
+                 'days', c.days, 'day_kind', c.day_kind, 'calendar', c.calendar)
+                 order by array_position(${sql.param([...clockStarts])}::text[], c.starts_on), c.days) filter (where c.id is not null), '[]') as clocks
         from rule_sets s left join rule_clocks c on c.rule_set_id = s.id
         group by s.id order by s.id`,
   );

@@ -44,8 +44,8 @@ export interface MailStage {
 }
 
 /**
- * Moves disputes on to the stages their rows said (the furthest of each), never back and never a
- * resolved one (closed is the last stage); the day each was entered is the message's day. Sets the
+ * Moves disputes on to the stages their rows said (the furthest of each), never back, never a
+ * resolved one (closed is the last stage), and never one whose stage an operator set; the day each was entered is the message's day. Sets the
  * network where none is known yet. A history event each, named by the message.
  */
 export async function applyMailStages(tx: Db, emailId: number, day: string, stages: Map<number, MailStage>, networks: Map<number, string>): Promise<void> {
@@ -68,6 +68,8 @@ export async function applyMailStages(tx: Db, emailId: number, day: string, stag
       update disputes d set stage = v.stage, update_at = now()
       from v
       where d.id = v.id and d.status <> 'resolved' and ${rankOf(sql`v.stage`)} > ${rankOf(sql`d.stage`)}
+        -- An operator's stage wins, as an operator's status does: later mail no longer moves it.
+        and not exists (select 1 from dispute_events e where e.dispute_id = d.id and e.stage is not null and e.source = 'operator')
       returning d.id, d.stage, d.status, d.outcome, v.reason
     ), entered as (
       insert into dispute_stages (dispute_id, stage, entered_on) select id, stage, ${day}::date from moved

@@ -25,7 +25,7 @@ const columns: ColumnDef<AlertDelivery, unknown>[] = [
   {
     header: 'What',
     id: 'what',
-    accessorFn: (r) => (r.kind === 'digest' ? `Digest of ${r.due_on}` : `${r.rule_name ?? 'A rule'}: ${r.clock_name} due ${r.due_on}`),
+    accessorFn: (r) => (r.kind === 'digest' ? `Digest of ${r.due_on}` : `${r.rule_name ?? 'A deleted rule'}: ${r.clock_name} due ${r.due_on}`),
   },
   { header: 'Dispute', id: 'dispute', accessorFn: (r) => (r.atm_id ? `${r.atm_id} / ${r.txt_no}` : '') },
   { header: 'To', id: 'to', accessorFn: (r) => `${r.channel === 'webhook' ? 'Webhook ' : ''}${r.recipient}` },

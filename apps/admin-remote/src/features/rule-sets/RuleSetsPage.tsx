@@ -38,7 +38,7 @@ function RuleSetPanel({ set }: { set: RuleSet }) {
       }
     >
       <p className={styles.source}>{set.source}</p>
-      <table className={styles.clocks}>
+      <table className="ej-small-table">
         <caption className="ej-visually-hidden">The clocks of {set.name}</caption>
         <thead>
           <tr>

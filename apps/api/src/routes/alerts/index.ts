@@ -2,7 +2,8 @@
 // dispute's clock runs out (an audited list; a webhook's key is sealed with the bank-password key
 // and never answered back), and every warning and digest made, with what the other end answered.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { alertRuleList, checkAlertRule, encryptBankPass, listDeliveries, RuleProblem } from '@ejdesk/db';
+import { sql } from 'drizzle-orm';
+import { alertRuleList, checkAlertRule, encryptBankPass, listDeliveries, queryRows, RuleProblem } from '@ejdesk/db';
 import { AlertDelivery, AlertRule, AlertRuleBody, DeliveryQuery } from '@ejdesk/contract/schemas/alerts.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
@@ -27,6 +28,16 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
           create: async (tx, userId, input) => {
             if (input.channel === 'webhook' && !input.webhookSecretEncrypted) throw new RuleProblem('webhook_secret is required for a new webhook rule');
             return alertRuleList.create(tx, userId, input);
+          },
+          change: async (tx, userId, id, input) => {
+            if (input.channel === 'webhook' && !input.webhookSecretEncrypted) {
+              const [stored] = await queryRows<{ keyed: boolean }>(
+                tx,
+                sql`select webhook_secret_encrypted is not null as keyed from alert_rules where id = ${id}`,
+              );
+              if (stored && !stored.keyed) throw new RuleProblem('webhook_secret is required: this rule has no webhook key yet');
+            }
+            return alertRuleList.change(tx, userId, id, input);
           },
         },
         duplicate: (input) => `An alert rule named "${input.name}" already exists.`,

@@ -145,7 +145,12 @@ async function applyListChange(tx: Db, request: Request, ring: Buffer) {
     return done;
   }
   const bankName = shown(c.body?.bank_name).trim();
-  const sealed = typeof c.body?.bank_pass_sealed === 'string' ? decryptBankPass(ring, Buffer.from(c.body.bank_pass_sealed, 'base64')) : undefined;
+  let sealed: string | undefined;
+  try {
+    sealed = typeof c.body?.bank_pass_sealed === 'string' ? decryptBankPass(ring, Buffer.from(c.body.bank_pass_sealed, 'base64')) : undefined;
+  } catch {
+    throw new DecisionRefused('No key of BANK_PASS_KEY opens the password this request holds: ask for the change again.', 409);
+  }
   if (c.op === 'create') {
     if (!(await createBankPassword(tx, ring, maker, bankName, sealed ?? '')))
       throw new DecisionRefused(`A password for bank '${bankName}' is stored now.`, 409);
@@ -187,12 +192,13 @@ export const approvalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request: { params: { id: number }; body: { note: string }; user: { id: number; email: string; role: string } | null }, reply: FastifyReply) => {
       const day = today();
       const checker = request.user!;
+      // An admin list's change is decided (approved or rejected) by an admin.
+      const asked = await getRequest(db, request.params.id);
+      if (asked && listActions.has(asked.action) && checker.role !== 'admin')
+        return reply.code(403).send({ detail: 'A change of an admin list is approved or rejected by an admin.' });
       try {
         const decided = await decideRequest(db, request.params.id, checker, { approve, note: request.body.note.trim() }, async (tx, found) => {
-          if (listActions.has(found.action)) {
-            if (checker.role !== 'admin') throw new DecisionRefused('A change of an admin list is approved by an admin.', 403);
-            return applyListChange(tx, found, secrets.bankPassKey);
-          }
+          if (listActions.has(found.action)) return applyListChange(tx, found, secrets.bankPassKey);
           const now = await nowOf(tx, found, day);
           const change = { ...now.payload.change, note: `${now.payload.change.note} (approved by ${checker.email}: ${request.body.note.trim()})` };
           const { ids } = await setDisputeStatus(tx, now.target, change, { id: found.maker_id ?? checker.id, email: found.maker }, day);

@@ -15,6 +15,7 @@ import {
   disputeOwners,
   disputesWithEvidence,
   disputeStory,
+  resolutionsHeld,
   RuleProblem,
   setDisputeNetwork,
   setDisputeStage,
@@ -122,7 +123,7 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // rule sets' clocks it runs), by an operator.
   app.post(
     '/:id/stage/',
-    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: StageBody, response: { 200: DisputeStory, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, body: StageBody, response: { 200: DisputeStory, ...errorResponses, 409: Detail } } },
     async (request, reply) => {
       let change;
       try {
@@ -132,6 +133,9 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       const day = today();
+      // Closing resolves: under four eyes it goes through the status, which makes the request.
+      if (change.stage === 'closed' && change.outcome !== 'other' && (await resolutionsHeld(db)))
+        return reply.code(409).send({ detail: 'Four eyes holds resolutions: set the status instead, and a second person approves it.' });
       const found = await setDisputeStage(db, request.params.id, change, request.user!, day);
       const story = found ? await storyOf(request.params.id, day) : null;
       if (!story) return reply.code(404).send({ detail: 'Not found.' });
@@ -206,8 +210,11 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:id/apply-suggestion/',
-    { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: ApplySuggestionAnswer, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { params: DisputeIdParams, response: { 200: ApplySuggestionAnswer, ...errorResponses, 409: Detail } } },
     async (request, reply) => {
+      // A suggestion resolves (credited or rejected): under four eyes, a person asks through the status.
+      if (await resolutionsHeld(db))
+        return reply.code(409).send({ detail: 'Four eyes holds resolutions: set the status instead, and a second person approves it.' });
       const result = await applySuggestion(db, { ids: [request.params.id] }, request.user!, today());
       if (result.applied.length + result.skipped.length === 0) return reply.code(404).send({ detail: 'Not found.' });
       return countsOf(result);
@@ -216,11 +223,13 @@ export const disputeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/apply-suggestion/',
-    { config: { credential: 'user' }, schema: { body: ApplySuggestionBody, response: { 200: ApplySuggestionAnswer, ...errorResponses } } },
+    { config: { credential: 'user' }, schema: { body: ApplySuggestionBody, response: { 200: ApplySuggestionAnswer, ...errorResponses, 409: Detail } } },
     async (request, reply) => {
       const day = today();
       const target = targetOf(request.body, day, request.user!.id);
       if ('detail' in target) return reply.code(400).send(target);
+      if (await resolutionsHeld(db))
+        return reply.code(409).send({ detail: 'Four eyes holds resolutions: set the status instead, and a second person approves it.' });
       return countsOf(await applySuggestion(db, target, request.user!, day));
     },
   );

@@ -148,7 +148,7 @@ export function ApprovalPage() {
       </Panel>
       {r.change === null ? (
         <Panel title="What it changes">
-          <table className={styles.diff}>
+          <table className="ej-small-table">
             <caption className="ej-visually-hidden">Each field as it is now, and as it would be</caption>
             <thead>
               <tr>
@@ -170,7 +170,7 @@ export function ApprovalPage() {
         </Panel>
       ) : (
         <Panel title={`What it changes${r.matched_now > r.disputes.length ? ` (the first ${r.disputes.length})` : ''}`}>
-          <table className={styles.diff}>
+          <table className="ej-small-table">
             <caption className="ej-visually-hidden">Each dispute as it is now, and the status it would get</caption>
             <thead>
               <tr>

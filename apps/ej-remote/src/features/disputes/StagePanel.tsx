@@ -37,7 +37,7 @@ export function ClocksPanel({ story }: { story: DisputeStory }) {
       {story.clocks.length === 0 ? (
         <p className={styles.muted}>No clock runs: no TAT rule covers it, and no active rule set is of its network ({story.network || 'none known'}).</p>
       ) : (
-        <table className={styles.clocks}>
+        <table className="ej-small-table">
           <caption className="ej-visually-hidden">The dispute&apos;s clocks, the running ones first, nearest deadline first</caption>
           <thead>
             <tr>
