@@ -53,6 +53,7 @@ test.describe('/email', () => {
       'ATM ID',
       'Status',
       'Due Date',
+      'Next Deadline',
       'Days Late',
       'Age (days)',
       'Penalty',
@@ -77,7 +78,7 @@ test.describe('/email', () => {
     await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     const firstPage = await column(page, 1);
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     // The previous page stays on screen (no layout jump) until the next one arrives.
     await expect.poll(() => column(page, 1)).not.toEqual(firstPage);

@@ -94,12 +94,12 @@ test.describe('/all-email', () => {
     await expect(page.getByRole('button', { name: 'Prev' })).toBeDisabled();
     await expect(rowsOf(page)).toHaveCount(10);
 
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page.getByText(`Page 2 of ${pages}`, { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/page=2/);
     await page.getByRole('button', { name: 'Last', exact: true }).click();
     await expect(page.getByText(`Page ${pages} of ${pages}`, { exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Next', exact: true })).toBeDisabled();
     await page.goBack();
     await expect(page.getByText(`Page 2 of ${pages}`, { exact: true })).toBeVisible();
 
@@ -108,7 +108,7 @@ test.describe('/all-email', () => {
     await expect(rowsOf(page)).toHaveCount(20);
     await expect(page.getByRole('option', { name: '20 per page' })).toBeAttached();
 
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByLabel('Subject Name').fill('newsletter');
     await expect(page.getByText(/^Page 1 of/)).toBeVisible();
     const filtered = await api<{ count: number }>(page, '/scrape/email/to/json/pagination/?subject_name=newsletter');
@@ -147,7 +147,7 @@ for (const [path, endpoint] of categories) {
     const { count } = await api<{ count: number }>(page, endpoint);
     await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('50');
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 50)}`, { exact: true })).toBeVisible();

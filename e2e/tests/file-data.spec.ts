@@ -58,7 +58,7 @@ for (const [path, apiBase, title] of paginated) {
     const { count } = await api<{ count: number }>(page, `${apiBase}/pagination/`);
     await expect(page.getByText(`Total Records: ${count.toLocaleString('en-US')}`, { exact: true })).toBeVisible();
     await expect(page.getByText(`Page 1 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page.getByText(`Page 2 of ${Math.ceil(count / 10)}`, { exact: true })).toBeVisible();
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('20');
     await expect(rowsOf(page)).toHaveCount(Math.min(20, count));

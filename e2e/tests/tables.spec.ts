@@ -64,7 +64,7 @@ for (const [path, endpoint] of [
     await expect.poll(shownIds).toEqual(oldest.results.map((r) => r.id));
     expect(oldest.results[0]!.id).not.toBe(newest.results[0]!.id);
     // The order survives paging, and the back button returns to it.
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page).toHaveURL(/ordering=create_at/);
     await page.goBack();
 
@@ -75,7 +75,7 @@ for (const [path, endpoint] of [
   });
 }
 
-test('/email sorts by amount, date and ATM ID headers both ways, as the API orders them, with a filter too', async ({ signedIn: page }) => {
+test('/email sorts by amount, date, nearest deadline and ATM ID headers both ways, as the API orders them, with a filter too', async ({ signedIn: page }) => {
   await page.goto('/email?page_size=20');
   const shownAtms = () => rowsOf(page).evaluateAll((rows) => rows.map((r) => r.querySelector('td:not(.ej-tick)')!.textContent!.trim()));
   const apiAtms = async (query: string) =>
@@ -87,6 +87,8 @@ test('/email sorts by amount, date and ATM ID headers both ways, as the API orde
   for (const [name, field] of [
     ['Transaction Amt.', 'transaction_amt'],
     ['Transaction Date', 'transaction_date'],
+    // The nearest open deadline of all a dispute's clocks.
+    ['Next Deadline', 'next_deadline'],
     ['ATM ID', 'atm_id'],
   ] as const) {
     const header = page.locator(`th[data-column="${name}"]`);
@@ -179,7 +181,7 @@ test('a column choice on /email follows the operator: it survives a logout and a
     // Transaction Date up by keyboard, to the first place after the pinned ATM ID and clock.
     const up = menu.getByRole('button', { name: 'Move Transaction Date up' });
     await up.focus();
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
       await page.keyboard.press('Enter');
       await saved;
@@ -192,12 +194,12 @@ test('a column choice on /email follows the operator: it survives a logout and a
     await page.screenshot({ path: '.artifacts/columns-menu.png' });
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Columns (19 of 22)' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Columns (20 of 23)' })).toBeFocused();
 
-    const chosen = ['ATM ID', 'Status', 'Due Date', 'Transaction Date', 'Days Late'];
+    const chosen = ['ATM ID', 'Status', 'Due Date', 'Transaction Date', 'Next Deadline'];
     const headers = (p: typeof page) => dataHeaders(p).allInnerTexts();
     await expect.poll(async () => (await headers(page)).slice(0, 5)).toEqual(chosen);
-    expect(await headers(page)).toHaveLength(19);
+    expect(await headers(page)).toHaveLength(20);
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -225,9 +227,9 @@ test('a column choice on /email follows the operator: it survives a logout and a
       expect(await left(3)).toBe('auto');
 
       // Reset brings the table's own columns back, here and on the server.
-      await other.getByRole('button', { name: 'Columns (19 of 22)' }).click();
+      await other.getByRole('button', { name: 'Columns (20 of 23)' }).click();
       await other.getByRole('button', { name: 'Reset columns' }).click();
-      await expect.poll(async () => (await headers(other)).length).toBe(22);
+      await expect.poll(async () => (await headers(other)).length).toBe(23);
       await expect(dataHeaders(other).first()).toHaveText('ATM ID');
       const otherToken = await other.evaluate(() => localStorage.getItem('token'));
       await expect
@@ -311,7 +313,7 @@ test('a column is dragged to a new place by its header, and moved by keyboard fr
     const saved = page.waitForResponse((r) => r.url().includes('/api/preferences/columns.email/') && r.request().method() === 'PUT');
     await page.locator('th[data-column="Penalty"]').dragTo(page.locator('th[data-column="Days Late"]'));
     expect((await saved).status()).toBe(200);
-    await expect.poll(async () => (await headers()).slice(0, 5)).toEqual(['ATM ID', 'Status', 'Due Date', 'Penalty', 'Days Late']);
+    await expect.poll(async () => (await headers()).slice(0, 6)).toEqual(['ATM ID', 'Status', 'Due Date', 'Next Deadline', 'Penalty', 'Days Late']);
 
     // By keyboard: the header's options, Move right.
     await page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' }).focus();
@@ -323,7 +325,7 @@ test('a column is dragged to a new place by its header, and moved by keyboard fr
     await page.keyboard.press('Enter');
     await expect(menu).toBeHidden();
     await expect(page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' })).toBeFocused();
-    await expect.poll(async () => (await headers()).slice(3, 5)).toEqual(['Days Late', 'Penalty']);
+    await expect.poll(async () => (await headers()).slice(4, 6)).toEqual(['Days Late', 'Penalty']);
     // Hidden from its menu; back from the Columns menu's Reset.
     await page.locator('th[data-column="Penalty"]').getByRole('button', { name: 'Column options' }).click();
     await page.getByRole('group', { name: 'Options of Penalty' }).getByRole('button', { name: 'Hide column' }).click();

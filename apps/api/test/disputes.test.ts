@@ -453,5 +453,35 @@ describe.each(backends)('the dispute desk on %s', (backend) => {
       const audits = await queryRows<{ action: string }>(t.database.db, sql`select action from audit_log where entity = 'tat_rule' order by id`);
       expect(audits.map((a) => a.action)).toEqual(['create', 'delete']);
     });
+
+    it('give way in the list to a nearer deadline of the network’s rules: the clock the list sorts by', async () => {
+      // A slow TAT rule (30 days): every TAT deadline is weeks off, in the transactions' order.
+      const slow = await call('POST', path, { ...harbor, name: 'Apex slow', days: 30 }, administrator);
+      expect(slow.statusCode).toBe(201);
+      try {
+        const byDueDate = await atms('tat=open&ordering=due_date');
+        expect(byDueDate.at(-1)).toBe('fresh');
+        // The fresh dispute is an NFS one whose chargeback is raised today: the acquirer's
+        // representment is due in 5 days, nearer than any TAT deadline.
+        expect((await call('POST', `/api/disputes/${disputeOf.fresh}/network/`, { network: 'NFS' })).statusCode).toBe(200);
+        const staged = await call('POST', `/api/disputes/${disputeOf.fresh}/stage/`, { stage: 'chargeback_raised', note: 'Raised with NPCI' });
+        expect(staged.statusCode).toBe(200);
+        const others = byDueDate.slice(0, -1);
+        expect(await atms('tat=open&ordering=next_deadline')).toEqual(['fresh', ...others]);
+        expect(await atms('tat=open&ordering=-next_deadline')).toEqual([...others].reverse().concat('fresh'));
+        // The TAT due date's own order is unchanged; a resolved dispute has no open deadline: last either way.
+        expect(await atms('tat=open&ordering=due_date')).toEqual(byDueDate);
+        const resolved = (await atms('tat=resolved')).sort();
+        expect(resolved.length).toBeGreaterThan(0);
+        for (const way of ['next_deadline', '-next_deadline']) expect((await atms(`ordering=${way}`)).slice(-resolved.length).sort(), way).toEqual(resolved);
+        const rows = (await call('GET', `${table}?page_size=100&tat=open&ordering=next_deadline`)).json().results as Record<string, unknown>[];
+        expect(rows[0]).toMatchObject({ atm_id: 'ATM-fresh', due_date: daysAgo(-29), next_deadline: daysAgo(-5), next_clock: 'Representment or acceptance' });
+        expect(rows[1]).toMatchObject({ next_deadline: rows[1]!.due_date, next_clock: 'Apex slow' });
+        const settled = (await call('GET', `${table}?page_size=100&tat=resolved&ordering=next_deadline`)).json().results as Record<string, unknown>[];
+        expect(settled.map((r) => [r.next_deadline, r.next_clock])).toEqual(settled.map(() => [null, null]));
+      } finally {
+        expect((await call('DELETE', `${path}${slow.json().id}/`, undefined, administrator)).statusCode).toBe(204);
+      }
+    });
   });
 });

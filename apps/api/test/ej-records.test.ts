@@ -94,6 +94,9 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
       owner_id: null,
       owner: null,
       follow_up_on: null,
+      // No network named: the TAT rule's is its only clock, so the nearest deadline.
+      next_deadline: '2025-04-01',
+      next_clock: 'RBI harmonised TAT (failed ATM withdrawal)',
       // No journal has answered it yet.
       verdict: null,
       dispensed_amount: null,
@@ -268,7 +271,7 @@ describe.each(backends)('EJ error data API on %s', (backend) => {
         const refused = await get(`${table}?ordering=${encodeURIComponent(asked)}`);
         expect(refused.statusCode).toBe(400);
         expect(refused.json().detail).toBe(
-          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, complaint_date, -complaint_date, msp_ref_no, -msp_ref_no, due_date, -due_date, penalty, -penalty, days_late, -days_late.`,
+          `query 'ordering': cannot order by '${asked}'; one of id, -id, transaction_date, -transaction_date, transaction_amt, -transaction_amt, dispute_amt, -dispute_amt, atm_id, -atm_id, complaint_date, -complaint_date, msp_ref_no, -msp_ref_no, due_date, -due_date, next_deadline, -next_deadline, penalty, -penalty, days_late, -days_late.`,
         );
       }
     });

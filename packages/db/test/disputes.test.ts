@@ -250,7 +250,11 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
     /** The records the disputes themselves select, in the order asked, with their penalty. */
     const reference = async (f: EjFilters, order: EjOrder) => {
       const clock = clockOn(today);
-      const key = order.field === 'due_date' ? sql`d.due_date` : order.field === 'penalty' ? clock.penalty : sql`r.id`;
+      // The nearest open deadline, computed when read: the TAT due date and each running rule-set clock.
+      const nearest = sql`case when d.status <> 'resolved'
+        then least(d.due_date, (select min(c.due_on) from dispute_rule_clocks(d.id) c where c.stopped_on is null)) end`;
+      const key =
+        order.field === 'due_date' ? sql`d.due_date` : order.field === 'next_deadline' ? nearest : order.field === 'penalty' ? clock.penalty : sql`r.id`;
       const way = order.descending ? sql`desc` : sql`asc`;
       const rows = await queryRows<{ id: string }>(
         database.db,
@@ -265,7 +269,7 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
       );
       return rows.map((r) => Number(r.id));
     };
-    const orders: EjOrder[] = (['id', 'due_date', 'penalty'] as const).flatMap((field) => [
+    const orders: EjOrder[] = (['id', 'due_date', 'next_deadline', 'penalty'] as const).flatMap((field) => [
       { field, descending: false },
       { field, descending: true },
     ]);
@@ -346,6 +350,15 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
       today,
     );
     await agree('statuses set');
+    // Networks and stages: NFS and Visa disputes run their rule sets' clocks, some nearer than the TAT
+    // rule's; Regulation E on runs its clocks on every dispute.
+    await database.db.execute(sql`update disputes set network = case when id % 4 = 0 then 'NFS' when id % 4 = 1 then 'Visa' else '' end`);
+    await database.db.execute(sql`insert into dispute_stages (dispute_id, stage, entered_on)
+      select id, 'chargeback_raised', date '2026-01-10' + (id % 5)::int from disputes where id % 3 = 1`);
+    await agree('networks and stages');
+    await database.db.execute(sql`update rule_sets set active = true where name = 'Regulation E'`);
+    await agree('a rule set on');
+    await database.db.execute(sql`update rule_sets set active = false where name = 'Regulation E'`);
     await changeDefault({ days: 2, penaltyPerDay: '75' });
     await tatRuleList.create(database.db, operator.id, { ...rbi, name: 'Lone', scope: 'bank', scopeValue: 'Lone Bank', days: 1, penaltyPerDay: '75' });
     await agree('rules changed');

@@ -79,6 +79,29 @@ describe.each(backends)('rule sets as written, on %s', (backend) => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  /**
+   * The nearest deadline the dispute keeps (the lists' clock order) and its record's copy, beside
+   * the nearest running clock disputeClocks computes when read.
+   */
+  async function nearestKept(id: number, day: string) {
+    const running = (await disputeClocks(database.db, id, day)).filter((c) => c.stopped_on === null);
+    const first = (clocks: typeof running) => [...clocks].sort((a, b) => a.due_on.localeCompare(b.due_on) || a.key.localeCompare(b.key))[0];
+    const [kept] = await queryRows<{ next: string | null; rule: string | null; clock: string | null; copies: string[] }>(
+      database.db,
+      sql`select d.next_deadline::text as next, d.rule_deadline::text as rule, d.rule_deadline_clock as clock,
+                 array(select coalesce(l.next_deadline::text, 'none') from dispute_records l where l.dispute_id = d.id) as copies
+          from disputes d where d.id = ${id}`,
+    );
+    const rule = first(running.filter((c) => c.key !== 'tat'));
+    expect(kept).toEqual({
+      next: first(running)?.due_on ?? null,
+      rule: rule?.due_on ?? null,
+      clock: rule?.name ?? null,
+      copies: [first(running)?.due_on ?? 'none'],
+    });
+    return kept!;
+  }
+
   it("shows a dispute's clocks side by side, the running ones first, nearest deadline first", async () => {
     // An NFS dispute: withdrawn 2 November 2026, complaint the 3rd, chargeback raised the 20th.
     const [made] = await queryRows<{ id: number }>(
@@ -87,16 +110,35 @@ describe.each(backends)('rule sets as written, on %s', (backend) => {
           values ('ATM9', 'N1', ${nextRecord++}, 'NFS', '2026-11-02', '2026-11-03', 'chargeback_raised') returning id::float8 as id`,
     );
     const id = made!.id;
-    await database.db.execute(sql`insert into dispute_stages values (${id}, 'chargeback_raised', '2026-11-20')`);
-    await database.db.execute(sql`select dispute_clocks_refresh(array[${id}]::bigint[])`);
+    // Its record, whose copy of the nearest deadline the lists sort by.
+    const [record] = await queryRows<{ id: number }>(
+      database.db,
+      sql`insert into ej_records (kind, atm_id, txt_no) values ('dispute', 'ATM9', 'N1') returning id::float8 as id`,
+    );
+    await database.db.execute(sql`insert into dispute_records (record_id, dispute_id) values (${record!.id}, ${id})`);
     await database.db.execute(sql`update rule_sets set active = false where name in ('Regulation E', 'PSD2')`);
     try {
+      // Before its chargeback: the chargeback clock runs (60 days from the withdrawal).
+      expect(await nearestKept(id, '2026-11-19')).toMatchObject({ rule: '2027-01-01', clock: 'Chargeback raised' });
+      await database.db.execute(sql`insert into dispute_stages values (${id}, 'chargeback_raised', '2026-11-20')`);
+      await database.db.execute(sql`select dispute_clocks_refresh(array[${id}]::bigint[])`);
       const on22 = await disputeClocks(database.db, id, '2026-11-22');
       expect(on22.map((c) => [c.key, c.due_on, c.state, c.days_left])).toEqual([
         ['tat', '2026-11-07', 'breached', -15],
         ['nfs.representment', '2026-11-25', 'running', 3],
         ['nfs.chargeback', '2027-01-01', 'met', null],
       ]);
+      // The breached TAT clock is the nearest open deadline; representment the nearest of the rule sets'.
+      expect(await nearestKept(id, '2026-11-22')).toEqual({
+        next: '2026-11-07',
+        rule: '2026-11-25',
+        clock: 'Representment or acceptance',
+        copies: ['2026-11-07'],
+      });
+      // Without a TAT rule, the rule sets' clock is the nearest.
+      await database.db.execute(sql`update disputes set due_date = null where id = ${id}`);
+      expect(await nearestKept(id, '2026-11-22')).toMatchObject({ next: '2026-11-25', copies: ['2026-11-25'] });
+      await database.db.execute(sql`select dispute_clocks_refresh(array[${id}]::bigint[])`);
       // Represented on the 27th, two days late; then resolved (closed) on 1 December.
       await database.db.execute(sql`insert into dispute_stages values (${id}, 'representment', '2026-11-27')`);
       await database.db.execute(sql`update disputes set stage = 'representment' where id = ${id}`);
@@ -107,9 +149,22 @@ describe.each(backends)('rule sets as written, on %s', (backend) => {
         ['nfs.representment', 'missed'],
         ['nfs.chargeback', 'met'],
       ]);
+      expect(await nearestKept(id, '2026-11-28')).toMatchObject({ rule: '2026-12-27', clock: 'Pre-arbitration raised' });
+      // A rule set turned on applies at once: Regulation E's investigation, 10 business days from the
+      // complaint of the 3rd (Veterans Day, the 11th, is not one).
+      await database.db.execute(sql`update rule_sets set active = true where name = 'Regulation E'`);
+      expect(await nearestKept(id, '2026-11-28')).toMatchObject({ rule: '2026-11-18', clock: 'Investigate, or credit provisionally' });
+      await database.db.execute(sql`update rule_sets set active = false where name = 'Regulation E'`);
+      expect(await nearestKept(id, '2026-11-28')).toMatchObject({ rule: '2026-12-27' });
+      // A stage taken back: the clock it stopped runs again.
+      await database.db.execute(sql`delete from dispute_stages where dispute_id = ${id} and stage = 'representment'`);
+      expect(await nearestKept(id, '2026-11-28')).toMatchObject({ rule: '2026-11-25', clock: 'Representment or acceptance' });
+      await database.db.execute(sql`insert into dispute_stages values (${id}, 'representment', '2026-11-27')`);
       await database.db.execute(sql`update disputes set status = 'resolved', outcome = 'credited', stopped_on = '2026-12-01' where id = ${id}`);
       const closed = await disputeClocks(database.db, id, '2026-12-05');
       expect(closed.every((c) => c.stopped_on !== null)).toBe(true);
+      // Closed: no deadline is open, and the record sorts last.
+      expect(await nearestKept(id, '2026-12-05')).toEqual({ next: null, rule: null, clock: null, copies: ['none'] });
       expect(closed.find((c) => c.key === 'nfs.pre_arbitration')).toMatchObject({ stopped_on: '2026-12-01', state: 'met' });
       // A Visa dispute runs Visa's clocks, none of NFS's.
       await database.db.execute(sql`update disputes set network = 'visa' where id = ${id}`);

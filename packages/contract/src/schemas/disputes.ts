@@ -26,6 +26,9 @@ const clockFields = {
   owner_id: Type.Union([Type.Integer(), Type.Null()]),
   owner: Type.Union([Type.String(), Type.Null()]),
   follow_up_on: Day,
+  /** The nearest open deadline of all its clocks (the TAT rule's, its rule sets') and that clock's name: null when resolved or none runs. */
+  next_deadline: Day,
+  next_clock: Type.Union([Type.String(), Type.Null()]),
 };
 
 /**

@@ -47,7 +47,10 @@ export const clockFields = (today: string) => {
     ${clock.age}::int as age_days, coalesce(${clock.overdue}, 0)::int as overdue_days, ${clock.penalty}::text as penalty, ${disputes.currency} as currency,
     (${disputes.status} <> 'resolved' and ${disputes.dueDate} = ${today}::date) is true as due_today,
     ${disputes.ownerId} as owner_id, (select u.email from users u where u.id = ${disputes.ownerId}) as owner,
-    ${disputes.followUpOn}::text as follow_up_on`;
+    ${disputes.followUpOn}::text as follow_up_on, ${disputes.nextDeadline}::text as next_deadline,
+    case when ${disputes.nextDeadline} is null then null
+         when ${disputes.nextDeadline} = ${disputes.dueDate} then (select r.name from tat_rules r where r.id = ${disputes.ruleId})
+         else ${disputes.ruleDeadlineClock} end as next_clock`;
 };
 
 export interface DisputeClock {
@@ -65,6 +68,9 @@ export interface DisputeClock {
   owner_id: number | null;
   owner: string | null;
   follow_up_on: string | null;
+  /** The nearest open deadline of all its clocks and that clock's name; null when resolved or none runs. */
+  next_deadline: string | null;
+  next_clock: string | null;
 }
 
 /** The clocks of the disputes the records belong to, by record id (a page's worth). */

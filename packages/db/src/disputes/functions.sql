@@ -172,7 +172,7 @@ BEGIN
 END $$;
 
 -- dispute_records' copies (0030): each dispute record carries its dispute's clock (open or not, due
--- date, start, penalty per day and currency, a resolved one's penalty) and its own transaction
+-- date, start, penalty per day and currency, a resolved one's penalty, its nearest open deadline: 0058) and its own transaction
 -- date, bank and sender, so that the clock's filters and orders read dispute_records' indexes.
 -- A new dispute record takes them from its dispute and its record (row by row: a primary-key
 -- lookup each), and its dispute's journal verdict from dispute_evidence; so does a record moved
@@ -181,8 +181,9 @@ END $$;
 CREATE OR REPLACE FUNCTION dispute_record_fill_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   SELECT d.status <> 'resolved', d.due_date, d.clock_started_on, d.penalty_per_day, d.currency,
-         CASE WHEN d.status = 'resolved' THEN coalesce(greatest(0, d.stopped_on - d.due_date), 0) * d.penalty_per_day END
-  INTO NEW.open, NEW.due_date, NEW.clock_started_on, NEW.penalty_per_day, NEW.currency, NEW.settled_penalty
+         CASE WHEN d.status = 'resolved' THEN coalesce(greatest(0, d.stopped_on - d.due_date), 0) * d.penalty_per_day END,
+         d.next_deadline
+  INTO NEW.open, NEW.due_date, NEW.clock_started_on, NEW.penalty_per_day, NEW.currency, NEW.settled_penalty, NEW.next_deadline
   FROM disputes d WHERE d.id = NEW.dispute_id;
   SELECT r.transaction_date, r.bank_name, r.mail_received_from
   INTO NEW.transaction_date, NEW.bank_name, NEW.mail_received_from
@@ -193,7 +194,7 @@ BEGIN
 END
 $$;
 
--- A dispute whose clock changed (a status, a rule applied, a date learnt): its records' copies
+-- A dispute whose clock changed (a status, a rule applied, a date learnt, its nearest deadline): its records' copies
 -- follow in the same statement (a rule change moves them all at once). Compared with the copies,
 -- not with the old rows: one transition table, joined through dispute_records' index, and run by
 -- EXECUTE so that it is planned for this statement's rows (a plan cached from one-row updates,
@@ -204,15 +205,16 @@ BEGIN
   EXECUTE $update$
     UPDATE dispute_records l SET
       open = c.open, due_date = c.due_date, clock_started_on = c.clock_started_on, penalty_per_day = c.penalty_per_day,
-      currency = c.currency, settled_penalty = c.settled_penalty
+      currency = c.currency, settled_penalty = c.settled_penalty, next_deadline = c.next_deadline
     FROM (
       SELECT n.id, n.status <> 'resolved' AS open, n.due_date, n.clock_started_on, n.penalty_per_day, n.currency,
-             CASE WHEN n.status = 'resolved' THEN coalesce(greatest(0, n.stopped_on - n.due_date), 0) * n.penalty_per_day END AS settled_penalty
+             CASE WHEN n.status = 'resolved' THEN coalesce(greatest(0, n.stopped_on - n.due_date), 0) * n.penalty_per_day END AS settled_penalty,
+             n.next_deadline
       FROM new_rows n
     ) c
     WHERE l.dispute_id = c.id
-      AND (l.open, l.due_date, l.clock_started_on, l.penalty_per_day, l.currency, l.settled_penalty)
-          IS DISTINCT FROM (c.open, c.due_date, c.clock_started_on, c.penalty_per_day, c.currency, c.settled_penalty)
+      AND (l.open, l.due_date, l.clock_started_on, l.penalty_per_day, l.currency, l.settled_penalty, l.next_deadline)
+          IS DISTINCT FROM (c.open, c.due_date, c.clock_started_on, c.penalty_per_day, c.currency, c.settled_penalty, c.next_deadline)
   $update$;
   RETURN NULL;
 END
@@ -319,3 +321,66 @@ LANGUAGE sql STABLE AS $$
   SELECT id, key, name, rule_set, party, started, tat_due_date(started, days, day_kind = 'working', holidays), stopped
   FROM runs WHERE started IS NOT NULL
 $$;
+
+--> statement-breakpoint
+-- The nearest running rule-set clock of disputes (all, or those given): its due day and name kept on
+-- the dispute (rule_deadline, rule_deadline_clock), so that next_deadline, the least of it and the
+-- TAT due date, is a column the lists sort by (dispute_rule_clocks computes a clock when read: too
+-- slow to order a million disputes by). Only disputes that may run one are read: open ones with an
+-- active rule set of their network, and those that ran one. EXECUTE plans each call for its ids.
+CREATE OR REPLACE FUNCTION dispute_rule_deadlines_refresh(only_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE changed integer;
+BEGIN
+  EXECUTE format($update$
+    WITH nearest AS (
+      SELECT d.id, n.due_on, n.clock_name
+      FROM %s d
+      LEFT JOIN LATERAL (
+        SELECT c.due_on, c.clock_name FROM dispute_rule_clocks(d.id) c
+        WHERE c.stopped_on IS NULL ORDER BY c.due_on, c.clock_key LIMIT 1
+      ) n ON d.status <> 'resolved'
+      WHERE d.rule_deadline IS NOT NULL
+         OR (d.status <> 'resolved' AND EXISTS (
+              SELECT 1 FROM rule_sets s WHERE s.active AND (s.network = '' OR lower(s.network) = lower(d.network))))
+    )
+    UPDATE disputes d SET rule_deadline = n.due_on, rule_deadline_clock = n.clock_name
+    FROM nearest n
+    WHERE d.id = n.id AND (d.rule_deadline, d.rule_deadline_clock) IS DISTINCT FROM (n.due_on, n.clock_name)
+  $update$, CASE WHEN only_ids IS NULL THEN 'disputes' ELSE '(SELECT * FROM disputes WHERE id = ANY ($1))' END) USING only_ids;
+  GET DIAGNOSTICS changed = ROW_COUNT;
+  RETURN changed;
+END $$;
+
+--> statement-breakpoint
+-- What moves a rule-set clock: a dispute made, or its network, status or dates changed (not its own
+-- rule_deadline: that write ends here), a stage entered or taken back, and any change to the rule
+-- sets, their clocks or calendars (every dispute then). Transition tables joined by EXECUTE, planned
+-- for this statement's rows.
+-- Triggers: dispute_rule_deadlines_insert, dispute_rule_deadlines_update on disputes;
+-- dispute_stages_deadlines_insert, _update, _delete on dispute_stages; rule_sets_deadlines,
+-- rule_clocks_deadlines, holiday_calendars_deadlines (migration 0058).
+CREATE OR REPLACE FUNCTION dispute_rule_deadlines_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE ids bigint[];
+BEGIN
+  IF TG_TABLE_NAME IN ('rule_sets', 'rule_clocks', 'holiday_calendars') THEN
+    PERFORM dispute_rule_deadlines_refresh(NULL);
+    RETURN NULL;
+  END IF;
+  IF TG_TABLE_NAME = 'disputes' AND TG_OP = 'INSERT' THEN
+    EXECUTE 'SELECT array_agg(id) FROM new_rows WHERE status <> ''resolved''' INTO ids;
+  ELSIF TG_TABLE_NAME = 'disputes' THEN
+    EXECUTE $ids$
+      SELECT array_agg(n.id) FROM new_rows n JOIN old_rows o ON o.id = n.id
+      WHERE (n.network, n.status, n.stopped_on, n.status_at, n.transaction_date, n.complaint_date)
+            IS DISTINCT FROM (o.network, o.status, o.stopped_on, o.status_at, o.transaction_date, o.complaint_date)
+    $ids$ INTO ids;
+  ELSE
+    EXECUTE format('SELECT array_agg(DISTINCT dispute_id) FROM (%s) t', CASE TG_OP
+      WHEN 'INSERT' THEN 'SELECT dispute_id FROM new_rows'
+      WHEN 'UPDATE' THEN 'SELECT dispute_id FROM old_rows UNION SELECT dispute_id FROM new_rows'
+      ELSE 'SELECT dispute_id FROM old_rows' END) INTO ids;
+  END IF;
+  IF ids IS NOT NULL THEN PERFORM dispute_rule_deadlines_refresh(ids); END IF;
+  RETURN NULL;
+END $$;

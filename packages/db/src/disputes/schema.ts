@@ -141,6 +141,15 @@ export const disputes = pgTable(
     stage: text('stage').notNull().default('complaint'),
     /** Who bears the cost, said when it is closed: the issuer, or the acquirer where its delay caused the penalty. */
     costBearer: text('cost_bearer'),
+    /**
+     * The nearest due day of its running rule-set clocks, and that clock's name (null when none
+     * runs): kept by dispute_rule_deadlines_refresh (functions.sql) as its stages, network, status
+     * and the rule sets change.
+     */
+    ruleDeadline: date('rule_deadline'),
+    ruleDeadlineClock: text('rule_deadline_clock'),
+    /** The nearest open deadline of all its clocks (the TAT rule's and the rule sets'): the lists' clock order. */
+    nextDeadline: date('next_deadline').generatedAlwaysAs(sql`CASE WHEN status <> 'resolved' THEN least(due_date, rule_deadline) END`),
 
     createAt: createdAt(),
     updateAt: updatedAt(),
@@ -203,6 +212,8 @@ export const disputeRecords = pgTable(
     mailReceivedFrom: text('mail_received_from').notNull().default(''),
     /** The dispute's journal verdict (dispute_evidence's), null without one. */
     verdict: text('verdict'),
+    /** The dispute's nearest open deadline (null when resolved or no clock runs). */
+    nextDeadline: date('next_deadline'),
   },
   (t) => [
     index('dispute_records_dispute_idx').on(t.disputeId, t.recordId),
@@ -229,6 +240,9 @@ export const disputeRecords = pgTable(
     // The due-date order, none last either way.
     index('dispute_records_due_asc_idx').on(sql`${t.dueDate} asc nulls last`, t.recordId),
     index('dispute_records_due_desc_idx').on(sql`${t.dueDate} desc nulls last`, sql`${t.recordId} desc`),
+    // The nearest-deadline order, none (resolved, no clock) last either way.
+    index('dispute_records_next_asc_idx').on(sql`${t.nextDeadline} asc nulls last`, t.recordId),
+    index('dispute_records_next_desc_idx').on(sql`${t.nextDeadline} desc nulls last`, sql`${t.recordId} desc`),
     // The EJ table's verdict filter: a verdict's records in id order, and their count, from this index alone.
     index('dispute_records_verdict_idx')
       .on(t.verdict, t.recordId)

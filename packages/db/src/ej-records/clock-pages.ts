@@ -177,8 +177,8 @@ async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): P
 }
 
 /**
- * The ids of a page in a clock order, from dispute_records' indexes. Due date: one index each way
- * (none last). Penalty: it grows with the days overdue, so each open rate's records are in penalty
+ * The ids of a page in a clock order, from dispute_records' indexes. Due date and nearest
+ * deadline: one index each way (none last). Penalty: it grows with the days overdue, so each open rate's records are in penalty
  * order on (rate, due date), the resolved ones' penalty is fixed (settled_penalty), and those
  * owing nothing go by id; each of these runs gives its first `skip + size` and the runs are merged.
  */
@@ -190,8 +190,9 @@ export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | un
   const joined = sql`${l} join ${ejRecords} on ${ejRecords.id} = ${l.recordId}`;
   const desc = order.descending;
   const id = desc ? sql`${l.recordId} desc` : sql`${l.recordId} asc`;
-  if (order.field === 'due_date') {
-    const due = desc ? sql`${l.dueDate} desc nulls last` : sql`${l.dueDate} asc nulls last`;
+  if (order.field === 'due_date' || order.field === 'next_deadline') {
+    const column = order.field === 'due_date' ? l.dueDate : l.nextDeadline;
+    const due = desc ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
     const rows = await queryRows<{ id: string | number }>(
       db,
       sql`select ${l.recordId} as id from ${joined} where ${where} order by ${due}, ${id} limit ${page.pageSize} offset ${skip}`,

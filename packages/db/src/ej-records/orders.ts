@@ -8,10 +8,13 @@ import { ejRecords } from './schema.ts';
 
 /** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
 export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id', 'complaint_date', 'msp_ref_no'] as const;
-/** The dispute table's orders by its clock: the due date (none last either way), the penalty so far. */
-export const disputeOrderFields = [...ejOrderFields, 'due_date', 'penalty'] as const;
+/**
+ * The dispute table's orders by its clock: the TAT due date, the nearest open deadline of all its
+ * clocks (none last either way), the penalty so far.
+ */
+export const disputeOrderFields = [...ejOrderFields, 'due_date', 'next_deadline', 'penalty'] as const;
 export type EjOrder = { field: (typeof disputeOrderFields)[number]; descending: boolean };
-export const clockOrdered = (order: EjOrder) => order.field === 'due_date' || order.field === 'penalty';
+export const clockOrdered = (order: EjOrder) => order.field === 'due_date' || order.field === 'next_deadline' || order.field === 'penalty';
 export const newestFirst: EjOrder = { field: 'id', descending: true };
 
 /**

@@ -42,6 +42,8 @@ const noClock = {
   owner_id: null,
   owner: null,
   follow_up_on: null,
+  next_deadline: null,
+  next_clock: null,
 } as const;
 
 /** A record whose dispute has matched no journal transaction yet. */

@@ -45,4 +45,20 @@ export function DueDate({ clock, compact = false }: { clock: Clock; compact?: bo
   );
 }
 
+/**
+ * The nearest open deadline of all the dispute's clocks (the TAT rule's and its network's rule
+ * sets') and the clock's name: what the lists' clock order sorts by. Nothing once resolved.
+ */
+export function NextDeadline({ clock }: { clock: Pick<DisputeRecord, 'status' | 'due_date' | 'next_deadline' | 'next_clock'> }) {
+  if (clock.status === 'resolved') return null;
+  if (!clock.next_deadline) return <span className={styles.muted}>No clock</span>;
+  // The TAT rule's own deadline is the Due Date beside it: named short, its rule's name on hover.
+  const name = clock.next_deadline === clock.due_date ? 'TAT rule' : (clock.next_clock ?? '');
+  return (
+    <span title={clock.next_clock ?? undefined}>
+      {formatShortDate(clock.next_deadline)} <span className={`${styles.muted} ${styles.clockName}`}>{name}</span>
+    </span>
+  );
+}
+
 export const penaltyText = (clock: Clock) => (Number(clock.penalty) > 0 ? `${formatAmount(clock.penalty)} ${clock.currency}` : '');

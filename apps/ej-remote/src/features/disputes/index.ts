@@ -3,7 +3,7 @@
 // (the suggestion applied to all matching, their evidence ZIP).
 export { BulkEvidence } from './BulkEvidence.tsx';
 export { BulkStatus } from './BulkStatus.tsx';
-export { DueDate, penaltyText, StatusChip } from './clock.tsx';
+export { DueDate, NextDeadline, penaltyText, StatusChip } from './clock.tsx';
 export { QuickFilters, tatChoices } from './QuickFilters.tsx';
 export { disputesOf, keepTrail } from './trail.ts';
 export { UndoLastChange, useLastChange } from './LastChange.tsx';

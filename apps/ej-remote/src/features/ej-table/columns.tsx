@@ -4,7 +4,7 @@
 import type { DisputeRecord, EjRecord } from '@ejdesk/api-client';
 import { ejColumnsFor, type ClockedRecord, type EjListKind } from '@ejdesk/export';
 import { CopyableId, CutText, formatAmount, formatShortDate, TextLink, type ColumnDef } from '@ejdesk/ui';
-import { DueDate, penaltyText, StatusChip } from '../disputes/index.ts';
+import { DueDate, NextDeadline, penaltyText, StatusChip } from '../disputes/index.ts';
 import { VerdictBadge, verdictText } from '../journals/index.ts';
 
 const amounts = new Set(['Transaction Amt.', 'Dispute Amt.', 'Overage']);
@@ -58,6 +58,15 @@ const verdictColumn: ColumnDef<DisputeRecord, unknown> = {
   meta: { nowrap: true },
 };
 
+/** The nearest open deadline of all the dispute's clocks: the screen's own column (the exports keep the spec's). */
+const nextDeadlineColumn: ColumnDef<DisputeRecord, unknown> = {
+  id: 'Next Deadline',
+  header: 'Next Deadline',
+  accessorFn: (row) => row.next_deadline,
+  cell: (c) => (c.row.original.dispute_id ? <NextDeadline clock={c.row.original} /> : ''),
+  meta: { nowrap: true, sortKey: 'next_deadline' },
+};
+
 /**
  * The dispute table's clock cells, by the shared column's header: the status as a chip linking to
  * the dispute's story, the due date with its days late, the penalty with its currency. Currency is
@@ -87,7 +96,7 @@ const clockCells: Record<string, Partial<ColumnDef<DisputeRecord, unknown>> | nu
 
 /**
  * The dispute table: ATM ID, the clock, the record; the journal's verdict beside the amounts it
- * speaks of. `openOnly`: every row's dispute is open, so Days Late sorts (a resolved one's stopped).
+ * speaks of, the nearest deadline of all the clocks beside the TAT due date. `openOnly`: every row's dispute is open, so Days Late sorts (a resolved one's stopped).
  */
 export function disputeTableColumns(openOnly: boolean): ColumnDef<DisputeRecord, unknown>[] {
   const columns = (ejTableColumns('dispute') as ColumnDef<DisputeRecord, unknown>[]).flatMap((column) => {
@@ -96,6 +105,7 @@ export function disputeTableColumns(openOnly: boolean): ColumnDef<DisputeRecord,
     if (column.id === 'Days Late' && !openOnly) return [{ ...column, meta: { numeric: true, nowrap: true } } as ColumnDef<DisputeRecord, unknown>];
     return [own ? ({ ...column, ...own } as ColumnDef<DisputeRecord, unknown>) : column];
   });
-  const at = columns.findIndex((c) => c.id === 'Dispute Amt.') + 1;
-  return [...columns.slice(0, at), verdictColumn, ...columns.slice(at)];
+  return columns.flatMap((column) =>
+    column.id === 'Dispute Amt.' ? [column, verdictColumn] : column.id === 'Due Date' ? [column, nextDeadlineColumn] : [column],
+  );
 }
