@@ -198,6 +198,41 @@ describe.each(backends)('alerts on %s', (backend) => {
     }
   });
 
+  test("a network's clock is warned of like the TAT rule's: the representment due in 2 days, not the one in 5", async () => {
+    // NFS disputes whose chargeback was raised 3 days and today (the acquirer has 5 days to answer);
+    // their TAT clocks breached weeks ago, out of any warning's window.
+    const nfsDispute = async (atm: string, raisedDaysAgo: number) => {
+      const [made] = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`insert into disputes (atm_id, txt_no, first_record_id, bank_name, network, stage, transaction_date, owner_id)
+            values (${atm}, ${atm.slice(-4)}, ${Math.floor(Math.random() * 1e12)}, 'Harbor Bank', 'NFS', 'chargeback_raised',
+                    (now() at time zone 'Asia/Kolkata')::date - 40, ${ownerId})
+            returning id::float8 as id`,
+      );
+      await t.database.db.execute(sql`insert into dispute_stages (dispute_id, stage, entered_on)
+        values (${made!.id}, 'chargeback_raised', (now() at time zone 'Asia/Kolkata')::date - ${raisedDaysAgo}::int)`);
+      await t.database.db.execute(sql`select dispute_clocks_refresh(array[${made!.id}]::bigint[])`);
+      return made!.id;
+    };
+    const soon = await nfsDispute('NFS00001', 3);
+    await nfsDispute('NFS00002', 0);
+    await addRule({
+      name: 'Representment',
+      clocks: ['nfs.representment'],
+      days_before: 2,
+      channel: 'email',
+      to_owner: false,
+      to_addresses: ['cb@harbor.example'],
+      ...allDay,
+    });
+    expect(await run()).toBe(1);
+    const warnings = smtp.received.filter((m) => m.subject.includes('NFS0000'));
+    expect(warnings.map((m) => [m.to, m.subject.replace(/\d{4}-\d\d-\d\d$/, 'DAY')])).toEqual([
+      [['cb@harbor.example'], 'EJ Desk: dispute NFS00001/0001: Representment or acceptance due DAY'],
+    ]);
+    expect(warnings[0]!.text).toContain(`Dispute ${soon} (ATM NFS00001`);
+  });
+
   test('the digest lists exactly what breaches today, once a day', async () => {
     const today = await disputeDueIn(t.database.db, 0, ownerId, 'HRB00010');
     await disputeDueIn(t.database.db, 1, ownerId, 'HRB00011'); // tomorrow's

@@ -16,7 +16,8 @@ const inWorkingHours = (r: SQL) => sql`(
  * Makes the warnings due now: for each active rule in its working hours, every open clock it watches
  * (the TAT rule's, and the rule sets' of the dispute's network) due from today to `days_before`
  * days on, in the rule's time zone, to the dispute's owner and the rule's addresses (email) or to
- * its webhook. Returns how many were new.
+ * its webhook. Returns how many were new. A dispute's rule-set clocks are computed only when its
+ * nearest one (rule_deadline, stored) is due within the horizon: no other can be.
  */
 export async function planWarnings(db: Db): Promise<number> {
   const [made] = await queryRows<{ n: number }>(
@@ -31,8 +32,7 @@ export async function planWarnings(db: Db): Promise<number> {
           join tat_rules t on t.id = d.rule_id
           union all
           select d.id, c.clock_key, c.clock_name, c.due_on, d.owner_id
-          from horizon h join disputes d on d.status <> 'resolved'
-            and exists (select 1 from rule_sets s where s.active and (s.network = '' or lower(s.network) = lower(d.network)))
+          from horizon h join disputes d on d.status <> 'resolved' and d.rule_deadline <= h.last_day
           cross join lateral dispute_rule_clocks(d.id) c
           where c.stopped_on is null and c.due_on between h.first_day and h.last_day
         ), wanted as (
@@ -64,8 +64,7 @@ const dueToday = (today: SQL, owner: SQL | null) => sql`
   select d.id, d.atm_id, d.txt_no, d.bank_name, d.owner_id, c.clock_key, c.clock_name
   from disputes d cross join lateral dispute_rule_clocks(d.id) c
   where d.status <> 'resolved' and d.owner_id is not null ${owner ? sql`and d.owner_id = ${owner}` : sql``}
-    and exists (select 1 from rule_sets s where s.active and (s.network = '' or lower(s.network) = lower(d.network)))
-    and c.stopped_on is null and c.due_on = ${today}`;
+    and d.rule_deadline <= ${today} and c.stopped_on is null and c.due_on = ${today}`;
 
 /**
  * Makes today's digests once `digestHour` has come (in `timeZone`, every day: clocks run on weekends): one per owner

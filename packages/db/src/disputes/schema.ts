@@ -178,6 +178,10 @@ export const disputes = pgTable(
     index('disputes_owner_idx')
       .on(t.ownerId, t.id)
       .where(sql`${t.ownerId} is not null`),
+    // The disputes with a rule-set clock due by a day: the alerts' warnings and digests read only these.
+    index('disputes_rule_deadline_idx')
+      .on(t.ruleDeadline)
+      .where(sql`${t.ruleDeadline} is not null`),
     index('disputes_follow_up_idx')
       .on(t.followUpOn, t.id)
       .where(sql`${t.followUpOn} is not null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "disputes_rule_deadline_idx" ON "disputes" USING btree ("rule_deadline") WHERE "disputes"."rule_deadline" is not null;
