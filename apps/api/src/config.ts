@@ -46,6 +46,13 @@ export const apiSettings = {
   LOGIN_WINDOW_MINUTES: integer({ minimum: 1, maximum: 1440, default: 15, description: 'The window failed logins are counted in.' }),
   LOG_LEVEL: oneOf(logLevels, { default: 'info', description: 'Least severe log line written.' }),
   DB_STATEMENT_TIMEOUT_MS: integer({ minimum: 100, maximum: 3600000, default: 30000, description: 'The database cancels an API statement running longer.' }),
+  LIST_EXACT_COUNT_UP_TO: integer({
+    minimum: 1,
+    maximum: 100_000_000,
+    default: 100_000,
+    description:
+      'A list\'s count reads at most this many matching rows; a broader match is counted by the planner\'s estimate (count_exact false, "about 1.2 million"); Last counts exactly.',
+  }),
   EXPORT_CONCURRENCY: integer({ minimum: 1, maximum: 100, default: 2, description: 'Streamed exports running at once per process; more are answered 429.' }),
   JOURNAL_UPLOAD_MAX_MB: integer({
     minimum: 1,
@@ -195,6 +202,8 @@ export interface ApiConfig {
   logLevel: (typeof logLevels)[number];
   statementTimeoutMs: number;
   exportConcurrency: number;
+  /** A list's count reads at most this many rows; past it, an estimate (count_exact false). */
+  exactCountUpTo: number;
   /** JOURNAL_UPLOAD_MAX_MB, in bytes. */
   journalUploadMaxBytes: number;
   proxySecret: string | undefined;
@@ -307,6 +316,7 @@ export function loadConfig(env?: Record<string, string | undefined>): ApiConfig 
     logLevel: s.LOG_LEVEL,
     statementTimeoutMs: s.DB_STATEMENT_TIMEOUT_MS,
     exportConcurrency: s.EXPORT_CONCURRENCY,
+    exactCountUpTo: s.LIST_EXACT_COUNT_UP_TO,
     journalUploadMaxBytes: s.JOURNAL_UPLOAD_MAX_MB * 1024 * 1024,
     proxySecret: s.EJDESK_PROXY_SECRET,
     trustProxy: trustProxyOf(s.TRUST_PROXY),

@@ -12,6 +12,10 @@ export type BankMsp = Answer<typeof admin.BankMsp>;
 /** A page of a list (its row schema varies, so the shape is written once here, generic). */
 export interface Paginated<T> {
   count: number;
+  /** False when count is an estimate of a broad match ("about"); page=last counts exactly. Every answer has it; a test's fake may not. */
+  count_exact?: boolean;
+  /** The page answered (page=last: the last one's number). */
+  page?: number;
   total_pages: number;
   next: string | null;
   previous: string | null;

@@ -37,4 +37,6 @@ export interface Page {
 export interface PageOf<T> {
   count: number;
   rows: T[];
+  /** False when the count is the planner's estimate of a broad match (counts/counts.ts); exact when absent. */
+  exact?: boolean;
 }

@@ -21,3 +21,4 @@ export * from './alerts/index.ts';
 export * from './approvals/index.ts';
 export * from './idempotency/index.ts';
 export * from './journals/index.ts';
+export * from './counts/index.ts';

@@ -17,3 +17,4 @@ export * from './alerts/schema.ts';
 export * from './approvals/schema.ts';
 export * from './idempotency/schema.ts';
 export * from './journals/schema.ts';
+export * from './counts/schema.ts';

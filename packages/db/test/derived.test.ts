@@ -28,6 +28,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
 
   it('is what the database runs for every derived table', async () => {
     expect([...bodies.keys()].sort()).toEqual([
+      'data_versions_apply',
       'dispute_counts_apply',
       'dispute_evidence_verdict_apply',
       'dispute_record_copies_apply',

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
+import { EstimatedPageQuery, FilterDate, FilterText, Ordering } from './lists.ts';
 import { VerdictWord } from './journals.ts';
 
 const Text = Type.String();
@@ -57,7 +57,7 @@ export const ejFilterFields = {
   follow_up: Type.Optional(Type.Union([Type.Literal('today'), Type.Literal('due')])),
 };
 
-export const EjTableQuery = Type.Object({ ...PageQuery, ...ejFilterFields, ordering: Ordering }, { additionalProperties: false });
+export const EjTableQuery = Type.Object({ ...EstimatedPageQuery, ...ejFilterFields, ordering: Ordering }, { additionalProperties: false });
 
 export const EjExportQuery = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from './common.ts';
-import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
+import { EstimatedPageQuery, FilterDate, FilterText, Ordering } from './lists.ts';
 
 /** The dashboard's month (2026-Nov): a list opened from a dashboard count shows the emails it counted. */
 const FilterMonth = Type.Optional(Type.String({ maxLength: 20 }));
@@ -27,7 +27,7 @@ export const EmailListRow = Type.Object({
 
 export const AllEmailQuery = Type.Object(
   {
-    ...PageQuery,
+    ...EstimatedPageQuery,
     subject_name: FilterText,
     email_from: FilterText,
     create_at_after: FilterDate,
@@ -39,7 +39,7 @@ export const AllEmailQuery = Type.Object(
 );
 
 export const CategoryQuery = Type.Object(
-  { ...PageQuery, subject: FilterText, date: FilterDate, month: FilterMonth, ordering: Ordering },
+  { ...EstimatedPageQuery, subject: FilterText, date: FilterDate, month: FilterMonth, ordering: Ordering },
   { additionalProperties: false },
 );
 

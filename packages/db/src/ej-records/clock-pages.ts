@@ -1,7 +1,8 @@
 // The dispute table's pages filtered or ordered by the clock, read from dispute_records' copies of
 // it, and the pages of a few matches.
-import { and, count, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { type Count, countRows } from '../counts/index.ts';
 import { copiedClockCondition, copiedPenalty, disputeCounts, disputeRecords } from '../disputes/index.ts';
 import { containsText, type Page, type PageOf } from '../filters.ts';
 import {
@@ -47,7 +48,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
   // The table's own filters first, narrowed as listEjRecords narrows them (an ATM ID's few records).
   const base = await narrowedConditions(db, withoutClock(filters));
   if (base === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
-  const count = await clockCount(db, filters, and(base, clockConditions(filters)));
+  const { n: count, exact } = await clockCount(db, filters, and(base, clockConditions(filters)));
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (!clockOrdered(order)) {
     const onCopy = copyOnlyCondition(filters, order);
@@ -64,6 +65,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
       );
       return {
         count,
+        exact,
         rows: await rowsInOrder(
           db,
           picked.map((p) => Number(p.id)),
@@ -76,10 +78,11 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     const few = count <= FEW_MATCHES && !set.read;
     return {
       count,
+      exact,
       rows: few ? await fewPage(db, where, page, order) : await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order),
     } satisfies PageOf<unknown>;
   }
-  return { count, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
+  return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
 }
 
 /**
@@ -157,9 +160,9 @@ async function clockSet(db: Db, filters: EjFilters): Promise<{ condition: SQL | 
 }
 
 /** The count: summed from dispute_counts when it holds every filter, else the records under `where`. */
-async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): Promise<number> {
+async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): Promise<Count> {
   const onCopy = clockFiltered(filters) ? copiedClockCondition(disputeCounts, filters.tat, todayOf(filters), ageOf(filters)) : undefined;
-  if (filters.kind !== 'dispute' || filters.atmId || filters.cardNo || filters.mailSubject || onCopy === null) return countWhere(db, where);
+  if (filters.kind !== 'dispute' || filters.atmId || filters.cardNo || filters.mailSubject || onCopy === null) return countWhere(db, where, filters);
   const c = disputeCounts;
   const [row] = await db
     .select({ n: sql<string>`coalesce(sum(${c.n}), 0)` })
@@ -173,7 +176,7 @@ async function clockCount(db: Db, filters: EjFilters, where: SQL | undefined): P
         containsText(c.mailReceivedFrom, filters.mailReceivedFrom),
       ),
     );
-  return Number(row?.n ?? 0);
+  return { n: Number(row?.n ?? 0), exact: true };
 }
 
 /**
@@ -247,7 +250,10 @@ async function openRates(db: Db): Promise<string[]> {
   return rows.map((r) => r.rate);
 }
 
-export async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(ejRecords).where(where);
-  return row?.n ?? 0;
+/** The tables a count of EJ records may read: the records and their disputes' copies and clocks. */
+const ejCounted = ['ej_records', 'dispute_records', 'disputes', 'dispute_evidence'];
+
+/** The records under `where`, counted as the filters' `counting` says (a bound, then an estimate). */
+export async function countWhere(db: Db, where: SQL | undefined, filters: Pick<EjFilters, 'counting'>): Promise<Count> {
+  return countRows(db, sql`${ejRecords}`, where, ejCounted, filters.counting);
 }

@@ -2,6 +2,7 @@
 // distinct filter values (ej_values) a substring filter is matched against and counted from.
 import { and, type AnyColumn, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import type { Counting } from '../counts/index.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
@@ -29,6 +30,8 @@ export interface EjFilters {
   ownerId?: number | undefined;
   /** Records of disputes not resolved to follow up today, or today and before (missed ones too). */
   followUp?: 'today' | 'due' | undefined;
+  /** How a count that reads the records reads them (counts/counts.ts): the list's bound unless given. */
+  counting?: Counting | undefined;
 }
 
 export const followUpFiltered = (f: EjFilters) => f.ownerId !== undefined || f.followUp !== undefined;

@@ -10,12 +10,12 @@ import { clockOrdered, type EjOrder } from './orders.ts';
 
 export async function followUpPage(db: Db, filters: EjFilters, page: Page, order: EjOrder) {
   const where = ejConditions(filters);
-  const count = await countWhere(db, where);
+  const { n: count, exact } = await countWhere(db, where, filters);
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (clockOrdered(order)) {
     // The clock's orders read dispute_records' copies; the clock's own filters are theirs.
     const base = and(ejConditions(withoutClock(filters)), followUpSet(filters));
-    return { count, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
+    return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
   }
-  return { count, rows: await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
+  return { count, exact, rows: await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
 }

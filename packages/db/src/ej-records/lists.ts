@@ -128,6 +128,6 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
   const where = await narrowedConditions(db, filters, texts);
   if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
-  const count = onlyCounted ? await countFromEjCounts(db, filters) : await countWhere(db, where);
-  return { count, rows: await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order) } satisfies PageOf<unknown>;
+  const { n: count, exact } = onlyCounted ? { n: await countFromEjCounts(db, filters), exact: true } : await countWhere(db, where, filters);
+  return { count, exact, rows: await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order) } satisfies PageOf<unknown>;
 }

@@ -65,8 +65,9 @@ export async function verdictPage(db: Db, filters: EjFilters, verdict: string, p
   // A verdict of few records: its records read first, the other filters checked on them alone.
   const few = (await countOf(db, eq(l.verdict, verdict))) <= FEW_MATCHES;
   const where = and(base, few ? verdictSet(verdict) : verdictCondition(verdict));
-  const count = await countWhere(db, where);
+  const { n: count, exact } = await countWhere(db, where, filters);
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
-  if (clockOrdered(order)) return { count, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, where, page, order)) } satisfies PageOf<unknown>;
-  return { count, rows: count > FEW_MATCHES ? await pageOf(db, where, page, order) : await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
+  if (clockOrdered(order))
+    return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, where, page, order)) } satisfies PageOf<unknown>;
+  return { count, exact, rows: count > FEW_MATCHES ? await pageOf(db, where, page, order) : await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
 }

@@ -1,9 +1,10 @@
 // Scraped emails: the dashboard counts of a month, the email lists (all-email and the seven
 // categories share one query), the JSON data and an email's details.
 import type { DashboardCounts as DashboardCountsSchema } from '@ejdesk/contract/schemas/emails.ts';
-import { and, type AnyColumn, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, type AnyColumn, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { type Db, queryRows } from '../client.ts';
+import { type Counting, countRows } from '../counts/index.ts';
 import { containsText, foldedContains, isoDay, nextUtcDay, type Page, type PageOf, withinDays } from '../filters.ts';
 import { type EmailCategory, emailCounts, emails, emailSenderCounts, emailSubjects } from './schema.ts';
 
@@ -39,6 +40,8 @@ export interface EmailListFilters {
   createdTo?: string | undefined;
   /** Received in [from, to), UTC midnights: a dashboard month, so that its count is the list's total. */
   receivedIn?: { from: Date; to: Date } | undefined;
+  /** How a count that reads the emails reads them (counts/counts.ts): the list's bound unless given. */
+  counting?: Counting | undefined;
 }
 
 export interface EmailListRow {
@@ -152,6 +155,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
   const source = emailConditions(filters, senders);
   const counters = counterSource(filters, senders);
   let total: number;
+  let exact = true;
   if (counters) {
     const [row] = await db
       .select({ n: sql<string>`coalesce(sum(${counters.n}), 0)` })
@@ -180,8 +184,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
         ),
       };
     }
-    const [row] = await db.select({ n: count() }).from(source.table).where(source.where);
-    total = row?.n ?? 0;
+    ({ n: total, exact } = await countRows(db, sql`${source.table}`, source.where, ['emails', 'email_subjects'], filters.counting));
   }
 
   // A deep page: the counter rows say which creation day holds the page's first row, so the index
@@ -207,7 +210,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     }
   }
 
-  if (byUpdate(order)) return { count: total, rows: await updatedPage(db, source, filters, page, dir, offset) };
+  if (byUpdate(order)) return { count: total, exact, rows: await updatedPage(db, source, filters, page, dir, offset) };
   // Page through ids alone (an index-only walk), then read the rows of that page.
   const ids = db
     .select({ id: source.id })
@@ -218,7 +221,7 @@ export async function listEmails(db: Db, given: EmailListFilters, page: Page, or
     .offset(offset)
     .as('page_ids');
   const rows = await db.select(listColumns).from(emails).innerJoin(ids, eq(emails.id, ids.id)).orderBy(dir(emails.createAt), dir(emails.id));
-  return { count: total, rows };
+  return { count: total, exact, rows };
 }
 
 /**

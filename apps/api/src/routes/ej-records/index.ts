@@ -8,7 +8,7 @@ import { exportFileName, exportFiles } from '@ejdesk/export/server';
 import { ejCsvStream, ejJsonArrayStream, ejXlsxStream } from '../../lib/ej-export.ts';
 import { clockFiltersProblem, ejFiltersOf } from '../../lib/ej-filters.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
-import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { estimatedPage, sendPage } from '../../lib/pagination.ts';
 import { Detail, errorResponses, FileAnswer } from '@ejdesk/contract/schemas/common.ts';
 import { DisputeRecord } from '@ejdesk/contract/schemas/disputes.ts';
 import { EjExportQuery, EjFileRecord, EjTableQuery, EmptyQuery } from '@ejdesk/contract/schemas/ej-records.ts';
@@ -66,9 +66,11 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(400).send({ detail: "query 'ordering': days_late orders open disputes: add tat=open, breached, due_today or due_soon." });
       }
       const ordering = byDueDate(asked);
-      const page = pageOf(request.query);
       const day = today();
-      const found = await listEjRecords(db, ejFiltersOf('dispute', request.query, day, request.user!.id), page, ordering);
+      const filters = ejFiltersOf('dispute', request.query, day, request.user!.id);
+      const { page, result: found } = await estimatedPage(request.query, config.exactCountUpTo, (p, counting) =>
+        listEjRecords(db, { ...filters, counting }, p, ordering),
+      );
       // Each record with its dispute's clock and journal verdict (a page's worth, by the records' ids).
       const ids = found.rows.map((r) => r.id);
       const [clocks, verdicts] = await Promise.all([clocksOfRecords(db, ids, day), verdictsOfRecords(db, ids)]);
@@ -80,7 +82,7 @@ export const ejRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(evidence ? { verdict: evidence.verdict as Verdict | null, dispensed_amount: evidence.dispensed_amount } : noVerdict),
         };
       });
-      return sendPage(request, reply, page, { count: found.count, rows });
+      return sendPage(request, reply, page, { count: found.count, exact: found.exact, rows });
     },
   );
 

@@ -6,7 +6,7 @@ import { emailListPaths, underScrape } from '@ejdesk/contract';
 import { dashboardCounts, findEmailDetails, findEmailJsonData, listEmailJsonData, listEmails, type EmailOrder, type EmailSelection } from '@ejdesk/db';
 import { monthProblem, monthRange } from '../../lib/months.ts';
 import { parseOrdering } from '../../lib/ordering.ts';
-import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { estimatedPage, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import {
@@ -41,7 +41,7 @@ export const categoryLists: [path: string, selection: EmailSelection][] = [
 ];
 
 export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
   const EmailPage = Paginated(EmailListRow);
 
   app.get(
@@ -59,16 +59,20 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { credential: 'user' }, schema: { querystring: AllEmailQuery, response: { 200: EmailPage, ...errorResponses } } },
     async (request, reply) => {
       const q = request.query;
-      const page = pageOf(q);
       const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
       if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
       const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
       if ('detail' in ordering) return reply.code(400).send(ordering);
-      const result = await listEmails(
-        db,
-        { selection: 'all', subject: q.subject_name, emailFrom: q.email_from, createdFrom: q.create_at_after, createdTo: q.create_at_before, receivedIn },
-        page,
-        emailOrder(ordering),
+      const filters = {
+        selection: 'all',
+        subject: q.subject_name,
+        emailFrom: q.email_from,
+        createdFrom: q.create_at_after,
+        createdTo: q.create_at_before,
+        receivedIn,
+      } as const;
+      const { page, result } = await estimatedPage(q, config.exactCountUpTo, (p, counting) =>
+        listEmails(db, { ...filters, counting }, p, emailOrder(ordering)),
       );
       return sendPage(request, reply, page, result);
     },
@@ -80,12 +84,14 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { config: { credential: 'user' }, schema: { querystring: CategoryQuery, response: { 200: EmailPage, ...errorResponses } } },
       async (request, reply) => {
         const q = request.query;
-        const page = pageOf(q);
         const receivedIn = q.month === undefined ? undefined : monthRange(q.month);
         if (receivedIn === null) return reply.code(400).send({ detail: monthProblem('month') });
         const ordering = parseOrdering<'create_at' | 'update_at'>(q.ordering, emailOrderings, '-create_at');
         if ('detail' in ordering) return reply.code(400).send(ordering);
-        const result = await listEmails(db, { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn }, page, emailOrder(ordering));
+        const filters = { selection, subject: q.subject, createdFrom: q.date, createdTo: q.date, receivedIn };
+        const { page, result } = await estimatedPage(q, config.exactCountUpTo, (p, counting) =>
+          listEmails(db, { ...filters, counting }, p, emailOrder(ordering)),
+        );
         return sendPage(request, reply, page, result);
       },
     );

@@ -1,0 +1,85 @@
+// A list's count of a broad match. Counting every row of a filter that matches most of ten million
+// reads them all; the page itself is found by index. So a count reads at most `upTo` rows: within
+// it the count is exact, past it the planner's estimate of the match is given and flagged
+// (`exact: false`, the API's count_exact), never shown as exact. Last asks for the exact count.
+// Each count is kept, per process, with the write version of the tables it read (data_versions),
+// read in the same snapshot as the count: the same question on the same data is answered from the
+// cache, and any write committed since changes the version, so a count from before a write is
+// never returned.
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
+import { type Db, queryRows } from '../client.ts';
+
+/** How a list counts: exact up to `upTo` rows read, past it estimated; `exact` counts every row. */
+export interface Counting {
+  upTo: number;
+  exact?: boolean;
+}
+export interface Count {
+  n: number;
+  exact: boolean;
+}
+
+/** The default bound: 100,000 rows read at most (a few tens of milliseconds). */
+export const listCounting: Counting = { upTo: 100_000 };
+export const exactCounting: Counting = { upTo: Number.MAX_SAFE_INTEGER, exact: true };
+
+const dialect = new PgDialect();
+/** Counts kept, newest last; a few hundred filters' worth per process. */
+const cache = new Map<string, { version: string; count: Count }>();
+const CACHED = 500;
+const stats = { hits: 0, misses: 0 };
+
+/** How often a count was answered from the cache, and computed: for tests and the metrics. */
+export const countCacheStats = () => ({ ...stats });
+
+/**
+ * The count of `from` under `where`, as `counting` says, reusing one computed on the same data.
+ * `tables`: every table the count reads (their write versions key it).
+ */
+export async function countRows(db: Db, from: SQL, where: SQL | undefined, tables: string[], counting: Counting = listCounting): Promise<Count> {
+  const matching = sql`select 1 from ${from}${where ? sql` where ${where}` : sql``}`;
+  // Within a caller's transaction (its own snapshot, maybe its own writes): counted, not cached.
+  if (db instanceof PgTransaction) return compute(db as unknown as Db, matching, counting);
+  const asked = dialect.sqlToQuery(matching);
+  const key = JSON.stringify([asked.sql, asked.params]);
+  return db.transaction(
+    async (tx) => {
+      const [row] = await queryRows<{ version: string }>(
+        tx as unknown as Db,
+        sql`select coalesce(sum(version), 0)::text as version from data_versions where table_name = any(${sql.param(tables)}::text[])`,
+      );
+      const version = row!.version;
+      const kept = cache.get(key);
+      // An exact count answers either way; an estimate only a list's count.
+      if (kept && kept.version === version && (kept.count.exact || !counting.exact)) {
+        stats.hits += 1;
+        cache.delete(key);
+        cache.set(key, kept);
+        return kept.count;
+      }
+      stats.misses += 1;
+      const count = await compute(tx as unknown as Db, matching, counting);
+      cache.delete(key);
+      cache.set(key, { version, count });
+      if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
+      return count;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+async function compute(db: Db, matching: SQL, counting: Counting): Promise<Count> {
+  if (counting.exact) {
+    const [all] = await queryRows<{ n: string }>(db, sql`select count(*)::text as n from (${matching}) m`);
+    return { n: Number(all!.n), exact: true };
+  }
+  const [bounded] = await queryRows<{ n: string }>(db, sql`select count(*)::text as n from (${matching} limit ${counting.upTo + 1}) m`);
+  const n = Number(bounded!.n);
+  if (n <= counting.upTo) return { n, exact: true };
+  // Past the bound: the planner's estimate of the whole match, at least the rows already seen.
+  const [plan] = await queryRows<Record<string, unknown>>(db, sql`explain (format json) ${matching}`);
+  const json = Object.values(plan!)[0];
+  const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: { 'Plan Rows': number } }[];
+  return { n: Math.max(counting.upTo + 1, Math.round(parsed[0]!.Plan['Plan Rows'])), exact: false };
+}
