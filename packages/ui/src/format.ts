@@ -26,6 +26,13 @@ export function formatAmount(value: string | number | null | undefined): string 
 
 const countFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 
+const aboutFormat = new Intl.NumberFormat('en-US', { notation: 'compact', compactDisplay: 'long', maximumFractionDigits: 1 });
+
+/** An estimated count in words: "about 1.2 million", "about 240 thousand". */
+export function formatAboutCount(value: number): string {
+  return `about ${aboutFormat.format(value)}`;
+}
+
 /** A count with the same grouping as the amounts ("15,908"). */
 export function formatCount(value: number | null | undefined): string {
   return value === null || value === undefined ? '' : countFormat.format(value);

@@ -2,7 +2,19 @@ import { useState } from 'react';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DataTable, DateField, formatAmount, formatDateTime, formatDay, formatLoose, formatShortDate, Pager, parseDay, type ColumnDef } from '../src/index.ts';
+import {
+  DataTable,
+  DateField,
+  formatAmount,
+  formatDateTime,
+  formatDay,
+  formatLoose,
+  formatShortDate,
+  Pager,
+  parseDay,
+  TotalRecords,
+  type ColumnDef,
+} from '../src/index.ts';
 
 afterEach(cleanup);
 
@@ -101,6 +113,27 @@ describe('Pager', () => {
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['10 per page', '20 per page', '50 per page', '100 per page']);
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '50');
     expect(onPageSize).toHaveBeenCalledWith(50);
+  });
+
+  it('says "of about" under an estimated count, and its Last asks for the last page instead of guessing its number', async () => {
+    const onPage = vi.fn();
+    const onLast = vi.fn();
+    render(<Pager page={2} totalPages={120_000} onPage={onPage} pageSize={10} onPageSize={vi.fn()} exact={false} onLast={onLast} />);
+    screen.getByText('Page 2 of about 120000');
+    await userEvent.click(screen.getByRole('button', { name: 'Last' }));
+    expect(onLast).toHaveBeenCalledTimes(1);
+    expect(onPage).not.toHaveBeenCalled();
+  });
+});
+
+describe('TotalRecords', () => {
+  it('gives an exact count whole, an estimate as one', () => {
+    const { rerender } = render(<TotalRecords count={1_234_567} />);
+    screen.getByText('Total Records: 1,234,567');
+    rerender(<TotalRecords count={1_234_567} exact={false} />);
+    screen.getByText('Total Records: about 1.2 million');
+    rerender(<TotalRecords count={240_512} exact={false} />);
+    screen.getByText('Total Records: about 240.5 thousand');
   });
 });
 

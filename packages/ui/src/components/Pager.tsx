@@ -13,9 +13,23 @@ export interface PagerProps {
   sizes?: readonly number[];
   /** The selector's option text; /all-email shows '{n} per page', other lists the number alone. */
   sizeLabel?: (size: number) => string;
+  /** False when the count, so the number of pages, is an estimate: "of about", and Last asks `onLast`. */
+  exact?: boolean | undefined;
+  /** Under an estimate, Last: the list counts exactly and goes to the page that is last. */
+  onLast?: (() => void) | undefined;
 }
 
-export function Pager({ page, totalPages, onPage, pageSize, onPageSize, sizes = pageSizes, sizeLabel = (n) => `${n} per page` }: PagerProps) {
+export function Pager({
+  page,
+  totalPages,
+  onPage,
+  pageSize,
+  onPageSize,
+  sizes = pageSizes,
+  sizeLabel = (n) => `${n} per page`,
+  exact = true,
+  onLast,
+}: PagerProps) {
   const last = Math.max(1, totalPages);
   const go = (target: number) => {
     // Out-of-range requests are ignored.
@@ -31,12 +45,12 @@ export function Pager({ page, totalPages, onPage, pageSize, onPageSize, sizes = 
         Prev
       </Button>
       <span className="ej-pager__label" aria-live="polite">
-        Page {page} of {last}
+        Page {page} of {exact ? last : `about ${last}`}
       </span>
       <Button size="small" onClick={() => go(page + 1)} disabled={page >= last}>
         Next
       </Button>
-      <Button size="small" onClick={() => go(last)} disabled={page >= last}>
+      <Button size="small" onClick={() => (!exact && onLast ? onLast() : go(last))} disabled={page >= last}>
         Last
       </Button>
       <span className="ej-pager__spacer" />

@@ -16,6 +16,10 @@ import { TotalRecords } from './States.tsx';
 
 export interface PageResult<Row> {
   count: number;
+  /** False: count is an estimate of a broad match (lists of mail that may hold millions). */
+  count_exact?: boolean;
+  /** The page answered: page=last says which it was. */
+  page?: number;
   total_pages?: number;
   results: Row[];
 }
@@ -83,14 +87,24 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   // Until the last page has loaded, the first page's rows are not shown as if they were it.
   const data = clampTo === undefined ? query.data : undefined;
   const totalPages = data ? data.total_pages || Math.ceil(data.count / state.pageSize) : 1;
+  const exact = data?.count_exact !== false;
+  // Under an estimate the last page's number is unknown: the API counts exactly (page=last) and says it.
+  const onLast = async () => {
+    const last = await load({ ...params, page: 'last' }, new AbortController().signal);
+    state.setPage(last.page ?? Math.max(1, Math.ceil(last.count / state.pageSize)));
+  };
 
   return (
-    <Page title={title} heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} /> : undefined} actions={props.actions?.(state.filters)}>
+    <Page
+      title={title}
+      heading={total === 'heading' ? <TotalRecords as="span" count={data?.count} exact={exact} /> : undefined}
+      actions={props.actions?.(state.filters)}
+    >
       <Card>
         {props.header}
         <FilterBar title={title} filters={filters} state={state as ListState<string>} clearable={!resetButton}>
           {resetButton && <Button onClick={state.reset}>Reset Filters</Button>}
-          {total === 'inline' && <TotalRecords count={data?.count} />}
+          {total === 'inline' && <TotalRecords count={data?.count} exact={exact} />}
         </FilterBar>
         <DataTable
           caption={title}
@@ -114,6 +128,8 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
           pageSize={state.pageSize}
           onPageSize={state.setPageSize}
           sizeLabel={sizeLabel}
+          exact={exact}
+          onLast={() => void onLast()}
         />
       </Card>
     </Page>

@@ -1,5 +1,5 @@
 import { Button } from './Button.tsx';
-import { formatCount } from '../format.ts';
+import { formatAboutCount, formatCount } from '../format.ts';
 
 export function LoadingState({ label = 'Loading...' }: { label?: string }) {
   return (
@@ -27,10 +27,11 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ((
  * 'Total Records: n'; a dash while the count is unknown (first load, or the list failed), so a
  * failed list never claims 0 records. A span inside a heading, a paragraph beside the filters.
  */
-export function TotalRecords({ count, as: Tag = 'p' }: { count: number | undefined; as?: 'p' | 'span' }) {
+/** `exact` false: the count is the server's estimate of a broad match, said as one ("about 1.2 million"). */
+export function TotalRecords({ count, exact = true, as: Tag = 'p' }: { count: number | undefined; exact?: boolean | undefined; as?: 'p' | 'span' }) {
   return (
     <Tag className="ej-total" aria-live="polite">
-      Total Records: {count === undefined ? '—' : formatCount(count)}
+      Total Records: {count === undefined ? '—' : exact ? formatCount(count) : formatAboutCount(count)}
     </Tag>
   );
 }

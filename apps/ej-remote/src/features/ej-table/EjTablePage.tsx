@@ -138,6 +138,12 @@ export function EjTablePage() {
   const described = appliedChips.length ? appliedChips.map((c) => `${c.label}: ${c.value}`).join('; ') : null;
   const count = query.isPlaceholderData ? undefined : query.data?.count;
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
+  const exact = query.data?.count_exact !== false;
+  // Under an estimate the last page's number is unknown: the API counts exactly (page=last) and says it.
+  const onLast = async () => {
+    const last = await getEjPage({ ...params, page: 'last' });
+    state.setPage(last.page ?? Math.max(1, Math.ceil(last.count / state.pageSize)));
+  };
   // The page shown is the list a dispute opened from it steps through (Previous, Next, Back).
   const { search } = useLocation();
   const shown = query.isPlaceholderData ? undefined : query.data?.results;
@@ -192,7 +198,7 @@ export function EjTablePage() {
           <Button type="submit" variant="primary">
             Apply Filters
           </Button>
-          <TotalRecords count={query.data?.count} />
+          <TotalRecords count={query.data?.count} exact={exact} />
           {typed.length > 0 && (
             <p id={pendingId} className={styles.pending} role="status">
               Typed, not applied yet: {typed.map((f) => f.label).join(', ')}. Press Apply Filters to apply.
@@ -229,6 +235,8 @@ export function EjTablePage() {
           pageSize={state.pageSize}
           onPageSize={state.setPageSize}
           sizeLabel={(n) => String(n)}
+          exact={exact}
+          onLast={() => void onLast()}
         />
       </Card>
     </Page>
