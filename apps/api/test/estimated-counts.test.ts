@@ -2,7 +2,7 @@
 // planner's estimate, flagged count_exact false and never given as exact; the pages still run to
 // the end, and page=last counts exactly and answers the last page. A count is computed once per
 // filter and data: asked again it comes from the cache, and after any write it is counted again.
-import { countCacheStats, ejRecords, queryRows } from '@ejdesk/db';
+import { countCacheStats, dataFiles, ejRecords, queryRows } from '@ejdesk/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, login, type TestApp } from './helpers.ts';
@@ -96,6 +96,26 @@ describe.each(backends)('estimated counts on %s', (backend) => {
     const missed = countCacheStats().misses;
     expect((await get(`${broad}&page=last&page_size=4`)).count).toBe(after.count);
     expect(countCacheStats().misses).toBe(missed + 1);
+  });
+
+  it('estimates the file lists and the Journals list too, and Last counts them exactly', async () => {
+    await t.database.db.insert(dataFiles).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        kind: 'text' as const,
+        name: `text_${i}.txt`,
+        subjectName: 'Harbor text',
+        createAt: new Date(Date.UTC(2026, 9, 1 + i)),
+      })),
+    );
+    const files = '/api/scrape/text/email/data/pagination/';
+    const first = await t.app.inject({ method: 'GET', url: `${files}?page_size=6&create_at_after=2026-10-01`, headers: { authorization } });
+    expect(first.json()).toMatchObject({ count_exact: false, page: 1, next: expect.stringContaining('page=2') });
+    expect(first.json().count).toBeGreaterThan(12);
+    const last = await t.app.inject({ method: 'GET', url: `${files}?page_size=6&create_at_after=2026-10-01&page=last`, headers: { authorization } });
+    expect(last.json()).toMatchObject({ count: 20, count_exact: true, page: 4, total_pages: 4, next: null });
+    expect(last.json().results.map((r: { name: string }) => r.name)).toEqual(['text_1.txt', 'text_0.txt']);
+    const journals = await t.app.inject({ method: 'GET', url: '/api/journals/?page=last', headers: { authorization } });
+    expect(journals.json()).toMatchObject({ count: 0, count_exact: true, page: 1, results: [] });
   });
 
   it('answers page=last on the email lists, and refuses a page that is neither a number nor last', async () => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from './common.ts';
-import { FilterDate, FilterText, Ordering, PageQuery } from './lists.ts';
+import { EstimatedPageQuery, FilterDate, FilterText, Ordering } from './lists.ts';
 
 export const DataFile = Type.Object({
   id: Type.Integer(),
@@ -14,7 +14,7 @@ export const DataFile = Type.Object({
 export const ListedDataFile = Type.Object({ id: Type.Integer(), name: Type.String(), create_at: Timestamp, update_at: Timestamp });
 
 export const DataFileQuery = Type.Object(
-  { ...PageQuery, name: FilterText, subject_name: FilterText, create_at_after: FilterDate, create_at_before: FilterDate, ordering: Ordering },
+  { ...EstimatedPageQuery, name: FilterText, subject_name: FilterText, create_at_after: FilterDate, create_at_before: FilterDate, ordering: Ordering },
   { additionalProperties: false },
 );
 

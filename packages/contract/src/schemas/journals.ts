@@ -5,7 +5,7 @@
 import { Type, type TSchema } from 'typebox';
 import { anomalyKinds, journalSources, matchKinds, verdicts } from '../journals.ts';
 import { Timestamp } from './common.ts';
-import { FilterDate, FilterText, PageQuery } from './lists.ts';
+import { EstimatedPageQuery, FilterDate, FilterText } from './lists.ts';
 
 /** A word of a list: the list's union, as the schema and its static type. */
 const literals = <T extends readonly string[]>(words: T) => Type.Enum<[...T]>([...words]);
@@ -43,7 +43,7 @@ export const JournalItem = Type.Object({
 /** The Journals list's filters: an ATM (its ID contains the text), a day or a range of days, an anomaly kind, a family. */
 export const JournalListQuery = Type.Object(
   {
-    ...PageQuery,
+    ...EstimatedPageQuery,
     atm_id: FilterText,
     day: FilterDate,
     day_from: FilterDate,

@@ -25,8 +25,8 @@ export const listCounting: Counting = { upTo: 100_000 };
 export const exactCounting: Counting = { upTo: Number.MAX_SAFE_INTEGER, exact: true };
 
 const dialect = new PgDialect();
-/** Counts kept, newest last; a few hundred filters' worth per process. */
-const cache = new Map<string, { version: string; count: Count }>();
+/** Counts kept per database (a process may open several: the tests do), newest last; a few hundred filters' worth. */
+const caches = new WeakMap<object, Map<string, { version: string; count: Count }>>();
 const CACHED = 500;
 const stats = { hits: 0, misses: 0 };
 
@@ -43,6 +43,8 @@ export async function countRows(db: Db, from: SQL, where: SQL | undefined, table
   if (db instanceof PgTransaction) return compute(db as unknown as Db, matching, counting);
   const asked = dialect.sqlToQuery(matching);
   const key = JSON.stringify([asked.sql, asked.params]);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   return db.transaction(
     async (tx) => {
       const [row] = await queryRows<{ version: string }>(

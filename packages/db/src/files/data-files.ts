@@ -1,7 +1,8 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, asc, between, count, desc, eq, max, min, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, max, min, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { type Count, type Counting, countRows } from '../counts/index.ts';
 import { containsText, foldedContains, type Page, type PageOf, withinDays } from '../filters.ts';
 import { type DataFileKind, dataFileRows, dataFiles, fileValues } from './schema.ts';
 
@@ -10,6 +11,8 @@ export interface DataFileFilters {
   subjectName?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+  /** How a count that reads the files reads them (counts/counts.ts): the list's bound unless given. */
+  counting?: Counting | undefined;
 }
 
 const fileColumns = {
@@ -51,7 +54,7 @@ export async function listDataFiles(
   // A name filter's matching values (file_values), read once: they count the files when it is the
   // only filter, and bound the walk in name order.
   const names = filters.name && (order.field === 'name' || onlyText(filters)) ? await matchingValues(db, kind, 'name', filters.name) : undefined;
-  const count = await countFiles(db, kind, filters, where, names);
+  const { n: count, exact } = await countFiles(db, kind, filters, where, names);
   const terms = [dir(fileOrderColumns[order.field]), dir(dataFiles.id)];
   const offset = (page.page - 1) * page.pageSize;
   // A few files of a range of creation days, in another order than creation: all of them first
@@ -62,13 +65,13 @@ export async function listDataFiles(
     // walk. (drizzle leaves out an `offset 0`.)
     const few = db.select(fileColumns).from(dataFiles).where(where).limit(FEW_FILES).as('few');
     const rows = await db.select().from(few).orderBy(dir(few[order.field]), dir(few.id)).limit(page.pageSize).offset(offset);
-    return { count, rows };
+    return { count, exact, rows };
   }
   // In name order under a name filter, the walk of the name index starts at the first matching name
   // and ends at the last: names alike sit together (a bank's code in each), and the walk read every
   // file named before them first (90 ms for name=HRB at 1,000,000).
   const bounded = order.field === 'name' && names;
-  if (bounded && !names.first) return { count, rows: [] };
+  if (bounded && !names.first) return { count, exact, rows: [] };
   const matching = bounded ? and(where, between(dataFiles.name, names.first!, names.last!)) : where;
   if (order.field === 'name' && !filters.createdFrom && !filters.createdTo) {
     // The page's ids from the name index alone (it carries the subject: migration 0041), then
@@ -82,7 +85,7 @@ export async function listDataFiles(
       .offset(offset)
       .as('walk');
     const rows = await db.select(fileColumns).from(walk).innerJoin(dataFiles, eq(dataFiles.id, walk.id)).orderBy(dir(walk.name), dir(walk.id));
-    return { count, rows };
+    return { count, exact, rows };
   }
   const rows = await db
     .select(fileColumns)
@@ -91,7 +94,7 @@ export async function listDataFiles(
     .orderBy(...terms)
     .limit(page.pageSize)
     .offset(offset);
-  return { count, rows };
+  return { count, exact, rows };
 }
 
 type Matching = { files: number; first: string | null; last: string | null };
@@ -104,10 +107,9 @@ const onlyText = (filters: DataFileFilters) => !filters.createdFrom && !filters.
  * a narrow row per distinct value, matched lower-cased with LIKE, the same match as ILIKE). Any
  * other mix counts the files themselves.
  */
-async function countFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, where: SQL | undefined, names: Matching | undefined): Promise<number> {
-  if (onlyText(filters)) return (names ?? (await matchingValues(db, kind, 'subject_name', filters.subjectName!))).files;
-  const [total] = await db.select({ n: count() }).from(dataFiles).where(where);
-  return total?.n ?? 0;
+async function countFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, where: SQL | undefined, names: Matching | undefined): Promise<Count> {
+  if (onlyText(filters)) return { n: (names ?? (await matchingValues(db, kind, 'subject_name', filters.subjectName!))).files, exact: true };
+  return countRows(db, sql`${dataFiles}`, where, ['data_files'], filters.counting);
 }
 
 /** How many files hold the values a text filter matches, and the first and last of those values (null: none). */

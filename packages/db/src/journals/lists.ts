@@ -1,6 +1,7 @@
 // The journals received (a page of them, filtered) and one journal with its transactions.
 import { and, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { type Counting, countRows } from '../counts/index.ts';
 import { containsText, type Page, type PageOf } from '../filters.ts';
 import { journals } from './schema.ts';
 
@@ -13,6 +14,8 @@ export interface JournalFilters {
   /** Journals showing this kind of anomaly (dispense_failure, retract, restart, cut, contradiction, gap). */
   anomaly?: string | undefined;
   family?: string | undefined;
+  /** How the count reads the journals (counts/counts.ts): the list's bound unless given. */
+  counting?: Counting | undefined;
 }
 
 export interface JournalRow {
@@ -52,8 +55,7 @@ function journalConditions(f: JournalFilters): SQL | undefined {
 export async function listJournals(db: Db, query: Page & JournalFilters): Promise<PageOf<JournalRow>> {
   const where = journalConditions(query);
   const whereSql = where ? sql`where ${where}` : sql``;
-  const [counted] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from journals ${whereSql}`);
-  const count = counted?.n ?? 0;
+  const { n: count, exact } = await countRows(db, sql`${journals}`, where, ['journals'], query.counting);
   if (count === 0) return { count, rows: [] };
   const rows = await queryRows<JournalRow>(
     db,
@@ -62,7 +64,7 @@ export async function listJournals(db: Db, query: Page & JournalFilters): Promis
     sql`select ${rowFields} from journals ${whereSql} order by journals.day desc, journals.id desc
         limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   );
-  return { count, rows };
+  return { count, exact, rows };
 }
 
 export interface JournalTransactionRow {

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { fileKindPaths, underScrape } from '@ejdesk/contract';
 import { dataFileOrderFields, findDataFileWithLabelledRows, listAllDataFiles, listDataFiles, type DataFileKind, type DataFileOrder } from '@ejdesk/db';
 import { parseOrdering } from '../../lib/ordering.ts';
-import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { estimatedPage, sendPage } from '../../lib/pagination.ts';
 import { IdParams } from '@ejdesk/contract/schemas/admin.ts';
 import { errorResponses } from '@ejdesk/contract/schemas/common.ts';
 import { DataFile, DataFileDetail, DataFileQuery, ListedDataFile } from '@ejdesk/contract/schemas/files.ts';
@@ -34,7 +34,7 @@ export const fileKinds: KindRoutes[] = [
 ];
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
 
   for (const { kind, base, rowsKey, responseKey, paginated } of fileKinds) {
     if (paginated) {
@@ -43,11 +43,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { config: { credential: 'user' }, schema: { querystring: DataFileQuery, response: { 200: Paginated(DataFile), ...errorResponses } } },
         async (request, reply) => {
           const q = request.query;
-          const page = pageOf(q);
           const filters = { name: q.name, subjectName: q.subject_name, createdFrom: q.create_at_after, createdTo: q.create_at_before };
           const ordering = parseOrdering<DataFileOrder['field']>(q.ordering, fileOrderings, '-create_at');
           if ('detail' in ordering) return reply.code(400).send(ordering);
-          return sendPage(request, reply, page, await listDataFiles(db, kind, filters, page, ordering));
+          const { page, result } = await estimatedPage(q, config.exactCountUpTo, (p, counting) =>
+            listDataFiles(db, kind, { ...filters, counting }, p, ordering),
+          );
+          return sendPage(request, reply, page, result);
         },
       );
     } else {

@@ -16,7 +16,7 @@ import {
   maxLinesAsked,
 } from '@ejdesk/contract/schemas/journals.ts';
 import { Paginated } from '@ejdesk/contract/schemas/lists.ts';
-import { pageOf, sendPage } from '../../lib/pagination.ts';
+import { estimatedPage, sendPage } from '../../lib/pagination.ts';
 import { journalOf, transactionOf, uploadedOf } from './wire.ts';
 
 /** Lines answered when the range's end is not given. */
@@ -31,17 +31,16 @@ export const journalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const q = request.query;
       if (q.day_from && q.day_to && q.day_from > q.day_to) return reply.code(400).send({ detail: 'query: day_from must not be after day_to.' });
-      const page = pageOf(q);
-      const found = await listJournals(db, {
-        ...page,
+      const filters = {
         atmId: q.atm_id?.trim() || undefined,
         day: q.day,
         dayFrom: q.day_from,
         dayTo: q.day_to,
         anomaly: q.anomaly,
         family: q.family?.trim().toLowerCase() || undefined,
-      });
-      return sendPage(request, reply, page, { count: found.count, rows: found.rows.map((row: JournalRow) => journalOf(row)) });
+      };
+      const { page, result: found } = await estimatedPage(q, config.exactCountUpTo, (p, counting) => listJournals(db, { ...p, ...filters, counting }));
+      return sendPage(request, reply, page, { count: found.count, exact: found.exact, rows: found.rows.map((row: JournalRow) => journalOf(row)) });
     },
   );
 
