@@ -80,8 +80,13 @@ async function compute(db: Db, matching: SQL, counting: Counting): Promise<Count
   const n = Number(bounded!.n);
   if (n <= counting.upTo) return { n, exact: true };
   // Past the bound: the planner's estimate of the whole match, at least the rows already seen.
-  const [plan] = await queryRows<Record<string, unknown>>(db, sql`explain (format json) ${matching}`);
+  return { n: Math.max(counting.upTo + 1, await plannedRows(db, matching)), exact: false };
+}
+
+/** How many rows the planner expects a query to return (EXPLAIN: nothing is read). */
+export async function plannedRows(db: Db, query: SQL): Promise<number> {
+  const [plan] = await queryRows<Record<string, unknown>>(db, sql`explain (format json) ${query}`);
   const json = Object.values(plan!)[0];
   const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: { 'Plan Rows': number } }[];
-  return { n: Math.max(counting.upTo + 1, Math.round(parsed[0]!.Plan['Plan Rows'])), exact: false };
+  return Math.round(parsed[0]!.Plan['Plan Rows']);
 }

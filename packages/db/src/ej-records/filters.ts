@@ -2,7 +2,7 @@
 // distinct filter values (ej_values) a substring filter is matched against and counted from.
 import { and, type AnyColumn, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
-import type { Counting } from '../counts/index.ts';
+import { type Counting, listCounting, plannedRows } from '../counts/index.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
@@ -212,15 +212,30 @@ export async function matchValues(db: Db, kind: EjRecordKind, texts: ReadonlyArr
 }
 
 /**
- * How many records hold a value matching the text (all of them, however many: one filter alone,
- * whose count this is), and the dense threshold of the kind.
+ * How many records hold a value matching the text (one filter alone, whose count this is), and the
+ * dense threshold of the kind. At most `counting.upTo` matching values are read (each holds a
+ * record or more): past them the total is estimated, the planner's count of matching values times
+ * the records per value of those read (a masked card number's part matches a million cards).
  */
-export async function sumOfValues(db: Db, kind: EjRecordKind, field: ValueField, text: string): Promise<{ total: number; few: number }> {
-  const [row] = await queryRows<{ total: string; few: string }>(
+export async function sumOfValues(
+  db: Db,
+  kind: EjRecordKind,
+  field: ValueField,
+  text: string,
+  counting: Counting = listCounting,
+): Promise<{ total: number; few: number; exact: boolean }> {
+  const matching = sql`select ${ejValues.n} as n from ${ejValues} where ${valuesOf(kind, field, text)}`;
+  const bounded = counting.exact ? matching : sql`${matching} limit ${counting.upTo + 1}`;
+  const [row] = await queryRows<{ total: string; read: string; few: string }>(
     db,
-    sql`select coalesce(sum(${ejValues.n}), 0) as total, ${denseThreshold(kind)} as few from ${ejValues} where ${valuesOf(kind, field, text)}`,
+    sql`select coalesce(sum(n), 0) as total, count(*) as read, ${denseThreshold(kind)} as few from (${bounded}) v`,
   );
-  return { total: Number(row?.total ?? 0), few: Number(row?.few ?? 0) };
+  const total = Number(row?.total ?? 0);
+  const few = Number(row?.few ?? 0);
+  const read = Number(row?.read ?? 0);
+  if (counting.exact || read <= counting.upTo) return { total, few, exact: true };
+  const values = await plannedRows(db, matching);
+  return { total: Math.max(total, Math.round((total / read) * values)), few, exact: false };
 }
 
 /** The values matching the text (a sparse match: few). */

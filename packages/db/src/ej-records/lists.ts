@@ -115,15 +115,15 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
   if (texts.length === 1 && !filters.startDate && !filters.endDate) {
     // One text filter alone: its values' sum is the count; few records go by their exact values.
     const [field, text] = texts[0]!;
-    const { total, few } = await sumOfValues(db, filters.kind, field, text);
+    const { total, few, exact } = await sumOfValues(db, filters.kind, field, text, filters.counting);
     if (total === 0) return { count: 0, rows: [] } satisfies PageOf<unknown>;
     if (order.field === 'atm_id' && (field === 'bank_name' || field === 'mail_received_from')) {
       const values = await exactValues(db, filters.kind, field, text);
       if (values.length <= MERGED_VALUES)
-        return { count: total, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
+        return { count: total, exact, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
     }
     const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
-    return { count: total, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
+    return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
   const where = await narrowedConditions(db, filters, texts);
   if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
