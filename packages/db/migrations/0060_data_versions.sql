@@ -7,7 +7,7 @@ CREATE TABLE "data_versions" (
 -- Created here with the body counts/functions.sql holds (that file is its one current definition).
 CREATE OR REPLACE FUNCTION data_versions_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO data_versions AS v (table_name, shard, version) VALUES (TG_TABLE_NAME, pg_backend_pid() % 8, 1)
+  INSERT INTO data_versions AS v (table_name, shard, version) VALUES (TG_TABLE_NAME, pg_backend_pid(), 1)
   ON CONFLICT (table_name, shard) DO UPDATE SET version = v.version + 1;
   RETURN NULL;
 END

@@ -6,6 +6,7 @@
 // read in the same snapshot as the count: the same question on the same data is answered from the
 // cache, and any write committed since changes the version, so a count from before a write is
 // never returned.
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import { type Db, queryRows } from '../client.ts';
@@ -42,7 +43,10 @@ export async function countRows(db: Db, from: SQL, where: SQL | undefined, table
   // Within a caller's transaction (its own snapshot, maybe its own writes): counted, not cached.
   if (db instanceof PgTransaction) return compute(db as unknown as Db, matching, counting);
   const asked = dialect.sqlToQuery(matching);
-  const key = JSON.stringify([asked.sql, asked.params]);
+  // Hashed: a filter's exact values may be a long list, and a few hundred are kept.
+  const key = createHash('sha256')
+    .update(JSON.stringify([asked.sql, asked.params]))
+    .digest('base64');
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   return db.transaction(

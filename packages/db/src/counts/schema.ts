@@ -3,8 +3,8 @@
 import { bigint, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
- * How many writing statements each counted table has seen, in a few rows per table (a writer adds
- * to its connection's row, so that concurrent writers seldom wait on one row). The sum of a
+ * How many writing statements each counted table has seen, in a row per table and server process
+ * (`shard` is its pid: a writer adds to its own row, so no two writers ever wait on one). The sum of a
  * table's rows grows with every committed write and with nothing else: a count read in the same
  * snapshot as the sum holds while the sum is unchanged. Kept by data_versions_apply (functions.sql).
  */

@@ -328,6 +328,8 @@ $$;
 -- TAT due date, is a column the lists sort by (dispute_rule_clocks computes a clock when read: too
 -- slow to order a million disputes by). Only disputes that may run one are read: open ones with an
 -- active rule set of their network, and those that ran one. EXECUTE plans each call for its ids.
+-- The stored deadlines follow dispute_rule_clocks' and tat_due_date's bodies: a change to either
+-- needs a migration that runs dispute_rule_deadlines_refresh(NULL).
 CREATE OR REPLACE FUNCTION dispute_rule_deadlines_refresh(only_ids bigint[]) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE changed integer;

@@ -75,7 +75,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     const set = await clockSet(db, filters);
     const where = and(base, set.condition);
     // The due-date sets' ids are read first already: the order's index then serves their page.
-    const few = count <= FEW_MATCHES && !set.read;
+    const few = exact && count <= FEW_MATCHES && !set.read;
     return {
       count,
       exact,

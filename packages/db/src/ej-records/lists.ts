@@ -122,7 +122,9 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
       if (values.length <= MERGED_VALUES)
         return { count: total, exact, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
     }
-    const where = total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    // Only a count known exact says the values are few (an estimate past the bound never is).
+    const where =
+      exact && total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
   const where = await narrowedConditions(db, filters, texts);

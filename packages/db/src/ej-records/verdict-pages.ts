@@ -69,5 +69,9 @@ export async function verdictPage(db: Db, filters: EjFilters, verdict: string, p
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (clockOrdered(order))
     return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, where, page, order)) } satisfies PageOf<unknown>;
-  return { count, exact, rows: count > FEW_MATCHES ? await pageOf(db, where, page, order) : await fewPage(db, where, page, order) } satisfies PageOf<unknown>;
+  return {
+    count,
+    exact,
+    rows: !exact || count > FEW_MATCHES ? await pageOf(db, where, page, order) : await fewPage(db, where, page, order),
+  } satisfies PageOf<unknown>;
 }

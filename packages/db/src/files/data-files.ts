@@ -60,7 +60,7 @@ export async function listDataFiles(
   // A few files of a range of creation days, in another order than creation: all of them first
   // (the creation index holds them), then ordered. Walking the Last Update or name order for them
   // read every file updated or named before them first (66 ms for the last week at 1,000,000).
-  if (order.field !== 'create_at' && (filters.createdFrom || filters.createdTo) && count <= FEW_FILES) {
+  if (order.field !== 'create_at' && (filters.createdFrom || filters.createdTo) && exact && count <= FEW_FILES) {
     // Its limit (never reached: count says so) keeps the planner from folding it into the ordered
     // walk. (drizzle leaves out an `offset 0`.)
     const few = db.select(fileColumns).from(dataFiles).where(where).limit(FEW_FILES).as('few');
