@@ -54,6 +54,21 @@ describe('/email, the EJ error table', () => {
     expect(network.requests.at(-1)?.params).toMatchObject({ atm_id: 'HRB00001' });
   });
 
+  it('says an estimated total as one, and names the exact count on a change to all matching', async () => {
+    network = fakeApi({
+      '/scrape/extract/email/data/pagination/': (request) =>
+        request.params.page === 'last'
+          ? { count: 1_234_570, count_exact: true, page: 12_346, total_pages: 12_346, next: null, previous: null, results: disputes }
+          : { count: 1_200_000, count_exact: false, page: 1, total_pages: 120_000, next: null, previous: null, results: disputes },
+    });
+    renderScreen(EjRoutes, '/email');
+    await screen.findByText('Total Records: about 1.2 million');
+    screen.getByText('Page 1 of about 120000');
+    // The typed confirmation of a change to every matching dispute never names an estimate.
+    await screen.findByRole('button', { name: 'Set status of all 1,234,570 matching…' });
+    expect(network.requests.some((r) => r.params.page === 'last')).toBe(true);
+  });
+
   it('says the table could not be loaded, with Retry, and never claims 0 records', async () => {
     network = fakeApi({
       '/scrape/extract/email/data/pagination/': () => {

@@ -139,6 +139,14 @@ export function EjTablePage() {
   const count = query.isPlaceholderData ? undefined : query.data?.count;
   const totalPages = query.data ? query.data.total_pages || Math.ceil(query.data.count / state.pageSize) : 1;
   const exact = query.data?.count_exact !== false;
+  // A change to (or the evidence of, or an export of) every matching dispute names the exact count,
+  // never an estimate: under one it is counted exactly (the server keeps it for Last too).
+  const exactCount = useQuery({
+    queryKey: ['ej-records-exact-count', state.filters],
+    queryFn: ({ signal }) => getEjPage({ ...state.filters, page: 'last', page_size: 100 }, signal),
+    enabled: !exact && count !== undefined,
+  });
+  const allMatching = exact ? count : exactCount.data?.count;
   // Under an estimate the last page's number is unknown: the API counts exactly (page=last) and says it.
   const onLast = async () => {
     const last = await getEjPage({ ...params, page: 'last' });
@@ -159,7 +167,7 @@ export function EjTablePage() {
           <UndoLastChange />
           <BulkStatus
             filters={state.filters}
-            count={count}
+            count={allMatching}
             described={described}
             selected={[...ticked]}
             onClearSelection={() => setTicked(() => new Set())}
@@ -167,8 +175,8 @@ export function EjTablePage() {
             onAsked={() => setAsked(null)}
           />
           <BulkFollowUp selected={[...ticked]} />
-          <BulkEvidence filters={state.filters} count={count} described={described} />
-          <ExportButtons kind="dispute" filters={state.filters} count={count} ticked={[...ticked]} />
+          <BulkEvidence filters={state.filters} count={allMatching} described={described} />
+          <ExportButtons kind="dispute" filters={state.filters} count={allMatching} ticked={[...ticked]} />
         </>
       }
     >
