@@ -31,7 +31,7 @@ const caches = new WeakMap<object, Map<string, { version: string; count: Count }
 const CACHED = 500;
 const stats = { hits: 0, misses: 0 };
 
-/** How often a count was answered from the cache, and computed: for tests and the metrics. */
+/** How often a count was answered from the cache, and computed (the tests read it). */
 export const countCacheStats = () => ({ ...stats });
 
 /**

@@ -4,6 +4,10 @@ import { Button } from './Button.tsx';
 
 export const pageSizes = [10, 20, 50, 100] as const;
 
+/** The page a list's answer to page=last names (an older answer without `page`: from its count). */
+export const lastPageOf = (answer: { page?: number | undefined; count: number }, pageSize: number) =>
+  answer.page ?? Math.max(1, Math.ceil(answer.count / pageSize));
+
 export interface PagerProps {
   page: number;
   totalPages: number;

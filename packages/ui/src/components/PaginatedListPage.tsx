@@ -11,7 +11,7 @@ import { Button } from './Button.tsx';
 import { DataTable } from './DataTable.tsx';
 import { FilterBar, type FilterDef } from './FilterBar.tsx';
 import { Card, Page } from './Page.tsx';
-import { Pager } from './Pager.tsx';
+import { lastPageOf, Pager } from './Pager.tsx';
 import { TotalRecords } from './States.tsx';
 
 export interface PageResult<Row> {
@@ -91,7 +91,7 @@ export function PaginatedListPage<Row>(props: PaginatedListPageProps<Row>) {
   // Under an estimate the last page's number is unknown: the API counts exactly (page=last) and says it.
   const onLast = async () => {
     const last = await load({ ...params, page: 'last' }, new AbortController().signal);
-    state.setPage(last.page ?? Math.max(1, Math.ceil(last.count / state.pageSize)));
+    state.setPage(lastPageOf(last, state.pageSize));
   };
 
   return (

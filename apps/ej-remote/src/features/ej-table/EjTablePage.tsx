@@ -16,6 +16,7 @@ import {
   DateField,
   FilterChips,
   Page,
+  lastPageOf,
   Pager,
   TextField,
   TotalRecords,
@@ -150,7 +151,7 @@ export function EjTablePage() {
   // Under an estimate the last page's number is unknown: the API counts exactly (page=last) and says it.
   const onLast = async () => {
     const last = await getEjPage({ ...params, page: 'last' });
-    state.setPage(last.page ?? Math.max(1, Math.ceil(last.count / state.pageSize)));
+    state.setPage(lastPageOf(last, state.pageSize));
   };
   // The page shown is the list a dispute opened from it steps through (Previous, Next, Back).
   const { search } = useLocation();
