@@ -33,6 +33,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
       'dispute_evidence_verdict_apply',
       'dispute_record_copies_apply',
       'dispute_record_fill_apply',
+      'dispute_record_links_apply',
       'dispute_rule_deadlines_apply',
       'ej_counts_apply',
       'ej_id_blocks_apply',

@@ -194,6 +194,16 @@ BEGIN
 END
 $$;
 
+-- An EJ record deleted takes its dispute_records row with it: what a foreign key's cascade did
+-- before ej_records was partitioned by month (0062), which no foreign key can reach by id alone.
+-- Trigger: dispute_record_links, AFTER DELETE ON ej_records (migration 0062).
+CREATE OR REPLACE FUNCTION dispute_record_links_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM dispute_records WHERE record_id IN (SELECT id FROM old_rows);
+  RETURN NULL;
+END
+$$;
+
 -- A dispute whose clock changed (a status, a rule applied, a date learnt, its nearest deadline): its records' copies
 -- follow in the same statement (a rule change moves them all at once). Compared with the copies,
 -- not with the old rows: one transition table, joined through dispute_records' index, and run by

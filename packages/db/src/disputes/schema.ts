@@ -18,7 +18,6 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
-import { ejRecords } from '../ej-records/schema.ts';
 import { emails } from '../emails/schema.ts';
 import { users } from '../identity/schema.ts';
 
@@ -197,9 +196,8 @@ export const disputes = pgTable(
 export const disputeRecords = pgTable(
   'dispute_records',
   {
-    recordId: bigint('record_id', { mode: 'number' })
-      .primaryKey()
-      .references(() => ejRecords.id, { onDelete: 'cascade' }),
+    /** Its EJ record: deleted with it by a trigger (ej_records is partitioned: no foreign key reaches it). */
+    recordId: bigint('record_id', { mode: 'number' }).primaryKey(),
     disputeId: bigint('dispute_id', { mode: 'number' })
       .notNull()
       .references(() => disputes.id, { onDelete: 'cascade' }),

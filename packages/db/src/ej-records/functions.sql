@@ -71,3 +71,50 @@ BEGIN
   RETURN NULL;
 END
 $$;
+
+-- The month partition of ej_records for the month holding `month` (records received then, UTC),
+-- made when missing, and its name. A record received in a month without one is kept in
+-- ej_records_default; making the month's partition moves those in (a move within the table: the
+-- derived tables' triggers do not see it). The worker makes the next month's each night
+-- (retention/), and a restore its archive's (docs/operations.md). It runs as its owner (the
+-- migrating role), as does the drop below: the API's own role may not alter the table.
+CREATE OR REPLACE FUNCTION ej_records_partition(month date) RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+DECLARE
+  first_day date := make_date(extract(year FROM month)::int, extract(month FROM month)::int, 1);
+  starts timestamptz := first_day::timestamp AT TIME ZONE 'UTC';
+  ends timestamptz := (first_day + interval '1 month') AT TIME ZONE 'UTC';
+  name text := 'ej_records_' || to_char(first_day, 'YYYY_MM');
+BEGIN
+  IF to_regclass(name) IS NOT NULL THEN
+    RETURN name;
+  END IF;
+  EXECUTE format('CREATE TABLE %I (LIKE ej_records INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
+  EXECUTE format(
+    'WITH moved AS (DELETE FROM ej_records_default WHERE create_at >= $1 AND create_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved',
+    name
+  ) USING starts, ends;
+  EXECUTE format('ALTER TABLE ej_records ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', name, starts, ends);
+  RETURN name;
+END
+$$;
+
+-- Detach and drop the month partition of ej_records for the month holding `month`, once it holds no
+-- record: retention's last step, after the month's rows were archived and deleted through
+-- ej_records (which keeps the derived tables exact). Whether there was one to drop.
+CREATE OR REPLACE FUNCTION ej_records_partition_drop(month date) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+DECLARE
+  name text := 'ej_records_' || to_char(month, 'YYYY_MM');
+  held boolean;
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = 'ej_records'::regclass AND inhrelid = to_regclass(name)) THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I)', name) INTO held;
+  IF held THEN
+    RAISE EXCEPTION '% still holds records: delete them through ej_records first', name;
+  END IF;
+  EXECUTE format('ALTER TABLE ej_records DETACH PARTITION %I', name);
+  EXECUTE format('DROP TABLE %I', name);
+  RETURN true;
+END
+$$;

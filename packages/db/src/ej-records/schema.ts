@@ -9,11 +9,17 @@ import { dataFiles } from '../files/schema.ts';
 export const ejRecordKinds = ['dispute', 'overage', 'succeeding'] as const;
 export type EjRecordKind = (typeof ejRecordKinds)[number];
 
-/** The EJ error rows: the 16 EJ fields, bank name, `kind` (dispute, overage, succeeding), file name, the email they came from. */
+/**
+ * The EJ error rows: the 16 EJ fields, bank name, `kind` (dispute, overage, succeeding), file name, the email they came from.
+ * Stored by the month they were received (create_at, UTC), one partition each, so that a month past its
+ * retention is archived and dropped whole (retention/, docs/operations.md).
+ */
 export const ejRecords = pgTable(
   'ej_records',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // The key holds the month it is stored under (create_at): the table is partitioned by month
+    // (migration 0062), and PostgreSQL keys a partitioned table with its partition column.
+    id: bigserial('id', { mode: 'number' }).notNull(),
     kind: text('kind').notNull().default('dispute'),
     atmId: text('atm_id').notNull().default(''),
     cardNo: text('card_no').notNull().default(''),
@@ -40,6 +46,7 @@ export const ejRecords = pgTable(
     updateAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createAt] }),
     check('ej_records_kind_check', sql`${t.kind} in (${inList(ejRecordKinds)})`),
     index('ej_records_data_file_idx').on(t.dataFileId),
     // The table's orders (migration 0018): each walks (kind, column, id), an empty date or amount
