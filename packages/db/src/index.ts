@@ -22,3 +22,4 @@ export * from './approvals/index.ts';
 export * from './idempotency/index.ts';
 export * from './journals/index.ts';
 export * from './counts/index.ts';
+export * from './retention/index.ts';
