@@ -12,6 +12,7 @@ import { parseRulesFile } from './rules-file.ts';
 import { ingestFromImap, ingestFromPath, processStored, watchImap, type RunOptions } from './run.ts';
 import { watchMailboxes } from './mailboxes.ts';
 import { watchAlerts } from './alerts/send.ts';
+import { watchRetention } from './retention.ts';
 import { serveQueue } from './queue.ts';
 import { requeueStoredMessages, loadIngestRules } from '@ejdesk/db';
 
@@ -109,11 +110,19 @@ try {
   const started = performance.now();
   if (everyMailbox) {
     // A worker: every mailbox it holds, the queue whenever the database says it changed, and the
-    // alerts due (warnings before a clock runs out, the owners' digests).
+    // alerts due (warnings before a clock runs out, the owners' digests), and the night's retention.
     await Promise.all([
       watchMailboxes({ ...options, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, bankPassKey, bootstrap: config.mailbox }),
       serveQueue(database, options),
       watchAlerts({ db: database.db, settings: config.alerts, bankPassKey, clockTimeZone: config.clockTimeZone, log, signal: controller.signal }),
+      watchRetention({
+        db: database.db,
+        policy: config.retention,
+        hour: config.retention.hour,
+        clockTimeZone: config.clockTimeZone,
+        log,
+        signal: controller.signal,
+      }),
     ]);
   } else if (settings && args.watch) await watchImap(settings, { ...options, pollMs: config.pollMs });
   else if (settings) summary = await ingestFromImap(settings, options);

@@ -2,7 +2,7 @@
 // process (`pnpm start`): the database, the mailbox in IMAP_* (signed in to with a password or
 // OAuth2), and how it works through the queue.
 // One schema, read once at start; a bad value stops the process, naming the variable.
-import { clockSettings, clockTimeZoneOf, dataDirOf, storageSettings } from '@ejdesk/db';
+import { clockSettings, clockTimeZoneOf, dataDirOf, retentionSettings, type RetentionPolicy, storageSettings } from '@ejdesk/db';
 import { authMethods, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
 import { flag, integer, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 import type { Level } from './log.ts';
@@ -10,6 +10,7 @@ import type { Level } from './log.ts';
 export const ingestSettings = {
   ...storageSettings,
   ...clockSettings,
+  ...retentionSettings,
   IMAP_HOST: text({ description: 'The mailbox’s IMAP server; unset, no mailbox is watched.' }),
   IMAP_PORT: integer({ minimum: 1, maximum: 65535, description: 'Its port; unset, 993 with TLS and 143 without.' }),
   IMAP_TLS: flag({ default: true, description: 'Connect with TLS.' }),
@@ -91,6 +92,8 @@ interface IngestConfig {
   lanes: number | undefined;
   logLevel: Level;
   alerts: AlertSettings;
+  /** What the night's retention keeps and where it archives (retention.ts). */
+  retention: RetentionPolicy & { hour: number };
 }
 
 /** How the worker sends the alerts (alerts/send.ts). */
@@ -165,5 +168,6 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
       maxAttempts: s.ALERT_MAX_ATTEMPTS,
       digestHour: s.ALERT_DIGEST_HOUR,
     },
+    retention: { months: s.RETENTION_RECORD_MONTHS, archiveDir: s.RETENTION_ARCHIVE_DIR, passphrase: s.ARCHIVE_PASSPHRASE, hour: s.RETENTION_HOUR },
   };
 }

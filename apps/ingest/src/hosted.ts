@@ -8,6 +8,7 @@ import { createLogger } from './log.ts';
 import { processStored, type RunOptions } from './run.ts';
 import { watchMailboxes } from './mailboxes.ts';
 import { watchAlerts } from './alerts/send.ts';
+import { watchRetention } from './retention.ts';
 import { mailboxName } from '@ejdesk/mailbox';
 import { loadIngestConfig } from './config.ts';
 import { startingWith } from '@ejdesk/settings';
@@ -49,10 +50,18 @@ export async function start(host: { db: Db; bankPassKey: Buffer; embedded?: bool
     log,
     signal: controller.signal,
   });
+  const nights = watchRetention({
+    db: host.db,
+    policy: config.retention,
+    hour: config.retention.hour,
+    clockTimeZone: config.clockTimeZone,
+    log,
+    signal: controller.signal,
+  });
   return {
     async stop() {
       controller.abort();
-      await Promise.all([watching, rounds]);
+      await Promise.all([watching, rounds, nights]);
     },
     async processQueued() {
       const summary = await processStored(options);
