@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { archiveRecordMonth, audit, openDatabase, queryRows, restoreRecordArchive, type Db } from '@ejdesk/db';
+import { archiveMonth, audit, openDatabase, queryRows, restoreArchive, type Db } from '@ejdesk/db';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { testDatabaseUrl, throwawayDatabase } from './helpers.ts';
 
@@ -155,15 +155,15 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       // The night's retention runs as this role: the partitions are made, detached and dropped by
       // the owner's functions, the rows archived and restored with its own grants.
       await owner.db.execute(sql`insert into ej_records (kind, atm_id, txt_no, create_at) values ('overage', 'ATM1', 'T1', '2019-03-05T00:00:00Z')`);
-      expect(await refusal(sql`select ej_records_partition('2019-03-01')`)).toBe('done');
+      expect(await refusal(sql`select month_partition('ej_records', '2019-03-01')`)).toBe('done');
       expect(await refusal(sql`alter table ej_records detach partition ej_records_2019_03`)).toBe('must be owner of table ej_records');
       const folder = mkdtempSync(join(tmpdir(), 'ejdesk-archive-'));
       const file = join(folder, '2019-03.ejarchive');
       const archive = { file, passphrase: 'twelve characters or more', scrypt: { N: 2 ** 10, r: 8, p: 1 }, userId: null };
-      const archived = await archiveRecordMonth(api.db, '2019-03', archive);
+      const archived = await archiveMonth(api.db, 'ej-records', '2019-03', archive);
       expect(archived.dropped).toBe(true);
       expect(archived.tables.filter((t) => t.rows > 0)).toEqual([{ name: 'ej_records', rows: 1 }]);
-      expect((await restoreRecordArchive(api.db, file, archive.passphrase, null)).tables[0]).toEqual({ name: 'ej_records', rows: 1 });
+      expect((await restoreArchive(api.db, file, archive.passphrase, null)).tables[0]).toEqual({ name: 'ej_records', rows: 1 });
       expect(await queryRows(api.db, sql`select atm_id from ej_records where create_at < '2019-04-01'`)).toEqual([{ atm_id: 'ATM1' }]);
       rmSync(folder, { recursive: true });
     } finally {

@@ -2,7 +2,7 @@
 // process (`pnpm start`): the database, the mailbox in IMAP_* (signed in to with a password or
 // OAuth2), and how it works through the queue.
 // One schema, read once at start; a bad value stops the process, naming the variable.
-import { clockSettings, clockTimeZoneOf, dataDirOf, retentionSettings, type RetentionPolicy, storageSettings } from '@ejdesk/db';
+import { clockSettings, clockTimeZoneOf, dataDirOf, retentionMonths, retentionSettings, type RetentionPolicy, storageSettings } from '@ejdesk/db';
 import { authMethods, type ImapSettings, type MailboxAuth } from '@ejdesk/mailbox';
 import { flag, integer, oneOf, readSettings, SettingError, text, type Settings } from '@ejdesk/settings';
 import type { Level } from './log.ts';
@@ -168,6 +168,6 @@ export function loadIngestConfig(env?: Record<string, string | undefined>): Inge
       maxAttempts: s.ALERT_MAX_ATTEMPTS,
       digestHour: s.ALERT_DIGEST_HOUR,
     },
-    retention: { months: s.RETENTION_RECORD_MONTHS, archiveDir: s.RETENTION_ARCHIVE_DIR, passphrase: s.ARCHIVE_PASSPHRASE, hour: s.RETENTION_HOUR },
+    retention: { months: retentionMonths(s), archiveDir: s.RETENTION_ARCHIVE_DIR, passphrase: s.ARCHIVE_PASSPHRASE, hour: s.RETENTION_HOUR },
   };
 }

@@ -1,5 +1,5 @@
 // The worker's night: once a day, from RETENTION_HOUR in the clock's time zone, the retention run
-// (@ejdesk/db applyRetention: next month's partition made, the months past their retention archived
+// (@ejdesk/db applyRetention: next month's partitions made, the months past their retention archived
 // and dropped). Every worker checks each quarter hour; two at once take turns on the database's
 // lock, and the second finds nothing left to do.
 import { applyRetention, dayIn, type Db, type RetentionPolicy } from '@ejdesk/db';
@@ -32,7 +32,7 @@ export async function watchRetention(options: RetentionOptions): Promise<void> {
         lastDay = today;
         if (run.off) log.info(`retention: ${run.off}`);
         for (const m of run.archived)
-          log.info(`retention: ${m.month} archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}) and dropped`);
+          log.info(`retention: ${m.kind} of ${m.month} archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}) and dropped`);
         for (const k of run.kept) log.warn(`retention: ${k.why}`);
       } catch (error) {
         log.warn(`retention: ${error instanceof Error ? error.message : String(error)}; trying again at the next check`);

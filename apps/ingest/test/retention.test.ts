@@ -68,7 +68,7 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
     }
     expect((await entries('retention.archive')).map((e) => e.entity_id)).toEqual(['2019-01']);
     expect((await entries('retention.kept'))[0]).toMatchObject({ entity_id: '2019-02' });
-    expect((await entries('retention.kept'))[0]!.detail).toMatch(/2019-02 is kept: 1 of its disputes is not resolved/);
+    expect((await entries('retention.kept'))[0]!.detail).toMatch(/2019-02 is kept: 1 dispute of its records is not resolved/);
     expect(readdirSync(folder)).toEqual(['ej-records-2019-01.ejarchive']);
     expect(await count(sql`select count(*)::int as n from pg_class where relname = 'ej_records_2019_01'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from ej_records where atm_id = 'ATM1'`)).toBe(0);
@@ -83,7 +83,7 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
     restore.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()));
     restore.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => restore.on('exit', resolve));
-    expect(said).toMatch(/2019-01: restored from the archive of .* \(2 ej_records, 1 disputes/);
+    expect(said).toMatch(/ej-records of 2019-01: restored from the archive of .* \(2 ej_records, 1 disputes/);
     expect(code).toBe(0);
     expect(await queryRows<Record<string, unknown>>(t.database.db, sql`select * from ej_records order by id`)).toEqual(before);
     expect(existsSync(join(folder, 'ej-records-2019-01.ejarchive'))).toBe(true);

@@ -14,46 +14,52 @@ CREATE TABLE ej_records (LIKE ej_records_unpartitioned INCLUDING DEFAULTS INCLUD
 --> statement-breakpoint
 CREATE TABLE ej_records_default PARTITION OF ej_records DEFAULT;
 --> statement-breakpoint
--- Created here with the body ej-records/functions.sql holds (that file is its one current definition).
-CREATE OR REPLACE FUNCTION ej_records_partition(month date) RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+-- Created here with the bodies retention/functions.sql holds (that file is their one current definition).
+CREATE OR REPLACE FUNCTION month_partition(parent text, month date) RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 DECLARE
   first_day date := make_date(extract(year FROM month)::int, extract(month FROM month)::int, 1);
   starts timestamptz := first_day::timestamp AT TIME ZONE 'UTC';
   ends timestamptz := (first_day + interval '1 month') AT TIME ZONE 'UTC';
-  name text := 'ej_records_' || to_char(first_day, 'YYYY_MM');
+  name text := parent || '_' || to_char(first_day, 'YYYY_MM');
 BEGIN
+  IF parent IS NULL OR parent NOT IN ('ej_records', 'journal_transactions') THEN
+    RAISE EXCEPTION '% is not stored by month', parent;
+  END IF;
   IF to_regclass(name) IS NOT NULL THEN
     RETURN name;
   END IF;
-  EXECUTE format('CREATE TABLE %I (LIKE ej_records INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
+  EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name, parent);
   EXECUTE format(
-    'WITH moved AS (DELETE FROM ej_records_default WHERE create_at >= $1 AND create_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved',
-    name
+    'WITH moved AS (DELETE FROM %I WHERE create_at >= $1 AND create_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved',
+    parent || '_default', name
   ) USING starts, ends;
-  EXECUTE format('ALTER TABLE ej_records ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', name, starts, ends);
+  EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', parent, name, starts, ends);
   RETURN name;
 END
 $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION ej_records_partition_drop(month date) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+CREATE OR REPLACE FUNCTION month_partition_drop(parent text, month date) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 DECLARE
-  name text := 'ej_records_' || to_char(month, 'YYYY_MM');
+  name text := parent || '_' || to_char(month, 'YYYY_MM');
   held boolean;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = 'ej_records'::regclass AND inhrelid = to_regclass(name)) THEN
+  IF parent IS NULL OR parent NOT IN ('ej_records', 'journal_transactions') THEN
+    RAISE EXCEPTION '% is not stored by month', parent;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = parent::regclass AND inhrelid = to_regclass(name)) THEN
     RETURN false;
   END IF;
   EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I)', name) INTO held;
   IF held THEN
-    RAISE EXCEPTION '% still holds records: delete them through ej_records first', name;
+    RETURN false;
   END IF;
-  EXECUTE format('ALTER TABLE ej_records DETACH PARTITION %I', name);
+  EXECUTE format('ALTER TABLE %I DETACH PARTITION %I', parent, name);
   EXECUTE format('DROP TABLE %I', name);
   RETURN true;
 END
 $$;
 --> statement-breakpoint
-SELECT ej_records_partition(m) FROM (
+SELECT month_partition('ej_records', m) FROM (
   SELECT DISTINCT (create_at AT TIME ZONE 'UTC')::date AS m FROM ej_records_unpartitioned
   UNION SELECT (now() AT TIME ZONE 'UTC')::date UNION SELECT ((now() AT TIME ZONE 'UTC') + interval '1 month')::date
 ) months ORDER BY m;

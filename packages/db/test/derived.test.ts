@@ -41,6 +41,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
       'email_counts_apply',
       'email_subjects_apply',
       'file_values_apply',
+      'journal_transaction_links_apply',
     ]);
     expect(await installed()).toEqual(bodies);
   });

@@ -1,20 +1,20 @@
-// Retention of EJ records, on both backends: a closed month is archived to a sealed file and its
-// partition dropped (its rows gone from the lists' derived tables too); a month with an open
-// dispute is refused with nothing written; the archive restored brings back every row, with the
-// same ids and values, and the derived counts with them.
+// Retention, on both backends: a closed month (of EJ records, journals, ignored mail) is archived
+// to a sealed file and its partition dropped (its rows gone from the lists' derived tables too); a
+// month with an open dispute is refused with nothing written; the archive restored brings back
+// every row, with the same ids and values, and the derived counts with them.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { archiveRecordMonth, BackupError, queryRows, restoreRecordArchive, RetentionRefusal, type Database } from '../src/index.ts';
+import { archiveMonth, BackupError, queryRows, restoreArchive, RetentionRefusal, type Database } from '../src/index.ts';
 import { backends, migrated } from './backends.ts';
 
 // A cheap scrypt for tests; the format and the check are the same.
 const scrypt = { N: 2 ** 10, r: 8, p: 1 };
 const passphrase = 'a long archive passphrase';
 
-describe.each(backends)('retention of EJ records on %s', (backend) => {
+describe.each(backends)('retention on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   let folder: string;
@@ -24,7 +24,7 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
     const db = database.db;
     // Three months received: January 2019 (two disputes, both resolved, one with a second record
     // received in February, and an overage), February 2019 (one open dispute), and this month.
-    await db.execute(sql`select ej_records_partition('2019-01-01'), ej_records_partition('2019-02-01')`);
+    await db.execute(sql`select month_partition('ej_records', '2019-01-01'), month_partition('ej_records', '2019-02-01')`);
     await db.execute(sql`
       insert into ej_records (kind, atm_id, txt_no, card_no, bank_name, mail_received_from, transaction_date, dispute_amt, create_at) values
         ('dispute', 'ATM1', 'T1', '4000xxxx0001', 'Harbor Bank', 'msp@example.com', '2019-01-02', 500.00, '2019-01-03T10:00:00Z'),
@@ -58,9 +58,9 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
   it('refuses a month one of whose disputes is open, writing nothing', async () => {
     const file = join(folder, '2019-02.ejarchive');
     const before = await count(sql`select count(*)::int as n from ej_records`);
-    await expect(archiveRecordMonth(database.db, '2019-02', { file, passphrase, scrypt, userId: null })).rejects.toThrow(RetentionRefusal);
-    await expect(archiveRecordMonth(database.db, '2019-02', { file, passphrase, scrypt, userId: null })).rejects.toThrow(
-      /2019-02 is kept: 1 of its disputes is not resolved \(\d+\)/,
+    await expect(archiveMonth(database.db, 'ej-records', '2019-02', { file, passphrase, scrypt, userId: null })).rejects.toThrow(RetentionRefusal);
+    await expect(archiveMonth(database.db, 'ej-records', '2019-02', { file, passphrase, scrypt, userId: null })).rejects.toThrow(
+      /2019-02 is kept: 1 dispute of its records is not resolved \(\d+\)/,
     );
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.partial`)).toBe(false);
@@ -69,7 +69,7 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
   });
 
   it('refuses a month that is not one', async () => {
-    await expect(archiveRecordMonth(database.db, '2019-13', { file: join(folder, 'x'), passphrase, scrypt, userId: null })).rejects.toThrow(
+    await expect(archiveMonth(database.db, 'ej-records', '2019-13', { file: join(folder, 'x'), passphrase, scrypt, userId: null })).rejects.toThrow(
       /"2019-13" is not a month/,
     );
   });
@@ -77,7 +77,7 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
   it('archives and drops a closed month, then a restore brings every row back', async () => {
     const before = await snapshot();
     const file = join(folder, '2019-01.ejarchive');
-    const archived = await archiveRecordMonth(database.db, '2019-01', { file, passphrase, scrypt, userId: null });
+    const archived = await archiveMonth(database.db, 'ej-records', '2019-01', { file, passphrase, scrypt, userId: null });
     expect(archived.dropped).toBe(true);
     expect(Object.fromEntries(archived.tables.map((t) => [t.name, t.rows]))).toMatchObject({
       // The month's three records and the February record of its T2 dispute; both disputes whole.
@@ -105,12 +105,12 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
     expect(entry!.detail).toContain('4 ej_records, 2 disputes');
 
     // A wrong passphrase opens nothing; the right one restores it all, and only once.
-    await expect(restoreRecordArchive(database.db, file, 'not the passphrase at all', null)).rejects.toThrow(BackupError);
-    const restored = await restoreRecordArchive(database.db, file, passphrase, null);
+    await expect(restoreArchive(database.db, file, 'not the passphrase at all', null)).rejects.toThrow(BackupError);
+    const restored = await restoreArchive(database.db, file, passphrase, null);
     expect(restored.month).toBe('2019-01');
     expect(await snapshot()).toEqual(before);
     expect(await count(sql`select count(*)::int as n from pg_inherits where inhrelid = 'ej_records_2019_01'::regclass`)).toBe(1);
-    await expect(restoreRecordArchive(database.db, file, passphrase, null)).rejects.toThrow(/in the database already/);
+    await expect(restoreArchive(database.db, file, passphrase, null)).rejects.toThrow(/in the database already/);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -125,10 +125,86 @@ describe.each(backends)('retention of EJ records on %s', (backend) => {
     await database.db.execute(sql`insert into ej_records (kind, atm_id, txt_no, create_at) values ('overage', 'ATM5', 'T5', '2018-06-09T12:00:00Z')`);
     expect(await count(sql`select count(*)::int as n from ej_records_default`)).toBe(1);
     const countsBefore = await count(sql`select coalesce(sum(n), 0)::int as n from ej_counts`);
-    await database.db.execute(sql`select ej_records_partition('2018-06-20')`);
+    await database.db.execute(sql`select month_partition('ej_records', '2018-06-20')`);
     expect(await count(sql`select count(*)::int as n from ej_records_default`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from ej_records_2018_06`)).toBe(1);
     // A move within the table: the derived tables count it once still.
     expect(await count(sql`select coalesce(sum(n), 0)::int as n from ej_counts`)).toBe(countsBefore);
+  });
+
+  it('archives a month of journals once the disputes resting on them are resolved, and restores their evidence links', async () => {
+    const db = database.db;
+    // A journal received in March 2019, its page and two transactions; an open dispute's evidence rests on the first.
+    await db.execute(sql`select month_partition('journal_transactions', '2019-03-01')`);
+    const [journal] = await queryRows<{ id: string }>(
+      db,
+      sql`insert into journals (sha256, file_name, atm_id, day, family, line_count, size_bytes, transactions, source, create_at)
+          values ('ab12', 'EJ0301.txt', 'ATM8', '2019-03-01', 'ncr', 4, 120, 2, 'upload', '2019-03-02T09:00:00Z') returning id::text`,
+    );
+    await db.execute(
+      sql`insert into journal_pages (journal_id, first_line, line_count, data) values (${journal!.id}::bigint, 1, 4, '\x789c0300000001'::bytea)`,
+    );
+    const transactions = await queryRows<{ id: string }>(
+      db,
+      sql`insert into journal_transactions (journal_id, seq, kind, atm_id, day, rrn, requested_amount, verdict, line_from, line_to, create_at) values
+            (${journal!.id}::bigint, 1, 'withdrawal', 'ATM8', '2019-03-01', '000111', 500.00, 'not_dispensed', 1, 2, '2019-03-02T09:00:00Z'),
+            (${journal!.id}::bigint, 2, 'withdrawal', 'ATM8', '2019-03-01', '000112', 100.00, 'dispensed', 3, 4, '2019-03-02T09:00:00Z')
+          returning id::text`,
+    );
+    await db.execute(sql`insert into ej_records (kind, atm_id, txt_no) values ('dispute', 'ATM8', 'J1')`);
+    await db.execute(sql`select dispute_records_link(null)`);
+    const [dispute] = await queryRows<{ id: string }>(db, sql`select id::text from disputes where atm_id = 'ATM8'`);
+    await db.execute(
+      sql`insert into dispute_evidence (dispute_id, transaction_id, verdict, match) values (${dispute!.id}::bigint, ${transactions[0]!.id}::bigint, 'not_dispensed', 'rrn')`,
+    );
+    const file = join(folder, 'journals-2019-03.ejarchive');
+    await expect(archiveMonth(db, 'journals', '2019-03', { file, passphrase, scrypt, userId: null })).rejects.toThrow(
+      /2019-03 is kept: 1 dispute resting on its journals is not resolved/,
+    );
+    expect(existsSync(file)).toBe(false);
+
+    await db.execute(sql`update disputes set status = 'resolved', outcome = 'credited', stopped_on = current_date where id = ${dispute!.id}::bigint`);
+    const journalRows = async () => ({
+      journals: await queryRows(db, sql`select * from journals where atm_id = 'ATM8'`),
+      pages: await queryRows(db, sql`select journal_id, first_line, encode(data, 'hex') as data from journal_pages where journal_id = ${journal!.id}::bigint`),
+      transactions: await queryRows(db, sql`select * from journal_transactions where journal_id = ${journal!.id}::bigint order by seq`),
+      evidence: await queryRows(db, sql`select dispute_id, transaction_id, verdict from dispute_evidence where dispute_id = ${dispute!.id}::bigint`),
+    });
+    const before = await journalRows();
+    const archived = await archiveMonth(db, 'journals', '2019-03', { file, passphrase, scrypt, userId: null });
+    expect(archived.tables.filter((t) => t.rows > 0)).toEqual([
+      { name: 'journals', rows: 1 },
+      { name: 'journal_pages', rows: 1 },
+      { name: 'journal_transactions', rows: 2 },
+      { name: 'dispute_evidence', rows: 1 },
+    ]);
+    expect(archived.dropped).toBe(true);
+    expect(await count(sql`select count(*)::int as n from pg_class where relname = 'journal_transactions_2019_03'`)).toBe(0);
+    // The dispute keeps its verdict; its link to the transaction is cut with the journal.
+    expect(await journalRows()).toEqual({ journals: [], pages: [], transactions: [], evidence: [{ ...(before.evidence[0] as object), transaction_id: null }] });
+
+    await restoreArchive(db, file, passphrase, null);
+    expect(await journalRows()).toEqual(before);
+  });
+
+  it('archives a month of ignored mail, and leaves processed mail', async () => {
+    const db = database.db;
+    await db.execute(sql`
+      insert into emails (category, subject, received_at, create_at) values
+        ('ignored', 'Newsletter', '2019-04-03T00:00:00Z', '2019-04-03T00:00:00Z'), ('ignored', 'Out of office', '2019-04-28T00:00:00Z', '2019-04-28T00:00:00Z'),
+        ('processed', 'EJ complaints', '2019-04-10T00:00:00Z', '2019-04-10T00:00:00Z')`);
+    const ignored = async () => queryRows(db, sql`select * from emails where create_at < '2019-05-01' and create_at >= '2019-04-01' order by id`);
+    const before = await ignored();
+    const file = join(folder, 'ignored-mail-2019-04.ejarchive');
+    const archived = await archiveMonth(db, 'ignored-mail', '2019-04', { file, passphrase, scrypt, userId: null });
+    expect(archived.tables[0]).toEqual({ name: 'emails', rows: 2 });
+    expect((await ignored()).map((e) => (e as { subject: string }).subject)).toEqual(['EJ complaints']);
+    await restoreArchive(db, file, passphrase, null);
+    expect(await ignored()).toEqual(before);
+  });
+
+  it('lets no one make or drop a month of any other table', async () => {
+    await expect(database.db.execute(sql`select month_partition('users', '2019-01-01')`)).rejects.toThrow();
+    await expect(database.db.execute(sql`select month_partition_drop('audit_log', '2019-01-01')`)).rejects.toThrow();
   });
 });

@@ -1,21 +1,36 @@
-// `pnpm archive`: the retention of EJ records by hand (docs/operations.md, "Retention"). `run` does
-// what the worker does each night; `month YYYY-MM FILE` archives one month past or within its
-// retention (a DBA's choice, refused like the night's while a dispute of it is open); `restore FILE`
-// puts an archive's rows back. The archives are sealed with ARCHIVE_PASSPHRASE. On the embedded
+// `pnpm archive`: retention by hand (docs/operations.md, "Partitions, retention and archives").
+// `run` does what the worker does each night; `month KIND YYYY-MM FILE` archives one month of a kind
+// (ej-records, journals, ignored-mail) past or within its retention (a DBA's choice, refused like
+// the night's while a dispute still open rests on it); `restore FILE` puts an archive's rows back. The archives are sealed with ARCHIVE_PASSPHRASE. On the embedded
 // database, EJ Desk must be stopped: while it runs, the database is its process's alone.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { applyRetention, archiveRecordMonth, BackupError, restoreRecordArchive, retentionSettings, RetentionRefusal } from '@ejdesk/db';
+import {
+  applyRetention,
+  archiveMonth,
+  BackupError,
+  restoreArchive,
+  retentionKinds,
+  retentionMonths,
+  retentionSettings,
+  RetentionRefusal,
+  type RetentionKind,
+} from '@ejdesk/db';
 import { readSettings, SettingError, startingWith } from '@ejdesk/settings';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { apiMayBeRunning } from './embedded.ts';
 
 const usage =
-  'Usage: pnpm archive run | pnpm archive month YYYY-MM FILE | pnpm archive restore FILE   (EJ records past RETENTION_RECORD_MONTHS, sealed with ARCHIVE_PASSPHRASE)';
+  'Usage: pnpm archive run | pnpm archive month ej-records|journals|ignored-mail YYYY-MM FILE | pnpm archive restore FILE   (sealed with ARCHIVE_PASSPHRASE)';
 const [mode, ...rest] = process.argv.slice(2);
-const wanted: Record<string, number> = { run: 0, month: 2, restore: 1 };
-if (mode === undefined || wanted[mode] === undefined || rest.length !== wanted[mode]) {
+const wanted: Record<string, number> = { run: 0, month: 3, restore: 1 };
+if (
+  mode === undefined ||
+  wanted[mode] === undefined ||
+  rest.length !== wanted[mode] ||
+  (mode === 'month' && !retentionKinds.includes(rest[0] as RetentionKind))
+) {
   console.error(usage);
   process.exit(2);
 }
@@ -38,19 +53,22 @@ try {
   await database.migrate();
   const passphrase = settings.ARCHIVE_PASSPHRASE!;
   if (mode === 'run') {
-    const run = await applyRetention(database.db, { months: settings.RETENTION_RECORD_MONTHS, archiveDir: settings.RETENTION_ARCHIVE_DIR, passphrase });
+    const run = await applyRetention(database.db, { months: retentionMonths(settings), archiveDir: settings.RETENTION_ARCHIVE_DIR, passphrase });
     if (run.off) console.log(`EJ Desk archive: ${run.off}.`);
-    for (const m of run.archived) console.log(`${m.month}: archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}) and dropped.`);
+    for (const m of run.archived)
+      console.log(`${m.kind} of ${m.month}: archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}) and dropped.`);
     for (const k of run.kept) console.log(k.why);
-    if (!run.off && run.archived.length + run.kept.length === 0) console.log(`Nothing is older than ${settings.RETENTION_RECORD_MONTHS} months.`);
+    if (!run.off && run.archived.length + run.kept.length === 0) console.log('Nothing is past its retention.');
   } else if (mode === 'month') {
-    const m = await archiveRecordMonth(database.db, rest[0]!, { file: resolve(rest[1]!), passphrase, userId: null });
+    const m = await archiveMonth(database.db, rest[0] as RetentionKind, rest[1]!, { file: resolve(rest[2]!), passphrase, userId: null });
     console.log(
       `${m.month}: archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')})${m.dropped ? ' and its partition dropped' : ''}.`,
     );
   } else {
-    const restored = await restoreRecordArchive(database.db, resolve(rest[0]!), passphrase, null);
-    console.log(`${restored.month}: restored from the archive of ${restored.madeAt} (${restored.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}).`);
+    const restored = await restoreArchive(database.db, resolve(rest[0]!), passphrase, null);
+    console.log(
+      `${restored.kind} of ${restored.month}: restored from the archive of ${restored.madeAt} (${restored.tables.map((t) => `${t.rows} ${t.name}`).join(', ')}).`,
+    );
   }
 } catch (error) {
   const known =

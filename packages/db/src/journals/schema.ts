@@ -115,7 +115,9 @@ export const journalPages = pgTable(
 export const journalTransactions = pgTable(
   'journal_transactions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // Keyed with create_at: the table is partitioned by the month its journal was received
+    // (migration 0063), like ej_records.
+    id: bigserial('id', { mode: 'number' }).notNull(),
     journalId: bigint('journal_id', { mode: 'number' })
       .notNull()
       .references(() => journals.id, { onDelete: 'cascade' }),
@@ -145,10 +147,13 @@ export const journalTransactions = pgTable(
     continuationLineFrom: integer('continuation_line_from'),
     continuationLineTo: integer('continuation_line_to'),
     continuationEvidence: integer('continuation_evidence').array(),
-    /** The first part's transaction, when this one is the continuation of a cut one. */
-    joinedTo: bigint('joined_to', { mode: 'number' }).references((): AnyPgColumn => journalTransactions.id, { onDelete: 'set null' }),
+    /** The first part's transaction, when this one is the continuation of a cut one (set to null when it is deleted, by a trigger). */
+    joinedTo: bigint('joined_to', { mode: 'number' }),
+    /** When its journal was received (the journal's own create_at): the month it is stored under. */
+    createAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createAt] }),
     check('journal_transactions_cut_check', sql`${t.cut} is null or ${t.cut} in ('start', 'end')`),
     index('journal_transactions_atm_at_idx').on(t.atmId, t.at),
     index('journal_transactions_rrn_idx').on(t.rrn),
@@ -156,7 +161,8 @@ export const journalTransactions = pgTable(
     // Serials are the ATM's own counter: looked up on one ATM.
     index('journal_transactions_atm_serial_idx').on(t.atmId, t.serial),
     index('journal_transactions_card_idx').on(t.atmId, t.day, t.cardLast4),
-    uniqueIndex('journal_transactions_journal_seq_key').on(t.journalId, t.seq),
+    // Unique with the partition key, as PostgreSQL asks: a journal's transactions share one create_at.
+    uniqueIndex('journal_transactions_journal_seq_key').on(t.journalId, t.seq, t.createAt),
     index('journal_transactions_joined_idx')
       .on(t.joinedTo)
       .where(sql`${t.joinedTo} is not null`),
@@ -194,7 +200,8 @@ export const disputeEvidence = pgTable(
     disputeId: bigint('dispute_id', { mode: 'number' })
       .primaryKey()
       .references(() => disputes.id, { onDelete: 'cascade' }),
-    transactionId: bigint('transaction_id', { mode: 'number' }).references(() => journalTransactions.id, { onDelete: 'set null' }),
+    /** The journal transaction matched (set to null when it is deleted, by a trigger: no foreign key reaches a partitioned table by id). */
+    transactionId: bigint('transaction_id', { mode: 'number' }),
     verdict: text('verdict'),
     match: text('match').notNull(),
     candidates: integer('candidates').notNull().default(0),

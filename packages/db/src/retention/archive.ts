@@ -1,11 +1,18 @@
-// A month of EJ records past its retention, archived to a file and dropped, and brought back from
-// that file. The file is the backup format (backup-file.ts): a tar sealed under a passphrase,
-// holding a manifest and the month's rows as JSON, table by table in the order a restore inserts
-// them. What a month takes with it: its EJ records, every dispute one of them belongs to (whole:
-// the dispute's other records, and every row that hangs off the dispute by a cascading foreign
-// key, found in the catalog so a table added later goes too), and their dispute_records rows.
-// A month where one of those disputes is not resolved is kept: nothing is archived while its
-// work is open. docs/operations.md says when the worker runs it and what a DBA runs by hand.
+// A month past its retention, archived to a file and dropped, and brought back from that file.
+// The file is the backup format (backup-file.ts): a tar sealed under a passphrase, holding a
+// manifest and the month's rows as JSON, table by table in the order a restore inserts them.
+// Three kinds age out, each by the month it was received (UTC):
+// - EJ records: the month's records, every dispute one of them belongs to (whole: its other
+//   records, and every row that hangs off it by a cascading foreign key, found in the catalog so a
+//   table added later goes too) and their dispute_records rows. Kept while one of those disputes
+//   is not resolved: nothing is archived while its work is open.
+// - journals: the month's journals and what hangs off them (pages, transactions, counters), and
+//   the disputes' evidence links to those transactions (restored with them). Kept while a dispute
+//   whose evidence rests on one of them is not resolved.
+// - ignored mail: the month's ignored emails and what hangs off them (the raw message).
+// Rows are deleted through their parent tables, so every derived table stays exact; a month's
+// partition (ej_records, journal_transactions), then empty, is dropped. docs/operations.md says
+// when the worker runs it and what a DBA runs by hand.
 import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -22,12 +29,16 @@ const batchRows = 5_000;
 interface ArchiveManifest {
   format: 'ejdesk-archive';
   version: 1;
-  kind: 'ej-records';
+  kind: RetentionKind;
   month: string;
   made_at: string;
   /** The tables in the order a restore inserts them, with how many rows each. */
   tables: { name: string; rows: number }[];
 }
+
+/** What ages out, each kind by the month it was received. */
+export const retentionKinds = ['ej-records', 'journals', 'ignored-mail'] as const;
+export type RetentionKind = (typeof retentionKinds)[number];
 
 /** A month that may not be archived, and why, in the operators' words. */
 export class RetentionRefusal extends Error {}
@@ -43,36 +54,51 @@ function monthBounds(month: string): { starts: string; ends: string } {
 }
 
 /**
- * The tables that hang off a dispute by a cascading foreign key (its events, stages, evidence,
- * alerts...): deleting the dispute deletes them, so the archive holds them. dispute_records is
- * written last, after the disputes and records it joins.
+ * The tables that hang off `parent` by a cascading foreign key (a dispute's events, stages,
+ * evidence, alerts; a journal's pages, transactions, counters; an email's raw message): deleting
+ * the parent deletes them, so the archive holds them. A partition's copy of a key is not counted.
  */
-async function disputeChildren(db: Db): Promise<{ table: string; column: string }[]> {
-  return queryRows<{ table: string; column: string }>(
+async function childrenOf(db: Db, parent: string, except: string[] = []): Promise<{ table: string; column: string }[]> {
+  const rows = await queryRows<{ table: string; column: string }>(
     db,
     sql`select c.conrelid::regclass::text as "table", a.attname as "column"
         from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
-        where c.contype = 'f' and c.confrelid = 'disputes'::regclass and c.confdeltype = 'c'
-          and array_length(c.conkey, 1) = 1 and c.conrelid <> 'dispute_records'::regclass
+        where c.contype = 'f' and c.confrelid = ${parent}::regclass and c.confdeltype = 'c' and c.conparentid = 0
+          and array_length(c.conkey, 1) = 1
         order by 1`,
   );
+  return rows.filter((r) => !except.includes(r.table));
 }
 
-/** The months of EJ records received before `before` (UTC), oldest first, with their record counts. */
-export async function recordMonthsBefore(db: Db, before: Date): Promise<{ month: string; records: number }[]> {
-  return queryRows<{ month: string; records: number }>(
+/** The table whose create_at gives each kind's months, and which of its rows count. */
+const roots: Record<RetentionKind, { table: string; only: SQL }> = {
+  'ej-records': { table: 'ej_records', only: sql`true` },
+  journals: { table: 'journals', only: sql`true` },
+  'ignored-mail': { table: 'emails', only: sql`category = 'ignored'` },
+};
+
+/** The months of `kind` received before `before` (UTC), oldest first, with how many rows each. */
+export async function monthsBefore(db: Db, kind: RetentionKind, before: Date): Promise<{ month: string; rows: number }[]> {
+  const { table, only } = roots[kind];
+  return queryRows<{ month: string; rows: number }>(
     db,
-    sql`select to_char(create_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as records
-        from ej_records where create_at < ${before.toISOString()}::timestamptz group by 1 order by 1`,
+    sql`select to_char(create_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as rows
+        from ${sql.identifier(table)} where create_at < ${before.toISOString()}::timestamptz and ${only} group by 1 order by 1`,
   );
 }
 
+/** The tables stored by month (migrations 0062, 0063). */
+const monthlyTables = ['ej_records', 'journal_transactions'];
+
 /** Make the month partitions of `months` (this one and the next, each night) where missing. */
-export async function makeRecordPartitions(db: Db, months: Date[]): Promise<void> {
-  for (const month of months) await db.execute(sql`select ej_records_partition(${month.toISOString().slice(0, 10)}::date)`);
+export async function makeMonthPartitions(db: Db, months: Date[]): Promise<void> {
+  for (const table of monthlyTables) {
+    for (const month of months) await db.execute(sql`select month_partition(${table}, ${month.toISOString().slice(0, 10)}::date)`);
+  }
 }
 
 export interface ArchivedMonth {
+  kind: RetentionKind;
   month: string;
   file: string;
   bytes: number;
@@ -90,71 +116,135 @@ export interface ArchiveOptions {
   userId: number | null;
 }
 
-/**
- * Archive the EJ records received in `month` (YYYY-MM, UTC) to a file, then delete them, their
- * disputes and those disputes' rows, and drop the month's partition: all in one transaction, so
- * a failure leaves the month as it was (and at worst a file that a later run writes again).
- * Refused, with nothing written, while one of its disputes is not resolved.
- */
-export async function archiveRecordMonth(db: Db, month: string, options: ArchiveOptions): Promise<ArchivedMonth> {
-  const { starts, ends } = monthBounds(month);
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    // One archiver at a time (two workers' nights, or a DBA's run beside one).
-    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
-    const inMonth = sql`create_at >= ${starts}::timestamptz and create_at < ${ends}::timestamptz`;
+interface Part {
+  name: string;
+  where: SQL;
+  /** The column the rows are read in batches by; null: the few rows that hang off a parent, in one read. */
+  key: string | null;
+}
+
+const ids = (values: string[] | null | undefined) => sql`${sql.param(values ?? [])}::bigint[]`;
+const listed = (values: string[]) => values.slice(0, 10).join(', ') + (values.length > 10 ? ', ...' : '');
+const kept = (month: string, open: string[], what: string) =>
+  new RetentionRefusal(
+    `${month} is kept: ${open.length} ${open.length === 1 ? 'dispute' : 'disputes'} ${what} ${open.length === 1 ? 'is' : 'are'} not resolved (${listed(open)}). It is archived once they are.`,
+  );
+
+/** What a month of `kind` takes with it, and how it is deleted; a RetentionRefusal when it is kept. */
+async function monthPlan(
+  tx: Db,
+  kind: RetentionKind,
+  month: string,
+  bounds: { starts: string; ends: string },
+): Promise<{ parts: Part[]; remove: SQL[]; partition: string | null }> {
+  const receivedIn = (column: SQL) => sql`${column} >= ${bounds.starts}::timestamptz and ${column} < ${bounds.ends}::timestamptz`;
+  const inMonth = receivedIn(sql`create_at`);
+  if (kind === 'ej-records') {
     const [found] = await queryRows<{ disputes: string[] | null; open: string[] | null; records: string[] | null }>(
       tx,
       sql`with linked as (
-            select distinct dr.dispute_id from ej_records r join dispute_records dr on dr.record_id = r.id where ${inMonth}
+            select distinct dr.dispute_id from ej_records r join dispute_records dr on dr.record_id = r.id where ${receivedIn(sql`r.create_at`)}
           )
           select (select array_agg(dispute_id order by dispute_id)::text[] from linked) as disputes,
                  (select array_agg(d.id order by d.id)::text[] from disputes d join linked l on l.dispute_id = d.id where d.status <> 'resolved') as open,
                  (select array_agg(dr.record_id order by dr.record_id)::text[] from dispute_records dr join linked l on l.dispute_id = dr.dispute_id) as records`,
     );
-    const open = found?.open ?? [];
-    if (open.length > 0) {
-      const shown = open.slice(0, 10).join(', ') + (open.length > 10 ? ', ...' : '');
-      throw new RetentionRefusal(
-        `${month} is kept: ${open.length} of its disputes ${open.length === 1 ? 'is' : 'are'} not resolved (${shown}). It is archived once they are.`,
+    if (found?.open?.length) throw kept(month, found.open, 'of its records');
+    const disputes = ids(found?.disputes);
+    const records = sql`(${inMonth} or id = any(${ids(found?.records)}))`;
+    return {
+      parts: [
+        { name: 'ej_records', where: records, key: 'id' },
+        { name: 'disputes', where: sql`id = any(${disputes})`, key: 'id' },
+        ...(await childrenOf(tx, 'disputes', ['dispute_records'])).map(({ table, column }) => ({
+          name: table,
+          where: sql`${sql.identifier(column)} = any(${disputes})`,
+          key: null,
+        })),
+        { name: 'dispute_records', where: sql`dispute_id = any(${disputes})`, key: 'record_id' },
+      ],
+      // The records first: their trigger takes their dispute_records rows; then the disputes,
+      // whose foreign keys take the rows that hang off them.
+      remove: [sql`delete from ej_records where ${records}`, sql`delete from disputes where id = any(${disputes})`],
+      partition: 'ej_records',
+    };
+  }
+  if (kind === 'journals') {
+    const [found] = await queryRows<{ journals: string[] | null; open: string[] | null }>(
+      tx,
+      sql`select (select array_agg(id order by id)::text[] from journals where ${inMonth}) as journals,
+                 (select array_agg(distinct d.id)::text[] from dispute_evidence e
+                    join journal_transactions t on t.id = e.transaction_id
+                    join journals j on j.id = t.journal_id and ${receivedIn(sql`j.create_at`)}
+                    join disputes d on d.id = e.dispute_id and d.status <> 'resolved') as open`,
+    );
+    if (found?.open?.length) throw kept(month, found.open, 'resting on its journals');
+    const journals = ids(found?.journals);
+    return {
+      parts: [
+        { name: 'journals', where: sql`id = any(${journals})`, key: 'id' },
+        ...(await childrenOf(tx, 'journals')).map(({ table, column }) => ({
+          name: table,
+          where: sql`${sql.identifier(column)} = any(${journals})`,
+          key: table === 'journal_transactions' ? 'id' : null,
+        })),
+        // The disputes' links to these transactions: cut by the delete, made again by a restore.
+        {
+          name: 'dispute_evidence',
+          where: sql`transaction_id in (select id from journal_transactions where journal_id = any(${journals}))`,
+          key: 'dispute_id',
+        },
+      ],
+      remove: [sql`delete from journals where id = any(${journals})`],
+      partition: 'journal_transactions',
+    };
+  }
+  const [found] = await queryRows<{ emails: string[] | null }>(
+    tx,
+    sql`select array_agg(id order by id)::text[] as emails from emails where ${inMonth} and category = 'ignored'`,
+  );
+  const emails = ids(found?.emails);
+  return {
+    parts: [
+      { name: 'emails', where: sql`id = any(${emails})`, key: 'id' },
+      ...(await childrenOf(tx, 'emails')).map(({ table, column }) => ({ name: table, where: sql`${sql.identifier(column)} = any(${emails})`, key: null })),
+    ],
+    remove: [sql`delete from emails where id = any(${emails})`],
+    partition: null,
+  };
+}
+
+/**
+ * Archive the `kind` received in `month` (YYYY-MM, UTC) to a file, then delete it (and what it
+ * takes with it) and drop the month's partition: all in one transaction, so a failure leaves the
+ * month as it was (and at worst a file that a later run writes again). Refused, with nothing
+ * written, while a dispute it holds or supports is not resolved.
+ */
+export async function archiveMonth(db: Db, kind: RetentionKind, month: string, options: ArchiveOptions): Promise<ArchivedMonth> {
+  const { starts, ends } = monthBounds(month);
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    // One archiver at a time (two workers' nights, or a DBA's run beside one).
+    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
+    const plan = await monthPlan(tx, kind, month, { starts, ends });
+    const tables = await writeArchive(tx, kind, month, plan.parts, options);
+    for (const statement of plan.remove) await tx.execute(statement);
+    let dropped = false;
+    if (plan.partition) {
+      const [partition] = await queryRows<{ dropped: boolean }>(
+        tx,
+        sql`select month_partition_drop(${plan.partition}, ${starts.slice(0, 10)}::date) as dropped`,
       );
+      dropped = partition?.dropped === true;
     }
-    const disputeIds = sql.param(found?.disputes ?? []);
-    const disputeRecordIds = sql.param(found?.records ?? []);
-    const records = sql`(${inMonth} or id = any(${disputeRecordIds}::bigint[]))`;
-    const children = await disputeChildren(tx);
-    const parts: { name: string; where: SQL; key: string }[] = [
-      { name: 'ej_records', where: records, key: 'id' },
-      { name: 'disputes', where: sql`id = any(${disputeIds}::bigint[])`, key: 'id' },
-      ...children.map(({ table, column }) => ({ name: table, where: sql`${sql.identifier(column)} = any(${disputeIds}::bigint[])`, key: 'ctid' })),
-      { name: 'dispute_records', where: sql`dispute_id = any(${disputeIds}::bigint[])`, key: 'record_id' },
-    ];
-    const tables = await writeArchive(tx, month, parts, options);
-    // The records first: their trigger takes their dispute_records rows; then the disputes, whose
-    // foreign keys take the rows that hang off them.
-    await tx.execute(sql`delete from ej_records where ${records}`);
-    await tx.execute(sql`delete from disputes where id = any(${disputeIds}::bigint[])`);
-    const [partition] = await queryRows<{ dropped: boolean }>(tx, sql`select ej_records_partition_drop(${starts.slice(0, 10)}::date) as dropped`);
-    const dropped = partition?.dropped === true;
     const rows = tables.map((t) => `${t.rows} ${t.name}`).join(', ');
-    await audit(tx, {
-      userId: options.userId,
-      action: 'retention.archive',
-      entity: 'ej_records',
-      entityId: month,
-      detail: `${rows}; archived to ${options.file}`,
-    });
-    return { month, file: options.file, bytes: statSync(options.file).size, tables, dropped };
+    await audit(tx, { userId: options.userId, action: 'retention.archive', entity: kind, entityId: month, detail: `${rows}; archived to ${options.file}` });
+    return { kind, month, file: options.file, bytes: statSync(options.file).size, tables, dropped };
   });
 }
 
 /** Write the parts' rows, a batch per tar entry, into the sealed file; returns what it holds. */
-async function writeArchive(
-  tx: Db,
-  month: string,
-  parts: { name: string; where: SQL; key: string }[],
-  options: ArchiveOptions,
-): Promise<{ name: string; rows: number }[]> {
+async function writeArchive(tx: Db, kind: RetentionKind, month: string, parts: Part[], options: ArchiveOptions): Promise<{ name: string; rows: number }[]> {
   const archive = pack();
   const partial = `${options.file}.partial`;
   const written = pipeline(sealed(archive as AsyncIterable<Buffer>, options.passphrase, options.scrypt), createWriteStream(partial, { mode: 0o600 }));
@@ -165,27 +255,29 @@ async function writeArchive(
     for (const part of parts) {
       let rows = 0;
       let entry = 0;
-      const ordered = part.key === 'ctid' ? sql`` : sql`order by ${sql.identifier(part.key)}`;
+      // Keyset batches by the table's key, or by ctid for the tables that hang off a parent (no
+      // key of one column; never partitioned, so a ctid is unique there). A journal's pages are
+      // its file: few to a batch.
+      const key = part.key === null ? sql`ctid` : sql.identifier(part.key);
+      const size = part.name === 'journal_pages' ? 50 : batchRows;
       let after: string | null = null;
       for (;;) {
-        // Keyset batches by the table's key; the small tables that hang off a dispute in one read.
-        const from: SQL = after === null ? sql`` : sql`and ${sql.identifier(part.key)} > ${after}::bigint`;
-        const limit = part.key === 'ctid' ? sql`` : sql`limit ${batchRows}`;
-        const batch: { row: string; key: string | null }[] = await queryRows<{ row: string; key: string | null }>(
+        const from: SQL = after === null ? sql`` : part.key === null ? sql`and ctid > ${after}::tid` : sql`and ${key} > ${after}::bigint`;
+        const batch: { row: string; key: string }[] = await queryRows<{ row: string; key: string }>(
           tx,
-          sql`select row_to_json(t)::text as row, ${part.key === 'ctid' ? sql`null` : sql.identifier(part.key)}::text as key
-              from ${sql.identifier(part.name)} t where ${part.where} ${from} ${ordered} ${limit}`,
+          sql`select row_to_json(t)::text as row, ${key}::text as key
+              from ${sql.identifier(part.name)} t where ${part.where} ${from} order by ${key} limit ${size}`,
         );
         if (batch.length === 0) break;
         entry += 1;
         archive.entry({ name: `${part.name}/${String(entry).padStart(6, '0')}.json` }, `[${batch.map((r) => r.row).join(',\n')}]`);
         rows += batch.length;
-        if (part.key === 'ctid' || batch.length < batchRows) break;
+        if (batch.length < size) break;
         after = batch[batch.length - 1]!.key;
       }
       tables.push({ name: part.name, rows });
     }
-    const manifest: ArchiveManifest = { format: 'ejdesk-archive', version: 1, kind: 'ej-records', month, made_at: new Date().toISOString(), tables };
+    const manifest: ArchiveManifest = { format: 'ejdesk-archive', version: 1, kind, month, made_at: new Date().toISOString(), tables };
     archive.entry({ name: manifestEntry }, JSON.stringify(manifest, null, 2));
     archive.finalize();
     await written;
@@ -237,10 +329,11 @@ async function readArchive(file: string, passphrase: string): Promise<{ manifest
 
 /**
  * How a table's archived rows are inserted: every stored column (not a generated one) from the
- * JSON, but a reference to a row that is gone since (a user removed, an email aged out) is what
- * its foreign key would have made of it: set to null, or the row left out with its parent.
+ * JSON, but a reference to a row that is not there (a user removed since, an email aged out, a
+ * journal another archive holds) is what its foreign key would have made of it: set to null, or
+ * the row left out with its parent. The archive's own parents are inserted first, so they are.
  */
-async function insertSql(tx: Db, table: string, archived: Set<string>): Promise<{ columns: SQL; values: SQL; keep: SQL }> {
+async function insertSql(tx: Db, table: string): Promise<{ columns: SQL; values: SQL; keep: SQL }> {
   const columns = await queryRows<{ name: string }>(
     tx,
     sql`select attname as name from pg_attribute where attrelid = ${table}::regclass and attnum > 0 and not attisdropped and attgenerated = '' order by attnum`,
@@ -253,7 +346,7 @@ async function insertSql(tx: Db, table: string, archived: Set<string>): Promise<
         join pg_attribute pa on pa.attrelid = c.confrelid and pa.attnum = c.confkey[1]
         where c.contype = 'f' and c.conrelid = ${table}::regclass and array_length(c.conkey, 1) = 1`,
   );
-  const gone = new Map(references.filter((r) => !archived.has(r.parent) || r.parent === table).map((r) => [r.column, r]));
+  const gone = new Map(references.map((r) => [r.column, r]));
   const present = (r: { column: string; parent: string; parent_column: string }) =>
     sql`(r.${sql.identifier(r.column)} is null or exists (select 1 from ${sql.identifier(r.parent)} p where p.${sql.identifier(r.parent_column)} = r.${sql.identifier(r.column)}))`;
   const values = columns.map(({ name }) => {
@@ -272,50 +365,64 @@ async function insertSql(tx: Db, table: string, archived: Set<string>): Promise<
 }
 
 export interface RestoredArchive {
+  kind: RetentionKind;
   month: string;
   madeAt: string;
+  /** The rows put back, table by table (fewer than archived where a row is there already). */
   tables: { name: string; rows: number }[];
 }
 
 /**
- * Put an archive's rows back: the month's partition made again, then each table in the archive's
- * order, in one transaction. Refused when its records are in the database already.
+ * Put an archive's rows back: the month's partitions made again, then each table in the
+ * archive's order, in one transaction; a journal's links from the disputes' evidence are made
+ * again where the evidence has none. Refused when its rows are in the database already.
  */
-export async function restoreRecordArchive(db: Db, file: string, passphrase: string, userId: number | null): Promise<RestoredArchive> {
+export async function restoreArchive(db: Db, file: string, passphrase: string, userId: number | null): Promise<RestoredArchive> {
   const { manifest, batches } = await readArchive(file, passphrase);
   const { starts } = monthBounds(manifest.month);
+  const kind = manifest.kind;
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
-    await tx.execute(sql`select ej_records_partition(${starts.slice(0, 10)}::date)`);
-    const firstRecords = batches.get('ej_records')?.[0];
-    if (firstRecords) {
+    await makeMonthPartitions(tx, [new Date(starts)]);
+    const root = roots[kind].table;
+    const first = batches.get(root)?.[0];
+    if (first) {
       const [present] = await queryRows<{ n: number }>(
         tx,
-        sql`select count(*)::int as n from ej_records where id in (select id from json_populate_recordset(null::ej_records, ${firstRecords}::json))`,
+        sql`select count(*)::int as n from ${sql.identifier(root)} where id in (select id from json_populate_recordset(null::${sql.identifier(root)}, ${first}::json))`,
       );
-      if (present && present.n > 0) throw new BackupError(`The records of ${manifest.month} in ${file} are in the database already: nothing was restored.`);
+      if (present && present.n > 0) throw new BackupError(`The ${kind} of ${manifest.month} in ${file} are in the database already: nothing was restored.`);
     }
-    const archived = new Set(manifest.tables.map((t) => t.name));
     const tables: { name: string; rows: number }[] = [];
     for (const { name } of manifest.tables) {
-      const { columns, values, keep } = await insertSql(tx, name, archived);
+      const relink = kind === 'journals' && name === 'dispute_evidence';
+      const { columns, values, keep } = await insertSql(tx, name);
       let rows = 0;
       for (const batch of batches.get(name) ?? []) {
-        const [inserted] = await queryRows<{ n: number }>(
+        const [changed] = await queryRows<{ n: number }>(
           tx,
-          sql`with added as (
-                insert into ${sql.identifier(name)} (${columns})
-                select ${values} from json_populate_recordset(null::${sql.identifier(name)}, ${batch}::json) r where ${keep}
-                returning 1
-              ) select count(*)::int as n from added`,
+          relink
+            ? sql`with linked as (
+                    update dispute_evidence e set transaction_id = r.transaction_id
+                    from json_populate_recordset(null::dispute_evidence, ${batch}::json) r
+                    where e.dispute_id = r.dispute_id and e.transaction_id is null
+                      and exists (select 1 from journal_transactions t where t.id = r.transaction_id)
+                    returning 1
+                  ) select count(*)::int as n from linked`
+            : sql`with added as (
+                    insert into ${sql.identifier(name)} (${columns})
+                    select ${values} from json_populate_recordset(null::${sql.identifier(name)}, ${batch}::json) r where ${keep}
+                    on conflict do nothing
+                    returning 1
+                  ) select count(*)::int as n from added`,
         );
-        rows += inserted?.n ?? 0;
+        rows += changed?.n ?? 0;
       }
       tables.push({ name, rows });
     }
     const restored = tables.map((t) => `${t.rows} ${t.name}`).join(', ');
-    await audit(tx, { userId, action: 'retention.restore', entity: 'ej_records', entityId: manifest.month, detail: `${restored}; from ${file}` });
-    return { month: manifest.month, madeAt: manifest.made_at, tables };
+    await audit(tx, { userId, action: 'retention.restore', entity: kind, entityId: manifest.month, detail: `${restored}; from ${file}` });
+    return { kind, month: manifest.month, madeAt: manifest.made_at, tables };
   });
 }

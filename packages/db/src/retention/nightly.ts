@@ -1,12 +1,12 @@
-// The nightly retention run (the worker's, and `pnpm archive run` by hand): next month's partition
-// made ahead, then every month of EJ records past RETENTION_RECORD_MONTHS archived to
-// RETENTION_ARCHIVE_DIR and dropped, oldest first; a month with an open dispute is kept, and the
-// refusal audited. Without an archive folder and passphrase nothing is ever removed.
+// The nightly retention run (the worker's, and `pnpm archive run` by hand): next month's partitions
+// made ahead, then every month of each kind past its retention (EJ records, journals, ignored mail)
+// archived to RETENTION_ARCHIVE_DIR and dropped, oldest first; a month a dispute still open rests
+// on is kept, and the refusal audited. Without an archive folder and passphrase nothing is removed.
 import { join } from 'node:path';
 import { integer, text } from '@ejdesk/settings';
 import { audit } from '../audit/index.ts';
 import type { Db } from '../client.ts';
-import { archiveRecordMonth, makeRecordPartitions, recordMonthsBefore, RetentionRefusal, type ArchivedMonth } from './archive.ts';
+import { archiveMonth, makeMonthPartitions, monthsBefore, RetentionRefusal, type ArchivedMonth, type RetentionKind } from './archive.ts';
 
 export const retentionSettings = {
   RETENTION_RECORD_MONTHS: integer({
@@ -16,9 +16,22 @@ export const retentionSettings = {
     description:
       'How many months of EJ records (and their disputes) are kept, counted from the month they were received: an older month is archived to RETENTION_ARCHIVE_DIR and dropped each night, unless one of its disputes is still open.',
   }),
+  RETENTION_JOURNAL_MONTHS: integer({
+    minimum: 1,
+    maximum: 1200,
+    default: 24,
+    description:
+      'How many months of journals (their files, transactions and counters) are kept, counted from the month they were received; an older month is archived and dropped each night, unless a dispute still open rests on one of its transactions.',
+  }),
+  RETENTION_IGNORED_MAIL_MONTHS: integer({
+    minimum: 1,
+    maximum: 1200,
+    default: 12,
+    description: 'How many months of ignored mail (and its raw messages) are kept; an older month is archived and dropped each night.',
+  }),
   RETENTION_ARCHIVE_DIR: text({
     description:
-      'The folder the worker writes a month’s archive to before it drops the month (one sealed file each, ej-records-YYYY-MM.ejarchive); unset, nothing is archived or dropped.',
+      'The folder the worker writes a month’s archive to before it drops the month (one sealed file per kind and month, e.g. ej-records-2019-01.ejarchive); unset, nothing is archived or dropped.',
   }),
   ARCHIVE_PASSPHRASE: text({
     secret: true,
@@ -36,7 +49,8 @@ export const retentionSettings = {
 };
 
 export interface RetentionPolicy {
-  months: number;
+  /** How many months of each kind are kept. */
+  months: Record<RetentionKind, number>;
   archiveDir: string | undefined;
   passphrase: string | undefined;
 }
@@ -47,26 +61,39 @@ const monthStart = (now: Date, offset: number) => new Date(Date.UTC(now.getUTCFu
 export interface RetentionRun {
   archived: ArchivedMonth[];
   /** The months kept past their retention, and why. */
-  kept: { month: string; why: string }[];
+  kept: { kind: RetentionKind; month: string; why: string }[];
   /** Why nothing was archived, when retention is not set up. */
   off?: string;
 }
 
+/** Each kind's months from the settings. */
+export const retentionMonths = (s: {
+  RETENTION_RECORD_MONTHS: number;
+  RETENTION_JOURNAL_MONTHS: number;
+  RETENTION_IGNORED_MAIL_MONTHS: number;
+}): Record<RetentionKind, number> => ({
+  'ej-records': s.RETENTION_RECORD_MONTHS,
+  journals: s.RETENTION_JOURNAL_MONTHS,
+  'ignored-mail': s.RETENTION_IGNORED_MAIL_MONTHS,
+});
+
 /** One night's retention as of `now`. A month that fails for another reason than an open dispute stops the run (it is told). */
 export async function applyRetention(db: Db, policy: RetentionPolicy, now: Date = new Date()): Promise<RetentionRun> {
-  await makeRecordPartitions(db, [monthStart(now, 0), monthStart(now, 1)]);
+  await makeMonthPartitions(db, [monthStart(now, 0), monthStart(now, 1)]);
   if (!policy.archiveDir || !policy.passphrase) {
     return { archived: [], kept: [], off: 'RETENTION_ARCHIVE_DIR and ARCHIVE_PASSPHRASE are not both set: nothing is archived or dropped' };
   }
   const run: RetentionRun = { archived: [], kept: [] };
-  for (const { month } of await recordMonthsBefore(db, monthStart(now, -policy.months))) {
-    try {
-      const file = join(policy.archiveDir, `ej-records-${month}.ejarchive`);
-      run.archived.push(await archiveRecordMonth(db, month, { file, passphrase: policy.passphrase, userId: null }));
-    } catch (error) {
-      if (!(error instanceof RetentionRefusal)) throw error;
-      await audit(db, { userId: null, action: 'retention.kept', entity: 'ej_records', entityId: month, detail: error.message });
-      run.kept.push({ month, why: error.message });
+  for (const kind of Object.keys(policy.months) as RetentionKind[]) {
+    for (const { month } of await monthsBefore(db, kind, monthStart(now, -policy.months[kind]))) {
+      try {
+        const file = join(policy.archiveDir, `${kind}-${month}.ejarchive`);
+        run.archived.push(await archiveMonth(db, kind, month, { file, passphrase: policy.passphrase, userId: null }));
+      } catch (error) {
+        if (!(error instanceof RetentionRefusal)) throw error;
+        await audit(db, { userId: null, action: 'retention.kept', entity: kind, entityId: month, detail: error.message });
+        run.kept.push({ kind, month, why: error.message });
+      }
     }
   }
   return run;
