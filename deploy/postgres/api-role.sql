@@ -18,3 +18,5 @@ GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ejdesk_api;
 -- The audit log is written only by adding entries (its trigger chains them as the owner).
 REVOKE UPDATE, DELETE, TRUNCATE ON audit_log, audit_chain_head FROM ejdesk_api;
 REVOKE INSERT ON audit_chain_head FROM ejdesk_api;
+-- The month partitions are made and dropped by functions that run as the owner (retention).
+GRANT EXECUTE ON FUNCTION month_partition(text, date), month_partition_drop(text, date) TO ejdesk_api;

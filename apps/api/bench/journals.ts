@@ -92,7 +92,9 @@ if ((await count(sql`select count(*)::int as n from journals where atm_id like '
   await db.execute(sql`set maintenance_work_mem = '512MB'`);
   const indexes = await queryRows<{ name: string; definition: string }>(
     db,
-    sql`select indexname as name, indexdef as definition from pg_indexes where tablename = 'journal_transactions' and indexname <> 'journal_transactions_pkey'`,
+    // Not the key's (a constraint): the table's month partitions carry every index of it.
+    sql`select indexname as name, indexdef as definition from pg_indexes
+        where tablename = 'journal_transactions' and indexname not in (select conname from pg_constraint where conrelid = 'journal_transactions'::regclass)`,
   );
   for (const { name } of indexes) await db.execute(sql.raw(`drop index ${name}`));
   await db.execute(sql`

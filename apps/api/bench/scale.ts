@@ -36,7 +36,9 @@ async function growTenfold(from: string, to: string): Promise<void> {
       await db.query(`set maintenance_work_mem = '1GB'`);
       const indexes = (
         await db.query<{ name: string; definition: string }>(
-          `select indexname as name, indexdef as definition from pg_indexes where tablename = 'ej_records' and indexname <> 'ej_records_pkey'`,
+          // Not the key's (a constraint): the table's month partitions carry every index of it.
+          `select indexname as name, indexdef as definition from pg_indexes
+           where tablename = 'ej_records' and indexname not in (select conname from pg_constraint where conrelid = 'ej_records'::regclass)`,
         )
       ).rows;
       for (const { name } of indexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);

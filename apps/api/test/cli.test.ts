@@ -160,7 +160,7 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       const folder = mkdtempSync(join(tmpdir(), 'ejdesk-archive-'));
       const file = join(folder, '2019-03.ejarchive');
       const archive = { file, passphrase: 'twelve characters or more', scrypt: { N: 2 ** 10, r: 8, p: 1 }, userId: null };
-      const archived = await archiveMonth(api.db, 'ej-records', '2019-03', archive);
+      const archived = (await archiveMonth(api.db, 'ej-records', '2019-03', archive))!;
       expect(archived.dropped).toBe(true);
       expect(archived.tables.filter((t) => t.rows > 0)).toEqual([{ name: 'ej_records', rows: 1 }]);
       expect((await restoreArchive(api.db, file, archive.passphrase, null)).tables[0]).toEqual({ name: 'ej_records', rows: 1 });

@@ -1,7 +1,8 @@
-// The worker's night: once a day, from RETENTION_HOUR in the clock's time zone, the retention run
+// The worker's night: once a day, within RETENTION_HOUR in the clock's time zone, the retention run
 // (@ejdesk/db applyRetention: next month's partitions made, the months past their retention archived
 // and dropped). Every worker checks each quarter hour; two at once take turns on the database's
-// lock, and the second finds nothing left to do.
+// lock, and the second finds nothing left to do. Only within that hour: a worker restarted at noon
+// waits for the night, and a failed run is tried again within the hour, then the next night.
 import { applyRetention, dayIn, type Db, type RetentionPolicy } from '@ejdesk/db';
 import type { Logger } from './log.ts';
 
@@ -26,7 +27,7 @@ export async function watchRetention(options: RetentionOptions): Promise<void> {
   while (!options.signal?.aborted) {
     const now = new Date();
     const today = dayIn(options.clockTimeZone, now);
-    if (today !== lastDay && hourIn(options.clockTimeZone, now) >= options.hour) {
+    if (today !== lastDay && hourIn(options.clockTimeZone, now) === options.hour) {
       try {
         const run = await applyRetention(options.db, options.policy, now);
         lastDay = today;

@@ -13,6 +13,8 @@ import { createTestApp, testDatabaseUrl, type TestApp } from '@ejdesk/api/test-h
 import { spawnIngester, until } from './support/workers.ts';
 
 const passphrase = 'the archives passphrase';
+/** The worker runs retention within RETENTION_HOUR only: this one. */
+const thisHour = () => String(new Date().getUTCHours());
 const root = new URL('../../..', import.meta.url).pathname;
 
 describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on PostgreSQL', () => {
@@ -42,7 +44,7 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
 
   test('removes nothing without an archive folder', async () => {
     const worker = spawnIngester(['--watch'], t, {
-      env: { RETENTION_RECORD_MONTHS: '12', RETENTION_HOUR: '0', LOG_LEVEL: 'info' },
+      env: { RETENTION_RECORD_MONTHS: '12', RETENTION_HOUR: thisHour(), TAT_TIME_ZONE: 'UTC', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let logged = '';
@@ -59,7 +61,14 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
   test('archives the closed month, keeps the open one, and the archive restores', async () => {
     const before = await queryRows<Record<string, unknown>>(t.database.db, sql`select * from ej_records order by id`);
     const worker = spawnIngester(['--watch'], t, {
-      env: { RETENTION_RECORD_MONTHS: '12', RETENTION_HOUR: '0', RETENTION_ARCHIVE_DIR: folder, ARCHIVE_PASSPHRASE: passphrase, LOG_LEVEL: 'error' },
+      env: {
+        RETENTION_RECORD_MONTHS: '12',
+        RETENTION_HOUR: thisHour(),
+        TAT_TIME_ZONE: 'UTC',
+        RETENTION_ARCHIVE_DIR: folder,
+        ARCHIVE_PASSPHRASE: passphrase,
+        LOG_LEVEL: 'error',
+      },
     });
     try {
       await until('the night’s run', async () => (await entries('retention.kept')).length > 0, 60_000);

@@ -15,7 +15,8 @@ CREATE TABLE ej_records (LIKE ej_records_unpartitioned INCLUDING DEFAULTS INCLUD
 CREATE TABLE ej_records_default PARTITION OF ej_records DEFAULT;
 --> statement-breakpoint
 -- Created here with the bodies retention/functions.sql holds (that file is their one current definition).
-CREATE OR REPLACE FUNCTION month_partition(parent text, month date) RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+CREATE OR REPLACE FUNCTION month_partition(parent text, month date) RETURNS text LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = public, pg_temp SET TimeZone = 'UTC' SET DateStyle = 'ISO' AS $$
 DECLARE
   first_day date := make_date(extract(year FROM month)::int, extract(month FROM month)::int, 1);
   starts timestamptz := first_day::timestamp AT TIME ZONE 'UTC';
@@ -25,6 +26,8 @@ BEGIN
   IF parent IS NULL OR parent NOT IN ('ej_records', 'journal_transactions') THEN
     RAISE EXCEPTION '% is not stored by month', parent;
   END IF;
+  -- Two workers making the same month take turns.
+  PERFORM pg_advisory_xact_lock(hashtextextended('month_partition', 0));
   IF to_regclass(name) IS NOT NULL THEN
     RETURN name;
   END IF;
@@ -38,7 +41,8 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION month_partition_drop(parent text, month date) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+CREATE OR REPLACE FUNCTION month_partition_drop(parent text, month date) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = public, pg_temp SET TimeZone = 'UTC' SET DateStyle = 'ISO' AS $$
 DECLARE
   name text := parent || '_' || to_char(month, 'YYYY_MM');
   held boolean;
@@ -49,6 +53,7 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = parent::regclass AND inhrelid = to_regclass(name)) THEN
     RETURN false;
   END IF;
+  EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', name);
   EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I)', name) INTO held;
   IF held THEN
     RETURN false;
@@ -58,6 +63,9 @@ BEGIN
   RETURN true;
 END
 $$;
+--> statement-breakpoint
+-- Run as their owner: only the roles given them (deploy/postgres/api-role.sql) may call them.
+REVOKE EXECUTE ON FUNCTION month_partition(text, date), month_partition_drop(text, date) FROM PUBLIC;
 --> statement-breakpoint
 SELECT month_partition('ej_records', m) FROM (
   SELECT DISTINCT (create_at AT TIME ZONE 'UTC')::date AS m FROM ej_records_unpartitioned

@@ -61,9 +61,11 @@ try {
     if (!run.off && run.archived.length + run.kept.length === 0) console.log('Nothing is past its retention.');
   } else if (mode === 'month') {
     const m = await archiveMonth(database.db, rest[0] as RetentionKind, rest[1]!, { file: resolve(rest[2]!), passphrase, userId: null });
-    console.log(
-      `${m.month}: archived to ${m.file} (${m.tables.map((t) => `${t.rows} ${t.name}`).join(', ')})${m.dropped ? ' and its partition dropped' : ''}.`,
-    );
+    if (!m) console.log(`${rest[0]} of ${rest[1]}: nothing was received that month; no file written.`);
+    else {
+      const rows = m.tables.map((t) => `${t.rows} ${t.name}`).join(', ');
+      console.log(`${m.kind} of ${m.month}: archived to ${m.file} (${rows})${m.dropped ? ' and its partition dropped' : ''}.`);
+    }
   } else {
     const restored = await restoreArchive(database.db, resolve(rest[0]!), passphrase, null);
     console.log(

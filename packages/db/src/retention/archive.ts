@@ -13,7 +13,8 @@
 // Rows are deleted through their parent tables, so every derived table stays exact; a month's
 // partition (ej_records, journal_transactions), then empty, is dropped. docs/operations.md says
 // when the worker runs it and what a DBA runs by hand.
-import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, fsyncSync, linkSync, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql, type SQL } from 'drizzle-orm';
@@ -23,6 +24,8 @@ import { BackupError, openSealed, sealed, sealedHeader, type ScryptParams } from
 import { queryRows, type Db } from '../client.ts';
 
 const manifestEntry = 'ejdesk-archive.json';
+/** One archiver or restorer at a time (two workers' nights, or a DBA's run beside one). */
+const retentionLock = sql`select pg_advisory_xact_lock(hashtextextended('retention', 0))`;
 /** Rows per tar entry: a month of a million records is read, written and restored in pieces. */
 const batchRows = 5_000;
 
@@ -70,6 +73,14 @@ async function childrenOf(db: Db, parent: string, except: string[] = []): Promis
   return rows.filter((r) => !except.includes(r.table));
 }
 
+/** The tables an archive of `kind` holds, as monthPlan writes them. */
+async function archivedTables(tx: Db, kind: RetentionKind): Promise<string[]> {
+  const children = async (parent: string, except: string[] = []) => (await childrenOf(tx, parent, except)).map((c) => c.table);
+  if (kind === 'ej-records') return ['ej_records', 'disputes', ...(await children('disputes', ['dispute_records'])), 'dispute_records'];
+  if (kind === 'journals') return ['journals', ...(await children('journals')), 'dispute_evidence'];
+  return ['emails', ...(await children('emails'))];
+}
+
 /** The table whose create_at gives each kind's months, and which of its rows count. */
 const roots: Record<RetentionKind, { table: string; only: SQL }> = {
   'ej-records': { table: 'ej_records', only: sql`true` },
@@ -108,8 +119,13 @@ export interface ArchivedMonth {
 }
 
 export interface ArchiveOptions {
-  /** Where the archive is written (whole or not at all: a `.partial` beside it until it is). */
+  /** Where the archive is written (whole or not at all: a `.partial` beside it until it is); never over a file there. */
   file: string;
+  /**
+   * Nothing received from this instant on is removed: a month whose dispute has a record received
+   * since is kept (the night's cutoff; by hand, the start of this month by default).
+   */
+  keepFrom?: Date;
   passphrase: string;
   scrypt?: ScryptParams;
   /** Who asked, for the audit log: a user's id, or null for the worker. */
@@ -136,20 +152,30 @@ async function monthPlan(
   kind: RetentionKind,
   month: string,
   bounds: { starts: string; ends: string },
-): Promise<{ parts: Part[]; remove: SQL[]; partition: string | null }> {
+  keepFrom: Date,
+): Promise<{ parts: Part[]; remove: SQL[]; partition: string | null } | null> {
   const receivedIn = (column: SQL) => sql`${column} >= ${bounds.starts}::timestamptz and ${column} < ${bounds.ends}::timestamptz`;
   const inMonth = receivedIn(sql`create_at`);
   if (kind === 'ej-records') {
-    const [found] = await queryRows<{ disputes: string[] | null; open: string[] | null; records: string[] | null }>(
+    const [found] = await queryRows<{ any: boolean; disputes: string[] | null; open: string[] | null; records: string[] | null; newest: string | null }>(
       tx,
       sql`with linked as (
             select distinct dr.dispute_id from ej_records r join dispute_records dr on dr.record_id = r.id where ${receivedIn(sql`r.create_at`)}
           )
-          select (select array_agg(dispute_id order by dispute_id)::text[] from linked) as disputes,
+          select exists (select 1 from ej_records where ${inMonth}) as any,
+                 (select array_agg(dispute_id order by dispute_id)::text[] from linked) as disputes,
                  (select array_agg(d.id order by d.id)::text[] from disputes d join linked l on l.dispute_id = d.id where d.status <> 'resolved') as open,
-                 (select array_agg(dr.record_id order by dr.record_id)::text[] from dispute_records dr join linked l on l.dispute_id = dr.dispute_id) as records`,
+                 (select array_agg(dr.record_id order by dr.record_id)::text[] from dispute_records dr join linked l on l.dispute_id = dr.dispute_id) as records,
+                 (select max(r.create_at)::text from dispute_records dr join linked l on l.dispute_id = dr.dispute_id join ej_records r on r.id = dr.record_id) as newest`,
     );
-    if (found?.open?.length) throw kept(month, found.open, 'of its records');
+    if (!found?.any) return null;
+    if (found.open?.length) throw kept(month, found.open, 'of its records');
+    // A dispute goes whole, and no record received within the retention may go with it.
+    if (found.newest && new Date(found.newest) >= keepFrom) {
+      throw new RetentionRefusal(
+        `${month} is kept: one of its disputes has a record received ${found.newest.slice(0, 10)}, within the retention. It is archived once that record is past it.`,
+      );
+    }
     const disputes = ids(found?.disputes);
     const records = sql`(${inMonth} or id = any(${ids(found?.records)}))`;
     return {
@@ -178,7 +204,8 @@ async function monthPlan(
                     join journals j on j.id = t.journal_id and ${receivedIn(sql`j.create_at`)}
                     join disputes d on d.id = e.dispute_id and d.status <> 'resolved') as open`,
     );
-    if (found?.open?.length) throw kept(month, found.open, 'resting on its journals');
+    if (!found?.journals?.length) return null;
+    if (found.open?.length) throw kept(month, found.open, 'resting on its journals');
     const journals = ids(found?.journals);
     return {
       parts: [
@@ -203,44 +230,63 @@ async function monthPlan(
     tx,
     sql`select array_agg(id order by id)::text[] as emails from emails where ${inMonth} and category = 'ignored'`,
   );
-  const emails = ids(found?.emails);
+  if (!found?.emails?.length) return null;
+  const emails = ids(found.emails);
   return {
     parts: [
       { name: 'emails', where: sql`id = any(${emails})`, key: 'id' },
       ...(await childrenOf(tx, 'emails')).map(({ table, column }) => ({ name: table, where: sql`${sql.identifier(column)} = any(${emails})`, key: null })),
     ],
-    remove: [sql`delete from emails where id = any(${emails})`],
+    remove: [sql`delete from emails where id = any(${emails}) and category = 'ignored'`],
     partition: null,
   };
 }
 
 /**
  * Archive the `kind` received in `month` (YYYY-MM, UTC) to a file, then delete it (and what it
- * takes with it) and drop the month's partition: all in one transaction, so a failure leaves the
- * month as it was (and at worst a file that a later run writes again). Refused, with nothing
- * written, while a dispute it holds or supports is not resolved.
+ * takes with it), in one transaction at REPEATABLE READ: what is deleted is what was read, and a
+ * row changed meanwhile by another writer fails the run (tried again the next night) rather than
+ * going unarchived. A failure leaves the month as it was. Then, in a short transaction of its
+ * own, the month's emptied partition is dropped. Refused, with nothing written, while a dispute it
+ * holds or supports is not resolved, or when the file is there already; null when the month holds
+ * nothing (another worker archived it first).
  */
-export async function archiveMonth(db: Db, kind: RetentionKind, month: string, options: ArchiveOptions): Promise<ArchivedMonth> {
+export async function archiveMonth(db: Db, kind: RetentionKind, month: string, options: ArchiveOptions): Promise<ArchivedMonth | null> {
   const { starts, ends } = monthBounds(month);
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    // One archiver at a time (two workers' nights, or a DBA's run beside one).
-    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
-    const plan = await monthPlan(tx, kind, month, { starts, ends });
-    const tables = await writeArchive(tx, kind, month, plan.parts, options);
-    for (const statement of plan.remove) await tx.execute(statement);
-    let dropped = false;
-    if (plan.partition) {
-      const [partition] = await queryRows<{ dropped: boolean }>(
-        tx,
-        sql`select month_partition_drop(${plan.partition}, ${starts.slice(0, 10)}::date) as dropped`,
-      );
-      dropped = partition?.dropped === true;
-    }
-    const rows = tables.map((t) => `${t.rows} ${t.name}`).join(', ');
-    await audit(tx, { userId: options.userId, action: 'retention.archive', entity: kind, entityId: month, detail: `${rows}; archived to ${options.file}` });
-    return { kind, month, file: options.file, bytes: statSync(options.file).size, tables, dropped };
-  });
+  const keepFrom = options.keepFrom ?? new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+  const archived = await db.transaction(
+    async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.execute(retentionLock);
+      const plan = await monthPlan(tx, kind, month, { starts, ends }, keepFrom);
+      if (!plan) return null;
+      if (existsSync(options.file)) {
+        throw new RetentionRefusal(
+          `${month} is kept: ${options.file} is there already, and an archive is never written over (was the month restored? Raise its retention, or move the file away).`,
+        );
+      }
+      const tables = await writeArchive(tx, kind, month, plan.parts, options);
+      for (const statement of plan.remove) await tx.execute(statement);
+      const rows = tables.map((t) => `${t.rows} ${t.name}`).join(', ');
+      await audit(tx, { userId: options.userId, action: 'retention.archive', entity: kind, entityId: month, detail: `${rows}; archived to ${options.file}` });
+      return { tables, partition: plan.partition };
+    },
+    { isolationLevel: 'repeatable read' },
+  );
+  if (!archived) return null;
+  let dropped = false;
+  if (archived.partition) {
+    // Its own transaction, briefly: DETACH locks the whole table, so it waits at most 10 s for
+    // the lists' queries and is tried again the next night rather than stall them.
+    const partition = archived.partition;
+    dropped = await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.execute(sql`set local lock_timeout = '10s'`);
+      const [result] = await queryRows<{ dropped: boolean }>(tx, sql`select month_partition_drop(${partition}, ${starts.slice(0, 10)}::date) as dropped`);
+      return result?.dropped === true;
+    });
+  }
+  return { kind, month, file: options.file, bytes: statSync(options.file).size, tables: archived.tables, dropped };
 }
 
 /** Write the parts' rows, a batch per tar entry, into the sealed file; returns what it holds. */
@@ -287,7 +333,21 @@ async function writeArchive(tx: Db, kind: RetentionKind, month: string, parts: P
     rmSync(partial, { force: true });
     throw error;
   }
-  renameSync(partial, options.file);
+  // On disk before any row is deleted: the file's bytes, then its name (never over another file), then the folder's entry.
+  const fd = openSync(partial, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  linkSync(partial, options.file);
+  unlinkSync(partial);
+  const folder = openSync(dirname(options.file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
   return tables;
 }
 
@@ -381,9 +441,15 @@ export async function restoreArchive(db: Db, file: string, passphrase: string, u
   const { manifest, batches } = await readArchive(file, passphrase);
   const { starts } = monthBounds(manifest.month);
   const kind = manifest.kind;
+  if (!retentionKinds.includes(kind)) throw new BackupError(`${file} holds an archive of an unknown kind (${String(kind)}).`);
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
-    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
+    await tx.execute(retentionLock);
+    // Only the tables an archive of its kind holds: a file sealed by someone else with the
+    // passphrase writes nothing anywhere else (no users, no approvals).
+    const allowed = new Set(await archivedTables(tx, kind));
+    const foreign = manifest.tables.map((t) => t.name).filter((name) => !allowed.has(name));
+    if (foreign.length) throw new BackupError(`${file} holds tables an archive of ${kind} never holds (${foreign.join(', ')}): nothing was restored.`);
     await makeMonthPartitions(tx, [new Date(starts)]);
     const root = roots[kind].table;
     const first = batches.get(root)?.[0];
@@ -420,6 +486,14 @@ export async function restoreArchive(db: Db, file: string, passphrase: string, u
         rows += changed?.n ?? 0;
       }
       tables.push({ name, rows });
+      // Every archived row back, or none: a row there already (the same file received again
+      // since, under another id) or whose parent is gone is named, and the restore undone.
+      const expected = manifest.tables.find((t) => t.name === name)!.rows;
+      if (!relink && rows !== expected) {
+        throw new BackupError(
+          `${expected - rows} of the ${expected} ${name} rows in ${file} cannot be put back (the database holds them, or what they belong to, under another id): nothing was restored.`,
+        );
+      }
     }
     const restored = tables.map((t) => `${t.rows} ${t.name}`).join(', ');
     await audit(tx, { userId, action: 'retention.restore', entity: kind, entityId: manifest.month, detail: `${restored}; from ${file}` });

@@ -4,6 +4,7 @@
 // on is kept, and the refusal audited. Without an archive folder and passphrase nothing is removed.
 import { join } from 'node:path';
 import { integer, text } from '@ejdesk/settings';
+import { sql } from 'drizzle-orm';
 import { audit } from '../audit/index.ts';
 import type { Db } from '../client.ts';
 import { archiveMonth, makeMonthPartitions, monthsBefore, RetentionRefusal, type ArchivedMonth, type RetentionKind } from './archive.ts';
@@ -44,7 +45,7 @@ export const retentionSettings = {
     minimum: 0,
     maximum: 23,
     default: 2,
-    description: 'From this hour (TAT_TIME_ZONE) the worker runs the night’s retention, once a day.',
+    description: 'The hour (TAT_TIME_ZONE) within which the worker runs the night’s retention, once a day; a worker not running then skips that day.',
   }),
 };
 
@@ -85,10 +86,13 @@ export async function applyRetention(db: Db, policy: RetentionPolicy, now: Date 
   }
   const run: RetentionRun = { archived: [], kept: [] };
   for (const kind of Object.keys(policy.months) as RetentionKind[]) {
-    for (const { month } of await monthsBefore(db, kind, monthStart(now, -policy.months[kind]))) {
+    const keepFrom = monthStart(now, -policy.months[kind]);
+    for (const { month } of await monthsBefore(db, kind, keepFrom)) {
       try {
         const file = join(policy.archiveDir, `${kind}-${month}.ejarchive`);
-        run.archived.push(await archiveMonth(db, kind, month, { file, passphrase: policy.passphrase, userId: null }));
+        // Null: another worker archived it first.
+        const archived = await archiveMonth(db, kind, month, { file, passphrase: policy.passphrase, userId: null, keepFrom });
+        if (archived) run.archived.push(archived);
       } catch (error) {
         if (!(error instanceof RetentionRefusal)) throw error;
         await audit(db, { userId: null, action: 'retention.kept', entity: kind, entityId: month, detail: error.message });
@@ -96,5 +100,7 @@ export async function applyRetention(db: Db, policy: RetentionPolicy, now: Date 
       }
     }
   }
+  // The planner's statistics of the tables stored by month: autovacuum analyzes their partitions, never the tables themselves.
+  await db.execute(sql`analyze ej_records, journal_transactions`);
   return run;
 }
