@@ -40,8 +40,10 @@ export async function watchRetention(options: RetentionOptions): Promise<void> {
       }
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.checkMs ?? 15 * 60_000);
-      options.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      // One listener at a time: each wait removes its own (a worker runs for months).
+      const stop = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (options.signal?.removeEventListener('abort', stop), resolve()), options.checkMs ?? 15 * 60_000);
+      options.signal?.addEventListener('abort', stop, { once: true });
     });
   }
 }

@@ -56,7 +56,7 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
     } finally {
       worker.kill('SIGTERM');
     }
-  });
+  }, 120_000);
 
   test('archives the closed month, keeps the open one, and the archive restores', async () => {
     const before = await queryRows<Record<string, unknown>>(t.database.db, sql`select * from ej_records order by id`);
@@ -96,5 +96,5 @@ describe.skipIf(!testDatabaseUrl)('the night’s retention, by a worker on Postg
     expect(code).toBe(0);
     expect(await queryRows<Record<string, unknown>>(t.database.db, sql`select * from ej_records order by id`)).toEqual(before);
     expect(existsSync(join(folder, 'ej-records-2019-01.ejarchive'))).toBe(true);
-  });
+  }, 180_000);
 });
