@@ -139,6 +139,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect((await verify()).json().ok).toBe(true);
   });
 
+  // A second app on its own embedded database and three Python processes: on a busy machine, minutes.
   it('exports the chain in a signed file an auditor checks with Python and openssl alone', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/chain/', headers: { authorization } });
     expect(response.statusCode).toBe(200);
@@ -186,7 +187,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     expect(ranged.headers['content-disposition']).toBe(`attachment; filename="audit_log_chain_from_${today}_to_${today}.jsonl"`);
     const bad = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/chain/?from=yesterday', headers: { authorization } });
     expect(bad.statusCode).toBe(400);
-  });
+  }, 120_000);
 
   it('exports the chain in the CSV too: each entry and its hashes', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/admin/audit-log/export/', headers: { authorization } });

@@ -17,7 +17,9 @@ const cli = (script: string, args: string[], env: Record<string, string>) =>
     env: { ...process.env, ...env },
   });
 
-describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
+// Each test starts the CLIs as processes (each compiles its TypeScript and hashes with argon2): on a
+// machine busy with other suites that alone takes tens of seconds.
+describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', { timeout: 180_000 }, () => {
   let scratch: Awaited<ReturnType<typeof throwawayDatabase>>;
   beforeAll(async () => {
     scratch = await throwawayDatabase();
@@ -119,7 +121,7 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       await database.close();
       await own.drop();
     }
-  }, 60_000);
+  });
 
   it("gives the API's role (deploy/postgres/api-role.sql) no way to change or remove an audit entry", async () => {
     const own = await throwawayDatabase();
@@ -171,5 +173,5 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', () => {
       await owner.close();
       await own.drop();
     }
-  }, 60_000);
+  });
 });

@@ -63,17 +63,19 @@ describe.runIf(testDatabaseUrl)('aborted exports (PostgreSQL)', () => {
     await Promise.allSettled(downloads);
 
     // The slots are given back as soon as the connections close.
-    await expect.poll(() => metric(api, 'ejdesk_exports_in_flight'), { timeout: 5_000 }).toBe(0);
+    // The polls' bounds are how long to wait on a machine busy with other suites, not a speed claim.
+    await expect.poll(() => metric(api, 'ejdesk_exports_in_flight'), { timeout: 30_000 }).toBe(0);
     const started = Date.now();
     const list = await fetch(`${api.base}/api/scrape/extract/email/data/pagination/?page=2`, { headers: { authorization: `JWT ${token}` } });
     const listMs = Date.now() - started;
     expect(list.status).toBe(200);
     expect(((await list.json()) as { count: number }).count).toBe(disputes);
-    expect(listMs).toBeLessThan(1_000);
+    // Not queued behind the dropped exports' queries (an export that runs on holds its connection).
+    expect(listMs).toBeLessThan(5_000);
     // No export query keeps running on the server.
-    await expect.poll(activeQueries, { timeout: 5_000 }).toBe(0);
+    await expect.poll(activeQueries, { timeout: 30_000 }).toBe(0);
     // Memory settles near where it started (it grew by ~850 MB when dropped exports ran on).
-    await expect.poll(() => metric(api, 'process_resident_memory_bytes'), { timeout: 15_000, interval: 500 }).toBeLessThan(baseline + 150 * 1024 * 1024);
+    await expect.poll(() => metric(api, 'process_resident_memory_bytes'), { timeout: 60_000, interval: 500 }).toBeLessThan(baseline + 150 * 1024 * 1024);
   }, 120_000);
 
   it('refuses an export past the limit with 429 and a detail, before any byte of a file', async () => {

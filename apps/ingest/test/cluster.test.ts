@@ -253,10 +253,10 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, n) => connection(n)));
     const streamsBefore = heard.streams;
-    await until('load on both instances', async () => done.create > 20 && done.export > 2, 60_000);
+    await until('load on both instances', async () => done.create > 20 && done.export > 2, 180_000);
     await restartInTurn();
     const after = { ...done };
-    await until('load after the restarts', async () => done.create > after.create + 20, 60_000);
+    await until('load after the restarts', async () => done.create > after.create + 20, 180_000);
     stop = true;
     await load;
 
@@ -291,10 +291,10 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, n) => connection(n)));
     const creates = (api: ApiProcess) => answered(api, '/api/admin/sender-mappings/');
-    await until('creates on both instances', async () => (await Promise.all(apis.map(creates))).every((n) => n > 50), 60_000);
+    await until('creates on both instances', async () => (await Promise.all(apis.map(creates))).every((n) => n > 50), 180_000);
     await restartInTurn();
     const after = acknowledged.length;
-    await until('creates after the restarts', async () => acknowledged.length > after + 100, 60_000);
+    await until('creates after the restarts', async () => acknowledged.length > after + 100, 180_000);
     stop = true;
     await load;
 
@@ -345,7 +345,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
         const of = (api: ApiProcess, locktype: string) => rows.find((row) => row.app === appName(portOf(api)) && row.locktype === locktype)?.n ?? 0;
         return apis.map((api) => ({ advisory: of(api, 'advisory'), transactionid: of(api, 'transactionid') }));
       };
-      await until('every create to wait on its commit', async () => (await waits()).reduce((n, w) => n + w.advisory, 0) === senders.length, 30_000);
+      await until('every create to wait on its commit', async () => (await waits()).reduce((n, w) => n + w.advisory, 0) === senders.length, 120_000);
       const held = await waits();
       // least_conn spread them: both instances hold some.
       expect(
@@ -358,7 +358,7 @@ describe.runIf(testDatabaseUrl && nginxInstalled)('the cluster: nginx, two API i
       apis[victim]!.child.kill('SIGKILL');
       await apis[victim]!.exited;
       // nginx got a reset for each and sent it to the survivor, where it waits on the dead one's transaction.
-      await until("the killed instance's creates to wait on the other one", async () => (await waits())[survivor]!.transactionid === passed, 30_000);
+      await until("the killed instance's creates to wait on the other one", async () => (await waits())[survivor]!.transactionid === passed, 120_000);
       await lock.query('select pg_advisory_unlock($1)', [holdKey]);
       return { passed, answers: (await answers).sort(bySender), stored: await storedSenders(prefix) };
     } finally {
