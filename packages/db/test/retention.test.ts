@@ -2,13 +2,41 @@
 // to a sealed file and its partition dropped (its rows gone from the lists' derived tables too); a
 // month with an open dispute is refused with nothing written; the archive restored brings back
 // every row, with the same ids and values, and the derived counts with them.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
+import { extract, pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveMonth, BackupError, queryRows, restoreArchive, RetentionRefusal, type Database } from '../src/index.ts';
+import { openSealed, sealed, sealedHeader } from '../src/backup-file.ts';
 import { backends, migrated } from './backends.ts';
+
+/** An archive's entries (its manifest and JSON batches), opened as an insider with the passphrase would. */
+async function unsealEntries(file: string): Promise<Map<string, string>> {
+  const content = await openSealed(file, sealedHeader(file)!, passphrase);
+  const entries = new Map<string, string>();
+  const reader = extract();
+  Readable.from([content]).pipe(reader);
+  for await (const entry of reader) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    entries.set(entry.header.name, Buffer.concat(chunks).toString('utf8'));
+  }
+  return entries;
+}
+
+/** Those entries sealed again into `file` with the passphrase: a file the restore cannot tell from its own. */
+async function resealEntries(entries: Map<string, string>, file: string): Promise<void> {
+  const tar = pack();
+  for (const [name, text] of entries) tar.entry({ name }, text);
+  tar.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar) chunks.push(chunk as Buffer);
+  await pipeline(sealed(Readable.from([Buffer.concat(chunks)]), passphrase, scrypt), createWriteStream(file));
+}
 
 // A cheap scrypt for tests; the format and the check are the same.
 const scrypt = { N: 2 ** 10, r: 8, p: 1 };
@@ -123,6 +151,40 @@ describe.each(backends)('retention on %s', (backend) => {
     expect(existsSync(third)).toBe(false);
     await restoreArchive(database.db, again, passphrase, null);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('restores nothing from a file sealed with the passphrase whose manifest or rows were forged', async () => {
+    const file = join(folder, '2019-01-forged-source.ejarchive');
+    await archiveMonth(database.db, 'ej-records', '2019-01', { file, passphrase, scrypt, userId: null });
+    const archived = await snapshot();
+    const users = await queryRows<Record<string, unknown>>(database.db, sql`select * from users order by id`);
+    const entries = await unsealEntries(file);
+    const manifest = JSON.parse(entries.get('ejdesk-archive.json')!) as { tables: { name: string; rows: number }[] };
+
+    // A table no archive of EJ records holds: an admin written in by a restore.
+    const withUser = new Map(entries);
+    withUser.set('users/000001.json', JSON.stringify([{ id: 999, email: 'forged@example.com', password_hash: 'x', role: 'admin', is_active: true }]));
+    withUser.set('ejdesk-archive.json', JSON.stringify({ ...manifest, tables: [...manifest.tables, { name: 'users', rows: 1 }] }));
+    const forgedUser = join(folder, '2019-01-forged-user.ejarchive');
+    await resealEntries(withUser, forgedUser);
+    await expect(restoreArchive(database.db, forgedUser, passphrase, null)).rejects.toThrow(/holds tables an archive of ej-records never holds \(users\)/);
+
+    // A record more than its manifest counts: every row back or none.
+    const [recordsEntry] = [...entries.keys()].filter((name) => name.startsWith('ej_records/'));
+    const records = JSON.parse(entries.get(recordsEntry!)!) as Record<string, unknown>[];
+    const extra = new Map(entries);
+    extra.set(recordsEntry!, JSON.stringify([...records, { ...records[0], id: 987654, txt_no: 'FORGED' }]));
+    const forgedRows = join(folder, '2019-01-forged-rows.ejarchive');
+    await resealEntries(extra, forgedRows);
+    await expect(restoreArchive(database.db, forgedRows, passphrase, null)).rejects.toThrow(BackupError);
+
+    // Neither wrote anything: not a user, not a record, not a partition's month back.
+    expect(await snapshot()).toEqual(archived);
+    expect(await queryRows(database.db, sql`select * from users order by id`)).toEqual(users);
+    expect(await count(sql`select count(*)::int as n from pg_class where relname = 'ej_records_2019_01'`)).toBe(0);
+    // The file as it was written restores.
+    await restoreArchive(database.db, file, passphrase, null);
+    expect(await count(sql`select count(*)::int as n from ej_records where atm_id = 'ATM1'`)).toBe(4);
   });
 
   it('keeps a month whose dispute has a record received within the retention', async () => {
