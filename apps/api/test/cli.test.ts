@@ -123,6 +123,23 @@ describe.runIf(testDatabaseUrl)('CLIs on a real PostgreSQL server', { timeout: 1
     }
   });
 
+  it('pnpm archive answers a wrong command line with its usage (2), and a missing passphrase or file with why (1)', async () => {
+    const env = { DATABASE_URL: scratch.url, ARCHIVE_PASSPHRASE: '' };
+    for (const args of [['month', 'emails', '2019-01', 'x.ejarchive'], ['restore']])
+      await expect(cli('archive', args, env)).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^Usage: pnpm archive run \|/) });
+    await expect(cli('archive', ['run'], env)).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/ARCHIVE_PASSPHRASE is not set/) });
+    await expect(
+      cli('archive', ['restore', '/nonexistent/2019-01.ejarchive'], { ...env, ARCHIVE_PASSPHRASE: 'twelve characters or more' }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^EJ Desk archive: .*2019-01\.ejarchive/),
+    });
+    // Nothing was audited: no run began.
+    const database = await openDatabase({ url: scratch.url });
+    expect(await queryRows(database.db, sql`select action from audit_log where action like 'retention.%'`)).toEqual([]);
+    await database.close();
+  });
+
   it("gives the API's role (deploy/postgres/api-role.sql) no way to change or remove an audit entry", async () => {
     const own = await throwawayDatabase();
     const owner = await openDatabase({ url: own.url });
