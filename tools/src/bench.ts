@@ -22,7 +22,8 @@ export const benches = {
   scale: {
     filter: '@ejdesk/api',
     script: 'bench:scale',
-    about: 'The EJ table’s filter shapes at 10,000,000 EJ records beside 1,000,000, with the time each seed took.',
+    about:
+      'Every list shape at 10,000,000 EJ records and journal transactions beside 1,000,000 (each database generated in SQL), with the time each seed took.',
   },
   disputes: {
     filter: '@ejdesk/api',

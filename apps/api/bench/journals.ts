@@ -54,6 +54,30 @@ async function matchAll(): Promise<number> {
   return waiting.length;
 }
 
+const journalsUrl = '/api/journals/';
+const list = (name: string, query: string, filters: JournalFilters) => ({
+  name,
+  url: `${journalsUrl}?${query}`,
+  direct: () => listJournals(db, { page: 1, pageSize: 10, ...filters }),
+});
+/** The Journals list with each filter (bench/scale.ts runs it alone on its journals: BENCH_ONLY=list). */
+const journalsList = () =>
+  report(bench, 'The Journals list (GET /api/journals/), with each filter', [
+    list('no filter', '', {}),
+    list('atm_id=BNC00042', 'atm_id=BNC00042', { atmId: 'BNC00042' }),
+    list('atm_id=BNC004 (part)', 'atm_id=BNC004', { atmId: 'BNC004' }),
+    list('day=2026-10-15', 'day=2026-10-15', { day: '2026-10-15' }),
+    list('a week of days', 'day_from=2026-10-10&day_to=2026-10-16', { dayFrom: '2026-10-10', dayTo: '2026-10-16' }),
+    list('anomaly=dispense_failure', 'anomaly=dispense_failure', { anomaly: 'dispense_failure' }),
+    list('family=hyosung', 'family=hyosung', { family: 'hyosung' }),
+    list('atm_id + anomaly', 'atm_id=BNC00042&anomaly=dispense_failure', { atmId: 'BNC00042', anomaly: 'dispense_failure' }),
+  ]);
+if (process.env.BENCH_ONLY === 'list') {
+  await journalsList();
+  await bench.close();
+  process.exit(0);
+}
+
 // Each step once (a later run, or one after a failure, goes on from the first step not done).
 if ((await count(sql`select count(*)::int as n from journals where atm_id not like 'BNC%'`)) === 0) {
   // The real journals: every family, every verdict, as the generator prints them.
@@ -170,22 +194,7 @@ for (const [name, id] of [
   console.log(`${name.padEnd(50)} p50 ${t.p50.toFixed(1).padStart(6)}  p95 ${t.p95.toFixed(1).padStart(6)}`);
 }
 
-const journalsUrl = '/api/journals/';
-const list = (name: string, query: string, filters: JournalFilters) => ({
-  name,
-  url: `${journalsUrl}?${query}`,
-  direct: () => listJournals(db, { page: 1, pageSize: 10, ...filters }),
-});
-await report(bench, 'The Journals list (GET /api/journals/), with each filter', [
-  list('no filter', '', {}),
-  list('atm_id=BNC00042', 'atm_id=BNC00042', { atmId: 'BNC00042' }),
-  list('atm_id=BNC004 (part)', 'atm_id=BNC004', { atmId: 'BNC004' }),
-  list('day=2026-10-15', 'day=2026-10-15', { day: '2026-10-15' }),
-  list('a week of days', 'day_from=2026-10-10&day_to=2026-10-16', { dayFrom: '2026-10-10', dayTo: '2026-10-16' }),
-  list('anomaly=dispense_failure', 'anomaly=dispense_failure', { anomaly: 'dispense_failure' }),
-  list('family=hyosung', 'family=hyosung', { family: 'hyosung' }),
-  list('atm_id + anomaly', 'atm_id=BNC00042&anomaly=dispense_failure', { atmId: 'BNC00042', anomaly: 'dispense_failure' }),
-]);
+await journalsList();
 
 await report(bench, 'A dispute’s page with its journal excerpt (GET /api/disputes/{id}/)', [
   { name: 'a dispute of a generated journal', url: `/api/disputes/${realDispute}/`, direct: () => disputeEvidence(db, realDispute) },

@@ -1,98 +1,114 @@
-// The cost of growing tenfold: the EJ table's filter shapes at 1,000,000 and at 10,000,000 EJ
-// records, each in a database of its own (made once, the time it took printed), by
-// bench/ej-records.ts in a process of its own; then each shape's p95 side by side.
-// The 1,000,000 are the seed generator's. The 10,000,000 are a copy of that database grown in SQL
-// with nine copies of its records (each its own transaction number): the same ATMs, banks, cards
-// and months with ten times the transactions, so every filter matches ten times the rows (the
-// generator makes about 2,500 records a second here: 10,000,000 would take over an hour). Its
-// indexes are dropped for the copy and built again after (the same definitions), as a bulk load does.
+// The cost of growing tenfold: every list shape at 1,000,000 and at 10,000,000 EJ records and
+// journal transactions, each size a database of its own generated in SQL by bench/scale-seed.ts
+// (made once, the time it took printed and kept as the database's comment; a seed that did not
+// finish is made again). Each size is measured by the lists' own benchmarks, each in a process of
+// its own and one connection at a time: the EJ table's filter shapes (bench/ej-records.ts), the
+// dispute desk (bench/disputes.ts), the email lists (bench/emails.ts), the file list
+// (bench/files.ts) and the Journals list (bench/journals.ts); then each shape's p95 side by side.
+// BENCH_SCALE_SIZES=20000,200000 measures other sizes (a quick look at the whole run).
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { openDatabase } from '@ejdesk/db';
+import { seedScale } from './scale-seed.ts';
 
 const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const at = (name: string) => Object.assign(new URL(server), { pathname: `/${name}` }).toString();
+const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
+const label = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+const done = 'seeded in SQL:';
 
-/** ejdesk_bench_10m from ejdesk_bench_1m, unless it is there; its making timed and kept as its comment. */
-async function growTenfold(from: string, to: string): Promise<void> {
+/** The database of one size, seeded unless a finished seed is there; what its seed took. */
+async function scaleDatabase(size: number): Promise<string> {
+  const name = `ejdesk_scale_${label(size).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: server.toString() });
   await admin.connect();
   try {
-    if ((await admin.query('select 1 from pg_database where datname = $1', [to])).rowCount) return;
-    console.log(`Making ${to}: a copy of ${from} grown tenfold in SQL (once; reused by later runs)...`);
-    const started = Date.now();
-    // A template must have no session: the last run's may take a moment to end.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin.query(`create database ${pg.escapeIdentifier(to)} template ${pg.escapeIdentifier(from)}`);
-        break;
-      } catch (error) {
-        if (attempt === 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+    const [kept] = (
+      await admin.query<{ note: string | null }>(`select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1`, [name])
+    ).rows;
+    if (kept?.note?.startsWith(done)) {
+      console.log(`${name}: ${kept.note}`);
+      return name;
     }
-    const db = new pg.Client({ connectionString: at(to) });
+    if (kept) await admin.query(`drop database ${pg.escapeIdentifier(name)} with (force)`);
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+    const database = await openDatabase({ url: at(name), poolSize: 1 });
+    await database.migrate();
+    await database.close();
+    const db = new pg.Client({ connectionString: at(name) });
     await db.connect();
     try {
-      await db.query(`set maintenance_work_mem = '1GB'`);
-      const indexes = (
-        await db.query<{ name: string; definition: string }>(
-          // Not the key's (a constraint): the table's month partitions carry every index of it.
-          `select indexname as name, indexdef as definition from pg_indexes
-           where tablename = 'ej_records' and indexname not in (select conname from pg_constraint where conrelid = 'ej_records'::regclass)`,
+      console.log(`Making ${name} in SQL (once; reused by later runs)...`);
+      const started = Date.now();
+      await seedScale(db, size);
+      const [counts] = (
+        await db.query<Record<string, string>>(
+          `select (select count(*) from ej_records) as records, (select count(*) from disputes) as disputes,
+                  (select count(*) from journal_transactions) as transactions, (select count(*) from emails) as emails,
+                  (select count(*) from data_files) as files`,
         )
       ).rows;
-      for (const { name } of indexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
-      const columns = (
-        await db.query<{ name: string }>(
-          `select column_name as name from information_schema.columns where table_name = 'ej_records' and column_name <> 'id' order by ordinal_position`,
-        )
-      ).rows.map((c) => c.name);
-      const [{ last }] = (await db.query<{ last: string }>('select max(id) as last from ej_records')).rows as [{ last: string }];
-      for (let copy = 1; copy <= 9; copy++) {
-        const values = columns.map((c) => (c === 'txt_no' ? `txt_no || '-${copy}'` : c));
-        await db.query(`insert into ej_records (${columns.join(', ')}) select ${values.join(', ')} from ej_records where id <= $1 order by id`, [last]);
-        console.log(`  copy ${copy} of 9 in, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-      }
-      for (const { definition } of indexes) await db.query(definition);
-      await db.query('vacuum analyze ej_records, ej_values, ej_counts, ej_id_blocks');
-      const took = `10,000,000 ej_records: ${from}'s 1,000,000 copied nine times in SQL in ${((Date.now() - started) / 1000).toFixed(0)} s`;
-      await db.query(`comment on database ${pg.escapeIdentifier(to)} is ${pg.escapeLiteral(took)}`);
+      const n = (key: string) => Number(counts![key]).toLocaleString('en');
+      const note = `${done} ${n('records')} EJ records (${n('disputes')} disputes), ${n('transactions')} journal transactions, ${n('emails')} emails, ${n('files')} data files in ${((Date.now() - started) / 1000).toFixed(0)} s`;
+      await db.query(`comment on database ${pg.escapeIdentifier(name)} is ${pg.escapeLiteral(note)}`);
+      console.log(`${name}: ${note}`);
     } finally {
       await db.end();
     }
+    return name;
   } finally {
     await admin.end();
   }
 }
 
-const sizes = [1_000_000, 10_000_000];
-const p95s = new Map<string, number[]>();
+/** Each benchmark run at a size: its script and what it is told. */
+const benches = (size: number): [script: string, env: Record<string, string>][] => [
+  ['ej-records.ts', { BENCH_EJ: String(size), BENCH_ONLY: 'shapes' }],
+  ['disputes.ts', { BENCH_EJ: String(size) }],
+  ['emails.ts', { BENCH_EMAILS: String(Math.floor(size / 10)), BENCH_EMAIL_PAGE: '5000', BENCH_CATEGORY_PAGE: '1000' }],
+  ['files.ts', { BENCH_FILES: String(Math.max(7, Math.floor(size / 10))) }],
+  ['journals.ts', { BENCH_EJ: String(size), BENCH_ONLY: 'list' }],
+];
+
+// Each shape's HTTP p95 at each size, under its table's title without the size.
+const p95s = new Map<string, Map<string, number[]>>();
 for (const size of sizes) {
-  if (size === 10_000_000) await growTenfold('ejdesk_bench_1m', 'ejdesk_bench_10m');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./ej-records.ts', import.meta.url).pathname], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      BENCH_DATABASE_NAME: `ejdesk_bench_${size / 1_000_000}m`,
-      BENCH_EJ: String(size),
-      BENCH_ONLY: 'shapes',
-      BENCH_RACE_SECONDS: '0',
-      BENCH_RUNS: process.env.BENCH_RUNS ?? '50',
-    },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const output = child.stdout.toString();
-  process.stdout.write(output);
-  if (child.status !== 0) throw new Error(`bench/ej-records.ts at ${size} records failed (${child.status})`);
-  // Each table line: the shape's name, then HTTP p50, HTTP p95, DB p50, DB p95.
-  for (const line of output.split('\n')) {
-    const m = /^(.{50}) +[\d.]+ +([\d.]+) +[\d.]+ +[\d.]+$/.exec(line);
-    if (m) p95s.set(m[1]!.trim(), [...(p95s.get(m[1]!.trim()) ?? []), Number(m[2])]);
+  const name = await scaleDatabase(size);
+  for (const [script, env] of benches(size)) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env, BENCH_DATABASE_NAME: name, BENCH_RACE_SECONDS: '0', BENCH_RUNS: process.env.BENCH_RUNS ?? '50' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const output = child.stdout.toString();
+    process.stdout.write(output);
+    if (child.status !== 0) throw new Error(`bench/${script} at ${label(size)} failed (${child.status})`);
+    let title = script;
+    for (const line of output.split('\n')) {
+      // A table's title: the sizes in it said otherwise at each size.
+      if (/\(ms\)$/.test(line)) title = line.replace(/, \d+ sequential requests each \(ms\)$/, '').replace(/ at [\d,]+ [\w ]+?( \(|$)/, '$1');
+      // Each table line: the shape's name, then HTTP p50, HTTP p95, DB p50, DB p95.
+      const m = /^(.{50}) +[\d.]+ +([\d.]+) +[\d.]+ +[\d.]+$/.exec(line);
+      if (!m) continue;
+      const shapes = p95s.get(title) ?? p95s.set(title, new Map()).get(title)!;
+      const shape = m[1]!.trim();
+      shapes.set(shape, [...(shapes.get(shape) ?? []), Number(m[2])]);
+    }
   }
 }
-console.log(`\nHTTP p95 (ms) at ${sizes.map((n) => n.toLocaleString('en')).join(' and ')} EJ records\n`);
-console.log(`${'request'.padEnd(50)} ${'1M'.padStart(8)} ${'10M'.padStart(8)} ${'ratio'.padStart(6)}`);
-for (const [name, [small, large]] of p95s) {
-  if (small === undefined || large === undefined) continue;
-  console.log(`${name.padEnd(50)} ${small.toFixed(1).padStart(8)} ${large.toFixed(1).padStart(8)} ${(large / small).toFixed(1).padStart(6)}`);
+
+const [small, large] = sizes as [number, number];
+console.log(`\nHTTP p95 (ms) at ${label(small)} and ${label(large)}, one connection`);
+let worst = { ratio: 0, shape: '' };
+let slowest = { p95: 0, shape: '' };
+for (const [title, shapes] of p95s) {
+  console.log(`\n${title}\n`);
+  console.log(`${'request'.padEnd(50)} ${label(small).padStart(8)} ${label(large).padStart(8)} ${'ratio'.padStart(6)}`);
+  for (const [shape, [a, b]] of shapes) {
+    if (a === undefined || b === undefined) continue;
+    console.log(`${shape.padEnd(50)} ${a.toFixed(1).padStart(8)} ${b.toFixed(1).padStart(8)} ${(b / a).toFixed(1).padStart(6)}`);
+    if (b / a > worst.ratio) worst = { ratio: b / a, shape: `${title}: ${shape}` };
+    if (b > slowest.p95) slowest = { p95: b, shape: `${title}: ${shape}` };
+  }
 }
+console.log(`\nSlowest at ${label(large)}: ${slowest.shape} (${slowest.p95.toFixed(1)} ms); largest growth: ${worst.shape} (x${worst.ratio.toFixed(2)})`);
