@@ -8,28 +8,10 @@
 // id blocks, dispute counts) are kept by their own triggers, per statement; the secondary indexes
 // of the tables written are dropped for the load and built again after, as a bulk load does.
 import pg from 'pg';
+import { seedBanks, seedErrors, seedMsps, seedRemarks, seedResponseCodes } from '@ejdesk/db/seed';
 
-const banks = [
-  ['Apex Bank', 'APX', 'apexbank.example'],
-  ['Coastal Co-operative Bank', 'CCB', 'coastalbank.example'],
-  ['Harbor Bank', 'HRB', 'harborbank.example'],
-  ['Meridian Bank', 'MRD', 'meridianbank.example'],
-  ['Summit National Bank', 'SNB', 'summitnational.example'],
-  ['Unity Bank', 'UNB', 'unitybank.example'],
-  ['Crescent Bank', 'CRS', 'crescentbank.example'],
-  ['Pioneer Bank', 'PNR', 'pioneerbank.example'],
-] as const;
-const msps = ['atlas-atm.example', 'keystone-ms.example', 'orbitcash.example', 'vertexpay.example'];
-const errors = [
-  ['CASH NOT DISPENSED', 'Cash retracted after timeout'],
-  ['PARTIAL DISPENSE', 'Notes rejected to purge bin'],
-  ['HOST TIMEOUT', 'Reversal not received from switch'],
-  ['CARD CAPTURED', 'Card retained, customer debited'],
-  ['SUSPECT TXN', 'Presenter error, cash present sensor'],
-  ['DOUBLE DEBIT', 'Duplicate authorisation at host'],
-];
-const remarks = ['Refund processed', 'EJ shows successful dispense', 'Cash found excess in ATM', 'Under review', 'Chargeback raised', 'Customer credited'];
-const responseCodes = ['00', '05', '51', '68', '91', '96'];
+const banks = seedBanks.map((b) => [b.name, b.code, b.domain] as const);
+const msps = seedMsps.map((m) => m.domain);
 
 const array = (values: readonly string[]) => `array[${values.map((v) => pg.escapeLiteral(v)).join(', ')}]`;
 /** A non-negative 31-bit hash of row i's k-th draw. */
@@ -81,7 +63,7 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
   // The admin lists: each bank mapped to one or two MSPs, as the seed generator does.
   await db.query(
     `insert into bank_msps (msp, bank_name)
-     select (array['Atlas ATM Services', 'Keystone Managed Services', 'Orbit Cash Logistics', 'Vertex Payments'])[1 + (b + x) % 4], (${array(banks.map((b) => b[0]))})[1 + b]
+     select (${array(seedMsps.map((m) => m.name))})[1 + (b + x) % 4], (${array(banks.map((b) => b[0]))})[1 + b]
      from generate_series(0, 7) b, generate_series(0, 1) x where x = 0 or b % 3 = 0`,
   );
   // Every month of the year behind and the next: each its own partition before a row arrives.
@@ -162,9 +144,9 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
               lpad((1000 + ${h('i', 3)} % 999000)::text, 6, '0'), txn, amount,
               case when ${h('i', 4)} % 10 < 7 then amount else (1 + ${h('i', 5)} % (amount / 100)::int) * 100 end,
               case when kind = 'overage' or ${h('i', 6)} % 10 < 2 then (1 + ${h('i', 7)} % 50) * 100 else 0 end,
-              (${array(remarks)})[1 + ${h('i', 8)} % 6], 'REF' || (100000 + ${h('i', 9)} % 900000),
-              (${array(errors.map((e) => e[0]!))})[1 + err], (${array(errors.map((e) => e[1]!))})[1 + err], complaint,
-              lower((${array(errors.map((e) => e[0]!))})[1 + err]) || ' at ATM', (${array(responseCodes)})[1 + ${h('i', 10)} % 6],
+              (${array(seedRemarks)})[1 + ${h('i', 8)} % 6], 'REF' || (100000 + ${h('i', 9)} % 900000),
+              (${array(seedErrors.map((e) => e[0]!))})[1 + err], (${array(seedErrors.map((e) => e[1]!))})[1 + err], complaint,
+              lower((${array(seedErrors.map((e) => e[0]!))})[1 + err]) || ' at ATM', (${array(seedResponseCodes)})[1 + ${h('i', 10)} % 6],
               'disputes@' || (${array(msps)})[1 + ${h('i', 11)} % 4], 'ATM dispute ' || code || ' ' || atm, bank,
               case when kind = 'dispute' then '' else kind || '_' || code || '_' || to_char(txn, 'YYYYMMDD') || '.txt' end,
               ${emailBase!.n}::bigint + 1 + ${h('i', 12)} % ${emails},

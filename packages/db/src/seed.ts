@@ -26,7 +26,8 @@ export interface SeedOptions {
   onProgress?: (table: string, done: number, total: number) => void;
 }
 
-const seedBanks = [
+/** The banks, MSPs and dispute wording of generated data (bench/scale-seed.ts draws from them too). */
+export const seedBanks = [
   { name: 'Apex Bank', code: 'APX', domain: 'apexbank.example' },
   { name: 'Coastal Co-operative Bank', code: 'CCB', domain: 'coastalbank.example' },
   { name: 'Harbor Bank', code: 'HRB', domain: 'harborbank.example' },
@@ -37,14 +38,14 @@ const seedBanks = [
   { name: 'Pioneer Bank', code: 'PNR', domain: 'pioneerbank.example' },
 ] as const;
 
-const seedMsps = [
+export const seedMsps = [
   { name: 'Atlas ATM Services', domain: 'atlas-atm.example' },
   { name: 'Keystone Managed Services', domain: 'keystone-ms.example' },
   { name: 'Orbit Cash Logistics', domain: 'orbitcash.example' },
   { name: 'Vertex Payments', domain: 'vertexpay.example' },
 ] as const;
 
-const errors = [
+export const seedErrors = [
   ['CASH NOT DISPENSED', 'Cash retracted after timeout'],
   ['PARTIAL DISPENSE', 'Notes rejected to purge bin'],
   ['HOST TIMEOUT', 'Reversal not received from switch'],
@@ -52,8 +53,15 @@ const errors = [
   ['SUSPECT TXN', 'Presenter error, cash present sensor'],
   ['DOUBLE DEBIT', 'Duplicate authorisation at host'],
 ] as const;
-const remarks = ['Refund processed', 'EJ shows successful dispense', 'Cash found excess in ATM', 'Under review', 'Chargeback raised', 'Customer credited'];
-const responseCodes = ['00', '05', '51', '68', '91', '96'];
+export const seedRemarks = [
+  'Refund processed',
+  'EJ shows successful dispense',
+  'Cash found excess in ATM',
+  'Under review',
+  'Chargeback raised',
+  'Customer credited',
+];
+export const seedResponseCodes = ['00', '05', '51', '68', '91', '96'];
 
 /** mulberry32: small, fast and deterministic. */
 function prng(seed: number) {
@@ -82,7 +90,7 @@ function randomInstant(rng: Rng, now: Date): Date {
 
 function dispute(rng: Rng, now: Date) {
   const bank = rng.pick(seedBanks);
-  const [shortDesc, ejError] = rng.pick(errors);
+  const [shortDesc, ejError] = rng.pick(seedErrors);
   const txn = randomInstant(rng, now);
   const amount = rng.int(1, 200) * 100;
   return {
@@ -94,13 +102,13 @@ function dispute(rng: Rng, now: Date) {
     amount,
     dispute_amt: rng.next() < 0.7 ? amount : rng.int(1, amount / 100) * 100,
     overage: rng.next() < 0.2 ? rng.int(1, 50) * 100 : 0,
-    msp_remarks: rng.pick(remarks),
+    msp_remarks: rng.pick(seedRemarks),
     msp_ref_no: `REF${rng.int(100000, 999999)}`,
     short_desc: shortDesc,
     ej_error: ejError,
     complaint: new Date(Math.min(now.getTime(), txn.getTime() + rng.int(0, 10) * day)),
     short_description: `${shortDesc.toLowerCase()} at ATM`,
-    response_code: rng.pick(responseCodes),
+    response_code: rng.pick(seedResponseCodes),
   };
 }
 
