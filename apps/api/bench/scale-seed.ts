@@ -20,7 +20,7 @@ const h = (i: string, k: number) => `(hashint8(${i} * 32 + ${k})::bigint & 21474
 const chunk = 1_000_000;
 const perJournal = 200;
 const journalDays = 50;
-export const journalStart = '2026-10-01';
+const journalStart = '2026-10-01';
 
 const seconds = (started: number) => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
