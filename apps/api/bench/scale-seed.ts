@@ -44,6 +44,26 @@ async function secondaryIndexes(db: pg.Client, table: string): Promise<{ name: s
   }));
 }
 
+type Reference = { name: string; definition: string };
+
+/** A table's foreign keys, dropped for a load: checked once for the whole table after it instead of row by row. */
+async function dropReferences(db: pg.Client, table: string): Promise<Reference[]> {
+  const references = (
+    await db.query<Reference>(
+      `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = $1::regclass and contype = 'f'`,
+      [table],
+    )
+  ).rows;
+  for (const { name } of references) await db.query(`alter table ${pg.escapeIdentifier(table)} drop constraint ${pg.escapeIdentifier(name)}`);
+  return references;
+}
+
+async function addReferences(db: pg.Client, table: string, references: Reference[]): Promise<void> {
+  for (const { name, definition } of references) {
+    await db.query(`alter table ${pg.escapeIdentifier(table)} add constraint ${pg.escapeIdentifier(name)} ${definition}`);
+  }
+}
+
 /**
  * The tables a load writes, and the derived tables their triggers write: their secondary indexes
  * (the trigram ones most: a GIN insert per distinct card value) dropped for the load.
@@ -74,12 +94,7 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
 
   // The records' references to their email and file, checked once for the whole table after the
   // load instead of row by row (a tenth of the insert's time).
-  const references = (
-    await db.query<{ name: string; definition: string }>(
-      `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = 'ej_records'::regclass and contype = 'f'`,
-    )
-  ).rows;
-  for (const { name } of references) await db.query(`alter table ej_records drop constraint ${pg.escapeIdentifier(name)}`);
+  const references = await dropReferences(db, 'ej_records');
   const dropped = new Map<string, { name: string; definition: string }[]>();
   for (const table of loaded) {
     const indexes = await secondaryIndexes(db, table);
@@ -202,7 +217,7 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
     for (const { definition } of indexes) await db.query(definition);
     log(`  ${table}: ${indexes.length} indexes built, ${seconds(started)}`);
   }
-  for (const { name, definition } of references) await db.query(`alter table ej_records add constraint ${pg.escapeIdentifier(name)} ${definition}`);
+  await addReferences(db, 'ej_records', references);
   log(`  ej_records: ${references.length} references checked, ${seconds(started)}`);
   await db.query('vacuum analyze emails, email_subjects, data_files, file_values, ej_records, ej_values, ej_counts, journals, journal_transactions');
   log(`  vacuumed and analyzed, ${seconds(started)}`);
@@ -211,9 +226,13 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
   // transaction and card are set, so a dispute is one key's records, opened by the first), but in
   // an order that writes each row once: the disputes, their clocks (dispute_clocks_refresh, the
   // rules' own), most of those whose clock started over ten days ago resolved, about one in ten
-  // late (as src/seed.ts), and only then the links, which copy their dispute's clock as they are
-  // written (dispute_record_fill). Linking first, as the ingester does mail by mail, rewrites every
-  // link twice more: 800,000 took minutes.
+  // late (as src/seed.ts), their rule-set deadlines, and only then the links. Linking first, as
+  // the ingester does mail by mail, rewrites every link twice more: 800,000 took minutes.
+  // The rule-set deadline triggers would compute each new dispute's clocks, then each resolved
+  // one's again: off for the load, and dispute_rule_deadlines_refresh(NULL) run once after it,
+  // which reads only the open disputes (what the triggers leave, a third of the time).
+  const deadlineTriggers = ['dispute_rule_deadlines_insert', 'dispute_rule_deadlines_update'];
+  for (const name of deadlineTriggers) await db.query(`alter table disputes disable trigger ${name}`);
   await db.query(
     `insert into disputes (atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, first_record_id)
      select distinct on (atm_id, txt_no, card_no) atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, id
@@ -229,15 +248,32 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
      where clock_started_on < current_date - 10 and id % 10 < 8`,
   );
   log(`  disputes older than ten days resolved, ${seconds(started)}`);
+  for (const name of deadlineTriggers) await db.query(`alter table disputes enable trigger ${name}`);
+  await db.query('select dispute_rule_deadlines_refresh(null)');
+  log(`  rule-set deadlines set, ${seconds(started)}`);
+
+  // The links, each with its dispute's clock and its record's date, bank and sender: the copies
+  // dispute_record_fill takes row by row (three key lookups each), taken here by one join; the
+  // dispute's journal verdict is null (no journal evidence yet). Its indexes and its reference
+  // to disputes are made after, over the whole table.
   const links = await secondaryIndexes(db, 'dispute_records');
   for (const { name } of links) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
+  const linkReferences = await dropReferences(db, 'dispute_records');
+  await db.query('alter table dispute_records disable trigger dispute_record_fill');
   await db.query(
-    `insert into dispute_records (record_id, dispute_id)
-     select r.id, d.id from ej_records r join disputes d on d.atm_id = r.atm_id and d.txt_no = r.txt_no and d.card_no = r.card_no
+    `insert into dispute_records (record_id, dispute_id, open, due_date, clock_started_on, penalty_per_day, currency, settled_penalty,
+                                  next_deadline, transaction_date, bank_name, mail_received_from)
+     select r.id, d.id, d.status <> 'resolved', d.due_date, d.clock_started_on, d.penalty_per_day, d.currency,
+            case when d.status = 'resolved' then coalesce(greatest(0, d.stopped_on - d.due_date), 0) * d.penalty_per_day end,
+            d.next_deadline, r.transaction_date, r.bank_name, r.mail_received_from
+     from ej_records r join disputes d on d.atm_id = r.atm_id and d.txt_no = r.txt_no and d.card_no = r.card_no
      where r.kind = 'dispute'`,
   );
-  for (const { definition } of links) await db.query(definition);
+  await db.query('alter table dispute_records enable trigger dispute_record_fill');
   log(`  dispute records linked, ${seconds(started)}`);
+  for (const { definition } of links) await db.query(definition);
+  await addReferences(db, 'dispute_records', linkReferences);
+  log(`  dispute_records: ${links.length} indexes built, ${seconds(started)}`);
   await db.query('vacuum analyze');
   log(`  seeded in ${seconds(started)}`);
 }
