@@ -5,7 +5,8 @@
 // its own and one connection at a time: the EJ table's filter shapes (bench/ej-records.ts), the
 // dispute desk (bench/disputes.ts), the email lists (bench/emails.ts), the file list
 // (bench/files.ts) and the Journals list (bench/journals.ts); then each shape's p95 side by side.
-// BENCH_SCALE_SIZES=20000,200000 measures other sizes (a quick look at the whole run).
+// BENCH_SCALE_SIZES=20000,200000 measures other sizes (a quick look at the whole run);
+// BENCH_ONLY=seed makes the databases and measures nothing.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { openDatabase } from '@ejdesk/db';
@@ -72,6 +73,10 @@ const benches = (size: number): [script: string, env: Record<string, string>][] 
 
 // Each shape's HTTP p95 at each size, under its table's title without the size.
 const p95s = new Map<string, Map<string, number[]>>();
+if (process.env.BENCH_ONLY === 'seed') {
+  for (const size of sizes) await scaleDatabase(size);
+  process.exit(0);
+}
 for (const size of sizes) {
   const name = await scaleDatabase(size);
   for (const [script, env] of benches(size)) {
