@@ -1,6 +1,6 @@
 // The dispute table's pages filtered or ordered by the clock, read from dispute_records' copies of
 // it, and the pages of a few matches.
-import { and, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import { type Count, countRows } from '../counts/index.ts';
 import { copiedClockCondition, copiedPenalty, disputeCounts, disputeRecords } from '../disputes/index.ts';
@@ -11,7 +11,6 @@ import {
   clockFiltered,
   ejConditions,
   type EjFilters,
-  ejRecordColumns,
   holding,
   matchValues,
   recordClockCondition,
@@ -20,7 +19,7 @@ import {
   valueFields,
   withoutClock,
 } from './filters.ts';
-import { clockOrdered, complaintBound, type EjOrder, ejOrderFields, orderTerms, pageOf } from './orders.ts';
+import { clockOrdered, type EjOrder, ejOrderFields, orderTerms, rangePage, rowsInOrder } from './orders.ts';
 import { ejRecords } from './schema.ts';
 
 /**
@@ -76,11 +75,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     const where = and(base, set.condition);
     // The due-date sets' ids are read first already: the order's index then serves their page.
     const few = exact && count <= FEW_MATCHES && !set.read;
-    return {
-      count,
-      exact,
-      rows: few ? await fewPage(db, where, page, order) : await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order),
-    } satisfies PageOf<unknown>;
+    return { count, exact, rows: few ? await fewPage(db, where, page, order) : await rangePage(db, filters, where, page, order) } satisfies PageOf<unknown>;
   }
   return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
 }
@@ -123,14 +118,6 @@ export async function fewPage(db: Db, where: SQL | undefined, page: Page, order:
     db,
     picked.map((p) => Number(p.id)),
   );
-}
-
-/** The records of these ids, in this order. */
-export async function rowsInOrder(db: Db, ids: number[]) {
-  if (ids.length === 0) return [];
-  const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
-  const at = new Map(ids.map((id, i) => [id, i]));
-  return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
 }
 
 /** Up to this many records, a due-date quick filter's own records are read first. */

@@ -4,7 +4,8 @@
 import { and } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import type { Page, PageOf } from '../filters.ts';
-import { clockOrderedIds, countWhere, fewPage, rowsInOrder } from './clock-pages.ts';
+import { clockOrderedIds, countWhere, fewPage } from './clock-pages.ts';
+import { rowsInOrder } from './orders.ts';
 import { ejConditions, type EjFilters, followUpSet, withoutClock } from './filters.ts';
 import { clockOrdered, type EjOrder } from './orders.ts';
 

@@ -19,7 +19,7 @@ import {
   sumOfValues,
   textFilters,
 } from './filters.ts';
-import { clockOrdered, complaintBound, type EjOrder, newestFirst, orderTerms, pageOf } from './orders.ts';
+import { clockOrdered, type EjOrder, newestFirst, orderTerms, pageOf, rangePage } from './orders.ts';
 import { ejIdBlocks, type EjRecordKind, ejRecords } from './schema.ts';
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
@@ -109,7 +109,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
       return { count: await kindTotal(db, filters.kind), rows: await unfilteredPage(db, filters.kind, page, order) } satisfies PageOf<unknown>;
     return {
       count: await countFromEjCounts(db, filters),
-      rows: await pageOf(db, and(ejConditions(filters), await complaintBound(db, filters, order)), page, order),
+      rows: await rangePage(db, filters, ejConditions(filters), page, order),
     } satisfies PageOf<unknown>;
   }
   if (texts.length === 1 && !filters.startDate && !filters.endDate) {
@@ -131,5 +131,5 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
   if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
   const onlyCounted = !filters.atmId && !filters.cardNo && !filters.mailSubject; // bank, sender, dates
   const { n: count, exact } = onlyCounted ? { n: await countFromEjCounts(db, filters), exact: true } : await countWhere(db, where, filters);
-  return { count, exact, rows: await pageOf(db, and(where, await complaintBound(db, filters, order)), page, order) } satisfies PageOf<unknown>;
+  return { count, exact, rows: await rangePage(db, filters, where, page, order) } satisfies PageOf<unknown>;
 }

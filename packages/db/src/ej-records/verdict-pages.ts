@@ -7,7 +7,8 @@ import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import { copiedClockCondition, disputeRecords } from '../disputes/index.ts';
 import type { Page, PageOf } from '../filters.ts';
-import { clockOrderedIds, countWhere, FEW_MATCHES, fewPage, narrowedConditions, rowsInOrder } from './clock-pages.ts';
+import { clockOrderedIds, countWhere, FEW_MATCHES, fewPage, narrowedConditions } from './clock-pages.ts';
+import { rowsInOrder } from './orders.ts';
 import { ageOf, clockFiltered, type EjFilters, todayOf, verdictCondition, verdictSet } from './filters.ts';
 import { clockOrdered, type EjOrder, pageOf } from './orders.ts';
 
