@@ -135,19 +135,20 @@ const MERGED_DEPTH = 2000;
  * days x (skip + page size) entries, whatever the table's size.
  */
 export async function rangePage(db: Db, filters: EjFilters, where: SQL | undefined, page: Page, order: EjOrder) {
-  const bounds = await pageBounds(db, filters, order);
-  if (bounds === null) return [];
-  const bounded = and(where, bounds) ?? sql`true`;
   const { startDate, endDate } = filters;
   const days = startDate && endDate ? (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000 + 1 : NaN;
   const depth = page.page * page.pageSize;
-  if (order.field !== 'id' || !(days >= 1 && days <= MERGED_DAYS) || depth > MERGED_DEPTH) return pageOf(db, bounded, page, order);
+  if (order.field !== 'id' || !(days >= 1 && days <= MERGED_DAYS) || depth > MERGED_DEPTH) {
+    const bounds = await pageBounds(db, filters, order);
+    return bounds === null ? [] : pageOf(db, and(where, bounds), page, order);
+  }
+  // Each day's walk reads a month's partition from one index entry: no month bound needed.
   const direction = sql.raw(order.descending ? 'desc' : 'asc');
   const picked = await queryRows<{ id: number | string }>(
     db,
     sql`select r.id from generate_series(${startDate}::date, ${endDate}::date, interval '1 day') as d(day)
         cross join lateral (
-          select ${ejRecords.id} as id from ${ejRecords} where ${bounded} and ${ejRecords.transactionDate} = d.day::date
+          select ${ejRecords.id} as id from ${ejRecords} where ${where ?? sql`true`} and ${ejRecords.transactionDate} = d.day::date
           order by ${ejRecords.id} ${direction} limit ${depth}
         ) r
         order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
