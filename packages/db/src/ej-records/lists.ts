@@ -3,7 +3,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page, PageOf } from '../filters.ts';
-import { clockPage, countWhere, narrowedConditions } from './clock-pages.ts';
+import { clockPage, countWhere, FEW_MATCHES, fewPage, narrowedConditions } from './clock-pages.ts';
 import { followUpPage } from './follow-up-pages.ts';
 import { verdictPage } from './verdict-pages.ts';
 import {
@@ -123,9 +123,13 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
         return { count: total, exact, rows: await atmOrderedPage(db, filters.kind, field, values, page, order) } satisfies PageOf<unknown>;
     }
     // Only a count known exact says the values are few (an estimate past the bound never is).
-    const where =
-      exact && total < few ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
-    return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
+    const narrowed = exact && total < few;
+    const where = narrowed ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    // Few records are all read by their values and ordered: the order's walk met them scattered
+    // over every month's partition, and read each month until its first one (a card's last four
+    // digits, 84 records at 1,000,000: 60 ms).
+    const rows = narrowed && total <= FEW_MATCHES ? await fewPage(db, where, page, order) : await pageOf(db, where, page, order);
+    return { count: total, exact, rows } satisfies PageOf<unknown>;
   }
   const where = await narrowedConditions(db, filters, texts);
   if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
