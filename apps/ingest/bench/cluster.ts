@@ -5,6 +5,9 @@
 //   processes, each run into a fresh database: messages per second from start to the last one processed.
 // On two cores the load generator, nginx, the instances and PostgreSQL share the machine: the ratios
 // show the contention, as they are.
+// BENCH_CLUSTER_DATABASE=ejdesk_scale_10m (a database `pnpm bench scale` made) measures the lists'
+// shapes on that database instead, and nothing else: every list's first page, a week, a card's
+// last digits, all seven EJ filters, the dispute desk's clock filters, emails, files and journals.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -19,15 +22,41 @@ import { freshDatabase } from './databases.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
 const key = randomBytes(32);
-const operator = { email: 'bench@ejdesk.local', password: randomBytes(12).toString('hex') };
+// A new operator each run: a scale database is kept between runs.
+const operator = { email: `bench-${randomBytes(4).toString('hex')}@ejdesk.local`, password: randomBytes(12).toString('hex') };
 const autocannon = new URL('../../api/node_modules/.bin/autocannon', import.meta.url).pathname;
 
+const scaleDatabase = process.env.BENCH_CLUSTER_DATABASE;
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+const table = '/api/scrape/extract/email/data/pagination/?page_size=10';
+const week = `start_date=${day(60)}&end_date=${day(54)}`;
+/** The shapes measured on a scale database: each list's, the broad and the combined ones. */
+const scaleRequests = [
+  ['the EJ table, first page', table],
+  ['the EJ table, a week', `${table}&${week}`],
+  ['the EJ table, card_no=XXXXXX1024', `${table}&card_no=XXXXXX1024`],
+  ['the EJ table, card_no=XXXXXX (broad)', `${table}&card_no=XXXXXX`],
+  ['the EJ table, all seven filters', `${table}&${week}&atm_id=HRB&bank_name=harbor&card_no=XXXXXX&mail_subject=dispute&mail_received_from=example`],
+  ['the EJ table, page 10,000', `${table}&page=10000`],
+  ['disputes, tat=breached', `${table}&tat=breached`],
+  ['disputes, tat=open + a week', `${table}&tat=open&${week}`],
+  ['disputes, ordering=next_deadline', `${table}&ordering=next_deadline`],
+  ['/all-email, first page', '/api/scrape/email/to/json/pagination/?page_size=10'],
+  ['/all-email, subject_name=dispute', '/api/scrape/email/to/json/pagination/?page_size=10&subject_name=dispute'],
+  ['text files, name=HRB', '/api/scrape/text/email/data/pagination/?page_size=10&name=HRB'],
+  ['the Journals list, a week', '/api/journals/?day_from=2026-10-10&day_to=2026-10-16'],
+] as const;
+
 async function requestsPerSecond(): Promise<void> {
-  const url = await freshDatabase('ejdesk_bench_cluster', key);
-  const database = await openDatabase({ url });
-  await seed(database.db, { emails: 5000, ej: 100_000, filesPerKind: 100 });
-  await database.db.execute(sql`vacuum analyze`);
-  await database.close();
+  const url = scaleDatabase
+    ? Object.assign(new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'), { pathname: `/${scaleDatabase}` }).toString()
+    : await freshDatabase('ejdesk_bench_cluster', key);
+  if (!scaleDatabase) {
+    const database = await openDatabase({ url });
+    await seed(database.db, { emails: 5000, ej: 100_000, filesPerKind: 100 });
+    await database.db.execute(sql`vacuum analyze`);
+    await database.close();
+  }
 
   const env = {
     DATABASE_URL: url,
@@ -46,14 +75,16 @@ async function requestsPerSecond(): Promise<void> {
   const apis: ApiProcess[] = [];
   for (let i = 0; i < 2; i++) apis.push(await startApiProcess({ ...env, API_PORT: String(await freePort()), LOGIN_MAX_FAILURES: '1000' }));
   for (const api of apis) await api.waitFor('/api/ready', 200);
-  const requests = [
-    ['the EJ table, first page', '/api/scrape/extract/email/data/pagination/?page_size=10'],
-    ['the EJ table, filtered by bank', '/api/scrape/extract/email/data/pagination/?page_size=10&bank_name=harbor'],
-    [
-      'the dashboard counts (this month)',
-      `/api/scrape/email/dashboard/count/?date=${new Date().getUTCFullYear()}-${new Date().toLocaleString('en', { month: 'short', timeZone: 'UTC' })}`,
-    ],
-  ] as const;
+  const requests = scaleDatabase
+    ? scaleRequests
+    : ([
+        ['the EJ table, first page', '/api/scrape/extract/email/data/pagination/?page_size=10'],
+        ['the EJ table, filtered by bank', '/api/scrape/extract/email/data/pagination/?page_size=10&bank_name=harbor'],
+        [
+          'the dashboard counts (this month)',
+          `/api/scrape/email/dashboard/count/?date=${new Date().getUTCFullYear()}-${new Date().toLocaleString('en', { month: 'short', timeZone: 'UTC' })}`,
+        ],
+      ] as const);
   console.log('Requests per second through nginx, 16 connections for 10 s (autocannon): req/s, p50 / p99 ms\n');
   console.log(`${'request'.padEnd(36)} ${'1 instance'.padStart(22)} ${'2 instances'.padStart(22)} ${'ratio'.padStart(6)}`);
   const rows = new Map<string, string[]>();
@@ -128,5 +159,5 @@ async function ingestRates(): Promise<void> {
 }
 
 await requestsPerSecond();
-await ingestRates();
+if (!scaleDatabase) await ingestRates();
 process.exit(0);
