@@ -142,13 +142,18 @@ export async function rangePage(db: Db, filters: EjFilters, where: SQL | undefin
     const bounds = await pageBounds(db, filters, order);
     return bounds === null ? [] : pageOf(db, and(where, bounds), page, order);
   }
-  // Each day's walk reads a month's partition from one index entry: no month bound needed.
+  // Each day's walk reads a month's partition from one index entry: no month bound needed. The
+  // other conditions are one opaque test (CASE): the planner multiplied the text filters'
+  // guesses to almost no match, read each day whole and sorted it (20 ms for a week of five text
+  // filters at 1,000,000 records, ten times the day's records at 10,000,000) instead of walking
+  // the day in id order until the page's records turn up (1 ms).
   const direction = sql.raw(order.descending ? 'desc' : 'asc');
   const picked = await queryRows<{ id: number | string }>(
     db,
     sql`select r.id from generate_series(${startDate}::date, ${endDate}::date, interval '1 day') as d(day)
         cross join lateral (
-          select ${ejRecords.id} as id from ${ejRecords} where ${where ?? sql`true`} and ${ejRecords.transactionDate} = d.day::date
+          select ${ejRecords.id} as id from ${ejRecords}
+          where ${ejRecords.kind} = ${filters.kind} and ${ejRecords.transactionDate} = d.day::date and (case when ${where ?? sql`true`} then true else false end)
           order by ${ejRecords.id} ${direction} limit ${depth}
         ) r
         order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
