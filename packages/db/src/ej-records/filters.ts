@@ -254,8 +254,15 @@ export const holding = (field: ValueField, values: string[]) => sql`${valueField
 const kindRecords = (kind: EjRecordKind) =>
   sql`(select coalesce(sum(${ejValues.n}), 0) from ${ejValues} where ${ejValues.kind} = ${kind} and ${ejValues.field} = 'bank_name' and ${ejValues.n} > 0)`;
 
-/** Under this many of the kind's records, a match is sparse (DENSE of them, rounded up). */
-const denseThreshold = (kind: EjRecordKind) => sql`ceil(${kindRecords(kind)} * ${DENSE})::bigint`;
+/** At most this many records make a sparse match, whatever the table's size... */
+const SPARSE_MOST = 5_000;
+
+/**
+ * Under this many of the kind's records, a match is sparse (DENSE of them, rounded up, and at most
+ * SPARSE_MOST): its values are read whole and looked up. The share alone grew with the table (a
+ * broad card filter read 160,000 values at 10,000,000 records to learn it was dense).
+ */
+const denseThreshold = (kind: EjRecordKind) => sql`least(ceil(${kindRecords(kind)} * ${DENSE})::bigint, ${SPARSE_MOST})`;
 
 export async function kindTotal(db: Db, kind: EjRecordKind): Promise<number> {
   const [row] = await queryRows<{ n: string }>(db, sql`select ${kindRecords(kind)} as n`);
