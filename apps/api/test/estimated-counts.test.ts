@@ -104,6 +104,18 @@ describe.each(backends)('estimated counts on %s', (backend) => {
     expect(countCacheStats().misses).toBe(missed + 1);
   });
 
+  it('keeps a one-filter count, summed from the value counts, until a write', async () => {
+    const query = 'card_no=XXXX&page=last&page_size=4';
+    const before = await get(query);
+    const { hits, misses } = countCacheStats();
+    expect(await get(query)).toEqual(before);
+    expect(countCacheStats().hits).toBeGreaterThan(hits);
+    expect(countCacheStats().misses).toBe(misses);
+    await t.database.db.insert(ejRecords).values(record(31));
+    await t.database.db.execute(sql`select dispute_records_link(null)`);
+    expect(await get(query)).toMatchObject({ count: before.count + 1, count_exact: true });
+  });
+
   it('estimates the file lists and the Journals list too, and Last counts them exactly', async () => {
     await t.database.db.insert(dataFiles).values(
       Array.from({ length: 20 }, (_, i) => ({

@@ -27,7 +27,7 @@ export const exactCounting: Counting = { upTo: Number.MAX_SAFE_INTEGER, exact: t
 
 const dialect = new PgDialect();
 /** Counts kept per database (a process may open several: the tests do), newest last; a few hundred filters' worth. */
-const caches = new WeakMap<object, Map<string, { version: string; count: Count }>>();
+const caches = new WeakMap<object, Map<string, { version: string; answer: unknown }>>();
 const CACHED = 500;
 const stats = { hits: 0, misses: 0 };
 
@@ -40,12 +40,35 @@ export const countCacheStats = () => ({ ...stats });
  */
 export async function countRows(db: Db, from: SQL, where: SQL | undefined, tables: string[], counting: Counting = listCounting): Promise<Count> {
   const matching = sql`select 1 from ${from}${where ? sql` where ${where}` : sql``}`;
-  // Within a caller's transaction (its own snapshot, maybe its own writes): counted, not cached.
-  if (db instanceof PgTransaction) return compute(db as unknown as Db, matching, counting);
-  const asked = dialect.sqlToQuery(matching);
+  return keptAnswer(
+    db,
+    matching,
+    tables,
+    (read) => compute(read, matching, counting),
+    // An exact count answers either way; an estimate only a list's count.
+    (kept) => kept.exact || !counting.exact,
+  );
+}
+
+/**
+ * The answer `compute` gives to the question `asked` (a statement and its parameters), reusing one
+ * computed on the same data: kept with the write version of `tables` (every table it reads), read
+ * in the same snapshot as the answer, so that an answer from before a write is never returned.
+ * `usable`: whether a kept answer serves this asking too.
+ */
+export async function keptAnswer<T>(
+  db: Db,
+  asked: SQL,
+  tables: string[],
+  compute: (read: Db) => Promise<T>,
+  usable: (kept: T) => boolean = () => true,
+): Promise<T> {
+  // Within a caller's transaction (its own snapshot, maybe its own writes): computed, not kept.
+  if (db instanceof PgTransaction) return compute(db as unknown as Db);
+  const query = dialect.sqlToQuery(asked);
   // Hashed: a filter's exact values may be a long list, and a few hundred are kept.
   const key = createHash('sha256')
-    .update(JSON.stringify([asked.sql, asked.params]))
+    .update(JSON.stringify([query.sql, query.params]))
     .digest('base64');
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
@@ -57,19 +80,18 @@ export async function countRows(db: Db, from: SQL, where: SQL | undefined, table
       );
       const version = row!.version;
       const kept = cache.get(key);
-      // An exact count answers either way; an estimate only a list's count.
-      if (kept && kept.version === version && (kept.count.exact || !counting.exact)) {
+      if (kept && kept.version === version && usable(kept.answer as T)) {
         stats.hits += 1;
         cache.delete(key);
         cache.set(key, kept);
-        return kept.count;
+        return kept.answer as T;
       }
       stats.misses += 1;
-      const count = await compute(tx as unknown as Db, matching, counting);
+      const answer = await compute(tx as unknown as Db);
       cache.delete(key);
-      cache.set(key, { version, count });
+      cache.set(key, { version, answer });
       if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
-      return count;
+      return answer;
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

@@ -2,7 +2,7 @@
 // distinct filter values (ej_values) a substring filter is matched against and counted from.
 import { and, type AnyColumn, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
-import { type Counting, listCounting, plannedRows } from '../counts/index.ts';
+import { type Counting, keptAnswer, listCounting, plannedRows } from '../counts/index.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
@@ -226,16 +226,23 @@ export async function sumOfValues(
 ): Promise<{ total: number; few: number; exact: boolean }> {
   const matching = sql`select ${ejValues.n} as n from ${ejValues} where ${valuesOf(kind, field, text)}`;
   const bounded = counting.exact ? matching : sql`${matching} limit ${counting.upTo + 1}`;
-  const [row] = await queryRows<{ total: string; read: string; few: string }>(
+  const summed = sql`select coalesce(sum(n), 0) as total, count(*) as read, ${denseThreshold(kind)} as few from (${bounded}) v`;
+  // Kept with the records' write version (ej_values is theirs, written with them), as a count is.
+  return keptAnswer(
     db,
-    sql`select coalesce(sum(n), 0) as total, count(*) as read, ${denseThreshold(kind)} as few from (${bounded}) v`,
+    summed,
+    ['ej_records'],
+    async (read) => {
+      const [row] = await queryRows<{ total: string; read: string; few: string }>(read, summed);
+      const total = Number(row?.total ?? 0);
+      const few = Number(row?.few ?? 0);
+      const seen = Number(row?.read ?? 0);
+      if (counting.exact || seen <= counting.upTo) return { total, few, exact: true };
+      const values = await plannedRows(read, matching);
+      return { total: Math.max(total, Math.round((total / seen) * values)), few, exact: false };
+    },
+    (kept) => kept.exact || !counting.exact,
   );
-  const total = Number(row?.total ?? 0);
-  const few = Number(row?.few ?? 0);
-  const read = Number(row?.read ?? 0);
-  if (counting.exact || read <= counting.upTo) return { total, few, exact: true };
-  const values = await plannedRows(db, matching);
-  return { total: Math.max(total, Math.round((total / read) * values)), few, exact: false };
 }
 
 /** The values matching the text (a sparse match: few). */
