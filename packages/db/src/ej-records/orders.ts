@@ -1,6 +1,6 @@
 // The dispute table's orders (each walking an index) and the page of records under a condition in
 // one of them.
-import { and, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, type AnyColumn, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page } from '../filters.ts';
 import { ejConditions, type EjFilters, ejRecordColumns } from './filters.ts';
@@ -135,33 +135,53 @@ const MERGED_DEPTH = 2000;
  * days x (skip + page size) entries, whatever the table's size.
  */
 export async function rangePage(db: Db, filters: EjFilters, where: SQL | undefined, page: Page, order: EjOrder) {
-  const { startDate, endDate } = filters;
-  const days = startDate && endDate ? (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000 + 1 : NaN;
-  const depth = page.page * page.pageSize;
-  if (order.field !== 'id' || !(days >= 1 && days <= MERGED_DAYS) || depth > MERGED_DEPTH) {
+  if (order.field !== 'id' || !dayMerged(filters, page)) {
     const bounds = await pageBounds(db, filters, order);
     return bounds === null ? [] : pageOf(db, and(where, bounds), page, order);
   }
-  // Each day's walk reads a month's partition from one index entry: no month bound needed. The
-  // other conditions are one opaque test (CASE): the planner multiplied the text filters'
-  // guesses to almost no match, read each day whole and sorted it (20 ms for a week of five text
-  // filters at 1,000,000 records, ten times the day's records at 10,000,000) instead of walking
-  // the day in id order until the page's records turn up (1 ms).
-  const direction = sql.raw(order.descending ? 'desc' : 'asc');
+  // Each day's walk reads a month's partition from one index entry: no month bound needed.
+  const ids = await dayMergedIds(db, filters, page, order.descending, {
+    id: ejRecords.id,
+    from: sql`${ejRecords} where ${ejRecords.kind} = ${filters.kind} and ${ejRecords.transactionDate}`,
+    where,
+  });
+  return rowsInOrder(db, ids);
+}
+
+/** Whether a page of the filters' date range is merged from its days (dayMergedIds). */
+export function dayMerged(filters: Pick<EjFilters, 'startDate' | 'endDate'>, page: Page): boolean {
+  const { startDate, endDate } = filters;
+  const days = startDate && endDate ? (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000 + 1 : NaN;
+  return days >= 1 && days <= MERGED_DAYS && page.page * page.pageSize <= MERGED_DEPTH;
+}
+
+/**
+ * The page's ids in id order, each day of the range walked from a (day, id) index and merged.
+ * `from`: the table and the condition naming the day column (`... and day_column`), followed by
+ * `= day`. The other conditions are one opaque test (CASE): the planner multiplied the text
+ * filters' guesses to almost no match, read each day whole and sorted it (20 ms for a week of
+ * five text filters at 1,000,000 records, ten times the day's records at 10,000,000) instead of
+ * walking the day in id order until the page's records turn up (1 ms).
+ */
+export async function dayMergedIds(
+  db: Db,
+  filters: Pick<EjFilters, 'startDate' | 'endDate'>,
+  page: Page,
+  descending: boolean,
+  table: { id: SQL | AnyColumn; from: SQL; where: SQL | undefined },
+): Promise<number[]> {
+  const depth = page.page * page.pageSize;
+  const direction = sql.raw(descending ? 'desc' : 'asc');
   const picked = await queryRows<{ id: number | string }>(
     db,
-    sql`select r.id from generate_series(${startDate}::date, ${endDate}::date, interval '1 day') as d(day)
+    sql`select r.id from generate_series(${filters.startDate}::date, ${filters.endDate}::date, interval '1 day') as d(day)
         cross join lateral (
-          select ${ejRecords.id} as id from ${ejRecords}
-          where ${ejRecords.kind} = ${filters.kind} and ${ejRecords.transactionDate} = d.day::date and (case when ${where ?? sql`true`} then true else false end)
-          order by ${ejRecords.id} ${direction} limit ${depth}
+          select ${table.id} as id from ${table.from} = d.day::date and (case when ${table.where ?? sql`true`} then true else false end)
+          order by ${table.id} ${direction} limit ${depth}
         ) r
         order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
   );
-  return rowsInOrder(
-    db,
-    picked.map((p) => Number(p.id)),
-  );
+  return picked.map((p) => Number(p.id));
 }
 
 /** The records of these ids, in the ids' order. */
