@@ -25,6 +25,12 @@ export const benches = {
     about:
       'Every list shape at 10,000,000 EJ records and journal transactions beside 1,000,000 (each database generated in SQL), with the time each seed took.',
   },
+  'scale-cluster': {
+    filter: '@ejdesk/ingest',
+    script: 'bench:cluster:scale',
+    about:
+      'Requests per second on every list shape at 10,000,000 EJ records (the database pnpm bench scale made), through nginx to one and to two API instances, 16 connections.',
+  },
   disputes: {
     filter: '@ejdesk/api',
     script: 'bench:disputes',

@@ -12,6 +12,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { openDatabase, queryRows } from '@ejdesk/db';
 import { seed } from '@ejdesk/db/seed';
 import { startApiProcess, startNginx, type ApiProcess } from '@ejdesk/api/test-helpers';
@@ -48,6 +49,13 @@ const scaleRequests = [
 ] as const;
 
 async function requestsPerSecond(): Promise<void> {
+  if (scaleDatabase) {
+    const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [scaleDatabase]);
+    await admin.end();
+    if (!rowCount) throw new Error(`No database ${scaleDatabase}: pnpm bench scale makes it.`);
+  }
   const url = scaleDatabase
     ? Object.assign(new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'), { pathname: `/${scaleDatabase}` }).toString()
     : await freshDatabase('ejdesk_bench_cluster', key);
