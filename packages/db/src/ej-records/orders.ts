@@ -116,7 +116,7 @@ async function receivedBound(db: Db, filters: EjFilters): Promise<SQL | undefine
  * holding the date range (receivedBound) and, in complaint order, the range's complaint dates.
  * Null when no record is in the range.
  */
-export async function pageBounds(db: Db, filters: EjFilters, order: EjOrder): Promise<SQL | undefined | null> {
+async function pageBounds(db: Db, filters: EjFilters, order: EjOrder): Promise<SQL | undefined | null> {
   const received = await receivedBound(db, filters);
   return received === null ? null : and(received, await complaintBound(db, filters, order));
 }
