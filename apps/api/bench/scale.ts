@@ -66,7 +66,7 @@ async function scaleDatabase(size: number): Promise<string> {
 const benches = (size: number): [script: string, env: Record<string, string>][] => [
   ['ej-records.ts', { BENCH_EJ: String(size), BENCH_ONLY: 'shapes' }],
   ['disputes.ts', { BENCH_EJ: String(size) }],
-  ['emails.ts', { BENCH_EMAILS: String(Math.floor(size / 10)), BENCH_EMAIL_PAGE: '5000', BENCH_CATEGORY_PAGE: '1000' }],
+  ['emails.ts', { BENCH_EMAILS: String(Math.floor(size / 10)), BENCH_EMAIL_PAGE: '5000', BENCH_CATEGORY_PAGE: '500' }],
   ['files.ts', { BENCH_FILES: String(Math.max(7, Math.floor(size / 10))) }],
   ['journals.ts', { BENCH_EJ: String(size), BENCH_ONLY: 'list' }],
 ];
