@@ -58,11 +58,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
       // A range of days: each day walked from the day index and merged, as the records' own are.
       const l = disputeRecords;
       if (dayMerged(filters, page)) {
-        const ids = await dayMergedIds(db, filters, page, order.descending, {
-          id: l.recordId,
-          from: sql`${l} where ${l.transactionDate}`,
-          where: onCopy,
-        });
+        const ids = await dayMergedIds(db, filters, page, order.descending, { from: sql`${l}`, id: l.recordId, day: l.transactionDate, where: onCopy });
         return { count, exact, rows: await rowsInOrder(db, ids) } satisfies PageOf<unknown>;
       }
       const picked = await queryRows<{ id: string | number }>(
