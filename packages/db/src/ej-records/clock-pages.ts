@@ -209,8 +209,15 @@ export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | un
           sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} < ${today}::date`,
           desc ? sql`${l.dueDate} asc, ${l.recordId} desc` : sql`${l.dueDate} desc, ${l.recordId} asc`,
         ),
-        // Not due yet: nothing owed.
-        run(sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} >= ${today}::date`, id),
+        // Not due yet: nothing owed. In id order these are the newest disputes, so walking the
+        // open ones' id order read every older one first (700 ms at 10,000,000): each due day
+        // from today is walked in id order from the (due date, id) index, and merged.
+        sql`(select r.id, r.penalty from generate_series(${today}::date,
+              (select max(${l.dueDate}) from ${l} where ${l.open} and ${l.penaltyPerDay} = ${rate}), interval '1 day') as d(day)
+            cross join lateral (
+              select ${l.recordId} as id, ${penalty} as penalty from ${joined}
+              where ${and(where, sql`${l.open} and ${l.penaltyPerDay} = ${rate} and ${l.dueDate} = d.day::date`)} order by ${id} limit ${wanted}
+            ) r order by ${desc ? sql`r.id desc` : sql`r.id asc`} limit ${wanted})`,
       );
     }
     runs.push(run(sql`${l.open} and (${l.penaltyPerDay} = 0 or ${l.dueDate} is null)`, id));
