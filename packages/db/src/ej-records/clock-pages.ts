@@ -87,17 +87,23 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
 
 /**
  * The whole filter on dispute_records' copies, when it can be: disputes in id order under the
- * clock and at most a range of transaction dates (the other filters need ej_records' own indexes).
+ * clock, a range of transaction dates, a bank and a sender (the ATM, card and subject filters need
+ * ej_records' own indexes).
  */
 function copyOnlyCondition(filters: EjFilters, order: EjOrder): SQL | undefined {
   if (filters.kind !== 'dispute' || order.field !== 'id') return undefined;
-  if (filters.atmId || filters.bankName || filters.cardNo || filters.mailSubject || filters.mailReceivedFrom) return undefined;
+  if (filters.atmId || filters.cardNo || filters.mailSubject) return undefined;
   const onCopy = copiedClockCondition(disputeRecords, filters.tat, todayOf(filters), ageOf(filters));
   if (!onCopy) return undefined;
+  // The bank and the sender too, from the copies dispute_counts counts them by (the clock
+  // filters' counts): due today at a bank checked each of the bank's records against its
+  // dispute's clock instead (180 ms at 10,000,000 records).
   return and(
     onCopy,
     filters.startDate ? gte(disputeRecords.transactionDate, filters.startDate) : undefined,
     filters.endDate ? lte(disputeRecords.transactionDate, filters.endDate) : undefined,
+    containsText(disputeRecords.bankName, filters.bankName),
+    containsText(disputeRecords.mailReceivedFrom, filters.mailReceivedFrom),
   );
 }
 
