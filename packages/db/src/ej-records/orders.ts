@@ -128,11 +128,12 @@ const MERGED_DEPTH = 2000;
 
 /**
  * The page of records under `where` (the filters' conditions, perhaps narrowed) within the filters'
- * range of transaction dates, bounded by pageBounds. In id order, walking the ids of the range's
- * months still read every record received after the page's (a week two months back read 54,000
- * records of its month at 1,000,000, ten times that at 10,000,000); instead each day of the range
- * gives its first records from the (kind, transaction date, id) index and they are merged: at most
- * days x (skip + page size) entries, whatever the table's size.
+ * range of transaction dates. In id order, walking the ids of the range's months still read every
+ * record received after the page's (a week two months back read 54,000 records of its month at
+ * 1,000,000, ten times that at 10,000,000); instead each day of the range gives its first records
+ * from the (kind, transaction date, id) index and they are merged (dayMergedIds): at most
+ * days x (skip + page size) entries, whatever the table's size. Other orders, longer ranges and
+ * deeper pages walk their order within pageBounds.
  */
 export async function rangePage(db: Db, filters: EjFilters, where: SQL | undefined, page: Page, order: EjOrder) {
   if (order.field !== 'id' || !dayMerged(filters, page)) {
