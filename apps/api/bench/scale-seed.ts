@@ -70,16 +70,46 @@ async function addReferences(db: pg.Client, table: string, references: Reference
  */
 const loaded = ['emails', 'email_subjects', 'data_files', 'file_values', 'ej_records', 'ej_values', 'ej_counts', 'journal_transactions'];
 
-/** Fills a freshly migrated database; prints each step's time. */
-export async function seedScale(db: pg.Client, records: number, log: (line: string) => void = console.log): Promise<void> {
+/**
+ * Runs the statements on the connections, each connection taking the next statement when it has
+ * finished one: two index builds at a time keep both cores busy (a trigram index is built by one
+ * process, and a table's partitions one after the other).
+ */
+async function onEach(connections: pg.Client[], statements: string[]): Promise<void> {
+  const queue = [...statements];
+  await Promise.all(
+    connections.map(async (c) => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await c.query(next);
+    }),
+  );
+}
+
+/**
+ * Fills a freshly migrated database on two connections (the records on one while the mail, files
+ * and journals load on the other; the index builds shared); prints each step's time.
+ */
+export async function seedScale(url: string, records: number, log: (line: string) => void = console.log): Promise<void> {
   const started = Date.now();
   const emails = Math.max(1, Math.floor(records / 10));
   const files = Math.max(7, Math.floor(records / 10));
   const transactions = records;
   const atms = Math.max(1, Math.round(transactions / (perJournal * journalDays)));
-  await db.query(`set maintenance_work_mem = '1GB'`);
-  await db.query(`set work_mem = '256MB'`);
+  const connections = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+  try {
+    for (const c of connections) {
+      await c.connect();
+      await c.query(`set maintenance_work_mem = '1GB'`);
+      await c.query(`set work_mem = '256MB'`);
+    }
+    await fill(connections as [pg.Client, pg.Client], { records, emails, files, atms }, started, log);
+  } finally {
+    await Promise.all(connections.map((c) => c.end()));
+  }
+}
 
+type Sizes = { records: number; emails: number; files: number; atms: number };
+
+async function fill([db, other]: [pg.Client, pg.Client], { records, emails, files, atms }: Sizes, started: number, log: (line: string) => void): Promise<void> {
   // The admin lists: each bank mapped to one or two MSPs, as the seed generator does.
   await db.query(
     `insert into bank_msps (msp, bank_name)
@@ -95,16 +125,44 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
   // The records' references to their email and file, checked once for the whole table after the
   // load instead of row by row (a tenth of the insert's time).
   const references = await dropReferences(db, 'ej_records');
-  const dropped = new Map<string, { name: string; definition: string }[]>();
+  const dropped: string[] = [];
   for (const table of loaded) {
     const indexes = await secondaryIndexes(db, table);
     for (const { name } of indexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
-    dropped.set(table, indexes);
+    dropped.push(...indexes.map((index) => index.definition));
   }
 
+  // The records on one connection, the mail, files and journals on the other: no table is written
+  // by both (data_versions keeps a row per connection).
+  const [emailBase] = (await db.query<{ n: string }>('select coalesce(max(id), 0) as n from emails')).rows;
+  await Promise.all([
+    loadRecords(db, records, emails, emailBase!.n, started, log),
+    loadMail(other, { records, emails, files, atms }, emailBase!.n, started, log),
+  ]);
+
+  // The trigram indexes first: the longest builds.
+  dropped.sort((a, b) => Number(b.includes('gin_trgm_ops')) - Number(a.includes('gin_trgm_ops')));
+  await onEach([db, other], dropped);
+  log(`  ${dropped.length} indexes built, ${seconds(started)}`);
+  await addReferences(db, 'ej_records', references);
+  log(`  ej_records: ${references.length} references checked, ${seconds(started)}`);
+  await onEach(
+    [db, other],
+    ['ej_records', 'ej_values, ej_counts, journals', 'journal_transactions', 'emails, email_subjects, data_files, file_values'].map(
+      (tables) => `vacuum analyze ${tables}`,
+    ),
+  );
+  log(`  vacuumed and analyzed, ${seconds(started)}`);
+  await openDisputes([db, other], started, log);
+  await linkRecords([db, other], started, log);
+  await db.query('vacuum analyze');
+  log(`  seeded in ${seconds(started)}`);
+}
+
+/** Emails, data files, journals and their transactions. */
+async function loadMail(db: pg.Client, { emails, files, atms }: Sizes, emailBase: string, started: number, log: (line: string) => void): Promise<void> {
   // Emails: received over the last year, weighted to recent months as src/seed.ts's are, in the
   // order of their ids (as mail arrives; so are the files and records below).
-  const [emailBase] = (await db.query<{ n: string }>('select coalesce(max(id), 0) as n from emails')).rows;
   for (let from = 1; from <= emails; from += chunk) {
     const to = Math.min(emails, from + chunk - 1);
     await db.query(
@@ -140,13 +198,16 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
     `insert into data_files (kind, name, subject_name, email_id, create_at, update_at)
      select (${array(kinds)})[1 + k], (${array(kinds)})[1 + k] || '_' || code || '_' || to_char(created, 'YYYYMMDD') || '_' || i || '.' || (${array(extensions)})[1 + k],
             replace((${array(kinds)})[1 + k], '_', ' ') || ' data ' || bank || ' ' || to_char(created, 'YYYY-MM-DD'),
-            ${emailBase!.n}::bigint + 1 + ${h('i', 1)} % ${emails}, created, least(now(), created + (1 + ${h('i', 2)} % 48) * interval '1 hour')
+            ${emailBase}::bigint + 1 + ${h('i', 1)} % ${emails}, created, least(now(), created + (1 + ${h('i', 2)} % 48) * interval '1 hour')
      from generate_series(1, ${files}) i
      cross join lateral (select (i % 7)::int as k, (${array(banks.map((b) => b[1]))})[1 + ${h('i', 3)} % 8] as code, (${array(banks.map((b) => b[0]))})[1 + ${h('i', 3)} % 8] as bank,
                                 now() - 365 * power(1 - (i - 0.5) / ${files}::float8, 1.3) * interval '1 day' as created) f`,
   );
   log(`  data files: ${files.toLocaleString('en')} in, ${seconds(started)}`);
+  await loadJournals(db, atms, started, log);
+}
 
+async function loadRecords(db: pg.Client, records: number, emails: number, emailBase: string, started: number, log: (line: string) => void): Promise<void> {
   // EJ records: 80% disputes, 10% overage, 10% succeeding; received (create_at) on the complaint's
   // day, up to ten days after the transaction.
   for (let from = 1; from <= records; from += chunk) {
@@ -164,7 +225,7 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
               lower((${array(seedErrors.map((e) => e[0]!))})[1 + err]) || ' at ATM', (${array(seedResponseCodes)})[1 + ${h('i', 10)} % 6],
               'disputes@' || (${array(msps)})[1 + ${h('i', 11)} % 4], 'ATM dispute ' || code || ' ' || atm, bank,
               case when kind = 'dispute' then '' else kind || '_' || code || '_' || to_char(txn, 'YYYYMMDD') || '.txt' end,
-              ${emailBase!.n}::bigint + 1 + ${h('i', 12)} % ${emails},
+              ${emailBase}::bigint + 1 + ${h('i', 12)} % ${emails},
               received, received
        from (
          select i, b.code, b.bank, b.code || lpad((1 + ${h('i', 13)} % 2500)::text, 5, '0') as atm,
@@ -180,7 +241,9 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
     );
     log(`  EJ records: ${to.toLocaleString('en')} of ${records.toLocaleString('en')} in, ${seconds(started)}`);
   }
+}
 
+async function loadJournals(db: pg.Client, atms: number, started: number, log: (line: string) => void): Promise<void> {
   // Journals: 200 transactions each, one an ATM a day (every seventh with a dispense failure),
   // received the next morning; their transactions carry the journal's create_at.
   await db.query(
@@ -212,56 +275,72 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
     );
     log(`  journal transactions: journals ${to - Number(first) + 1} of ${Number(last) - Number(first) + 1} in, ${seconds(started)}`);
   }
+}
 
-  for (const [table, indexes] of dropped) {
-    for (const { definition } of indexes) await db.query(definition);
-    log(`  ${table}: ${indexes.length} indexes built, ${seconds(started)}`);
-  }
-  await addReferences(db, 'ej_records', references);
-  log(`  ej_records: ${references.length} references checked, ${seconds(started)}`);
-  await db.query('vacuum analyze emails, email_subjects, data_files, file_values, ej_records, ej_values, ej_counts, journals, journal_transactions');
-  log(`  vacuumed and analyzed, ${seconds(started)}`);
-
-  // The disputes, as dispute_records_link makes them for these records (each record's ATM,
-  // transaction and card are set, so a dispute is one key's records, opened by the first), but in
-  // an order that writes each row once: the disputes, their clocks (dispute_clocks_refresh, the
-  // rules' own), most of those whose clock started over ten days ago resolved, about one in ten
-  // late (as src/seed.ts), their rule-set deadlines, and only then the links. Linking first, as
-  // the ingester does mail by mail, rewrites every link twice more: 800,000 took minutes.
-  // The rule-set deadline triggers would compute each new dispute's clocks, then each resolved
-  // one's again: off for the load, and dispute_rule_deadlines_refresh(NULL) run once after it,
-  // which reads only the open disputes (what the triggers leave, a third of the time).
+/**
+ * The disputes, as dispute_records_link makes them for these records (each record's ATM,
+ * transaction and card are set, so a dispute is one key's records, opened by the first), each
+ * written once: its clock set in the insert by the rule that covers every bank (the only one a
+ * fresh database has), and most of those whose clock started over ten days ago resolved, about one
+ * in ten late (as src/seed.ts). Setting the clock and resolving after the insert wrote all
+ * 8,000,000 disputes twice more (400 s at 10,000,000). dispute_clocks_refresh then finds each
+ * open dispute's clock already its rule's (the count it changes is printed: 0).
+ * The rule-set deadline triggers would compute each new dispute's clocks: off for the load, and
+ * dispute_rule_deadlines_refresh(NULL) run once after it.
+ */
+async function openDisputes([db, other]: [pg.Client, pg.Client], started: number, log: (line: string) => void): Promise<void> {
   const deadlineTriggers = ['dispute_rule_deadlines_insert', 'dispute_rule_deadlines_update'];
   for (const name of deadlineTriggers) await db.query(`alter table disputes disable trigger ${name}`);
-  // Its secondary indexes too: the insert and both updates below write every row (10,000,000
-  // records: 8,000,000 disputes, each written three times).
   const disputeIndexes = await secondaryIndexes(db, 'disputes');
   for (const { name } of disputeIndexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
   await db.query(
-    `insert into disputes (atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, first_record_id)
-     select distinct on (atm_id, txt_no, card_no) atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, id
-     from ej_records where kind = 'dispute' order by atm_id, txt_no, card_no, id`,
+    `insert into disputes (atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, first_record_id,
+                           rule_id, clock_started_on, due_date, penalty_per_day, currency, status, outcome, stopped_on, status_reason)
+     with rule as (select * from tat_rules where scope = 'all' order by id limit 1),
+     firsts as (
+       select distinct on (atm_id, txt_no, card_no) atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, id
+       from ej_records where kind = 'dispute' order by atm_id, txt_no, card_no, id
+     ),
+     clocked as (
+       select f.*, rule.id as rule_id, coalesce(rule.penalty_per_day, 0) as penalty_per_day, coalesce(rule.currency, '') as currency,
+              case rule.clock_start when 'complaint_date' then f.complaint_date when 'transaction_date' then f.transaction_date end as started,
+              -- Resolved: most of those whose clock started over ten days ago.
+              f.id % 10 < 8 as resolved
+       from firsts f left join rule on true
+     ),
+     dues as (
+       select s.started, tat_due_date(s.started, rule.days, rule.day_kind = 'working', rule.holidays) as due
+       from (select distinct started from clocked where started is not null) s, rule
+     )
+     select c.atm_id, c.txt_no, c.card_no, c.bank_name, c.transaction_date, c.complaint_date, c.id,
+            c.rule_id, c.started, dues.due, c.penalty_per_day, c.currency,
+            case when closed then 'resolved' else 'open' end,
+            case when closed then (array['credited', 'credited', 'rejected', 'other'])[1 + c.id % 4] end,
+            case when closed then c.started + (case when c.id % 10 = 0 then 8 else c.id % 5 end)::int end,
+            case when closed then 'Resolved before the bench data was made' else '' end
+     from clocked c left join dues on dues.started = c.started
+     cross join lateral (select c.resolved and c.started < current_date - 10 as closed) r`,
   );
   await db.query('analyze disputes');
-  await db.query('select dispute_clocks_refresh(null)');
-  log(`  disputes opened and their clocks set, ${seconds(started)}`);
-  await db.query(
-    `update disputes set status = 'resolved', outcome = (array['credited', 'credited', 'rejected', 'other'])[1 + id % 4],
-       stopped_on = clock_started_on + (case when id % 10 = 0 then 8 else id % 5 end)::int,
-       status_reason = 'Resolved before the bench data was made', status_at = now()
-     where clock_started_on < current_date - 10 and id % 10 < 8`,
+  const [{ changed }] = (await db.query<{ changed: number }>('select dispute_clocks_refresh(null) as changed')).rows as [{ changed: number }];
+  log(`  disputes opened, their clocks set and most resolved (${changed} clocks then changed by their rules), ${seconds(started)}`);
+  await onEach(
+    [db, other],
+    disputeIndexes.map((index) => index.definition),
   );
-  log(`  disputes older than ten days resolved, ${seconds(started)}`);
-  for (const { definition } of disputeIndexes) await db.query(definition);
   log(`  disputes: ${disputeIndexes.length} indexes built, ${seconds(started)}`);
   for (const name of deadlineTriggers) await db.query(`alter table disputes enable trigger ${name}`);
   await db.query('select dispute_rule_deadlines_refresh(null)');
   log(`  rule-set deadlines set, ${seconds(started)}`);
+}
 
-  // The links, each with its dispute's clock and its record's date, bank and sender: the copies
-  // dispute_record_fill takes row by row (three key lookups each), taken here by one join; the
-  // dispute's journal verdict is null (no journal evidence yet). Its indexes and its reference
-  // to disputes are made after, over the whole table.
+/**
+ * The links, each with its dispute's clock and its record's date, bank and sender: the copies
+ * dispute_record_fill takes row by row (three key lookups each), taken here by one join; the
+ * dispute's journal verdict is null (no journal evidence yet). Its indexes and its reference to
+ * disputes are made after, over the whole table.
+ */
+async function linkRecords([db, other]: [pg.Client, pg.Client], started: number, log: (line: string) => void): Promise<void> {
   const links = await secondaryIndexes(db, 'dispute_records');
   for (const { name } of links) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
   const linkReferences = await dropReferences(db, 'dispute_records');
@@ -277,9 +356,10 @@ export async function seedScale(db: pg.Client, records: number, log: (line: stri
   );
   await db.query('alter table dispute_records enable trigger dispute_record_fill');
   log(`  dispute records linked, ${seconds(started)}`);
-  for (const { definition } of links) await db.query(definition);
+  await onEach(
+    [db, other],
+    links.map((index) => index.definition),
+  );
   await addReferences(db, 'dispute_records', linkReferences);
   log(`  dispute_records: ${links.length} indexes built, ${seconds(started)}`);
-  await db.query('vacuum analyze');
-  log(`  seeded in ${seconds(started)}`);
 }

@@ -41,7 +41,7 @@ async function scaleDatabase(size: number): Promise<string> {
     try {
       console.log(`Making ${name} in SQL (once; reused by later runs)...`);
       const started = Date.now();
-      await seedScale(db, size);
+      await seedScale(at(name), size);
       const [counts] = (
         await db.query<Record<string, string>>(
           `select (select count(*) from ej_records) as records, (select count(*) from disputes) as disputes,
