@@ -66,23 +66,25 @@ async function addReferences(db: pg.Client, table: string, references: Reference
 
 /**
  * The tables a load writes, and the derived tables their triggers write: their secondary indexes
- * (the trigram ones most: a GIN insert per distinct card value) dropped for the load.
+ * (the trigram ones most: a GIN insert per distinct card value) dropped for the load. The records'
+ * tables are loaded on one connection, the others on a second.
  */
-const loaded = ['emails', 'email_subjects', 'data_files', 'file_values', 'ej_records', 'ej_values', 'ej_counts', 'journal_transactions'];
+const recordTables = ['ej_records', 'ej_values', 'ej_counts'];
+const mailTables = ['emails', 'email_subjects', 'data_files', 'file_values', 'journal_transactions'];
 
 /**
- * Runs the statements on the connections, each connection taking the next statement when it has
- * finished one: two index builds at a time keep both cores busy (a trigram index is built by one
- * process, and a table's partitions one after the other).
+ * Runs statements taken from `queue` until it is empty. Connections given the same queue each take
+ * the next statement when they have finished one: two index builds at a time keep both cores busy
+ * (a trigram index is built by one process, and a table's partitions one after the other).
  */
-async function onEach(connections: pg.Client[], statements: string[]): Promise<void> {
-  const queue = [...statements];
-  await Promise.all(
-    connections.map(async (c) => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await c.query(next);
-    }),
-  );
+async function takeEach(c: pg.Client, queue: string[]): Promise<void> {
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) await c.query(next);
 }
+
+const onEach = (connections: pg.Client[], statements: string[]) => {
+  const queue = [...statements];
+  return Promise.all(connections.map((c) => takeEach(c, queue)));
+};
 
 /**
  * Fills a freshly migrated database on two connections (the records on one while the mail, files
@@ -125,25 +127,37 @@ async function fill([db, other]: [pg.Client, pg.Client], { records, emails, file
   // The records' references to their email and file, checked once for the whole table after the
   // load instead of row by row (a tenth of the insert's time).
   const references = await dropReferences(db, 'ej_records');
-  const dropped: string[] = [];
-  for (const table of loaded) {
-    const indexes = await secondaryIndexes(db, table);
-    for (const { name } of indexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
-    dropped.push(...indexes.map((index) => index.definition));
-  }
+  const dropIndexes = async (tables: string[]) => {
+    const dropped: string[] = [];
+    for (const table of tables) {
+      const indexes = await secondaryIndexes(db, table);
+      for (const { name } of indexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
+      dropped.push(...indexes.map((index) => index.definition));
+    }
+    // The trigram indexes first: the longest builds.
+    return dropped.sort((a, b) => Number(b.includes('gin_trgm_ops')) - Number(a.includes('gin_trgm_ops')));
+  };
+  const recordIndexes = await dropIndexes(recordTables);
+  const mailIndexes = await dropIndexes(mailTables);
+  const built = recordIndexes.length + mailIndexes.length;
 
   // The records on one connection, the mail, files and journals on the other: no table is written
-  // by both (data_versions keeps a row per connection).
+  // by both (data_versions keeps a row per connection). The second, done first, builds its own
+  // tables' indexes and then shares the records'.
   const [emailBase] = (await db.query<{ n: string }>('select coalesce(max(id), 0) as n from emails')).rows;
   await Promise.all([
-    loadRecords(db, records, emails, emailBase!.n, started, log),
-    loadMail(other, { records, emails, files, atms }, emailBase!.n, started, log),
+    (async () => {
+      await loadRecords(db, records, emails, emailBase!.n, started, log);
+      await takeEach(db, recordIndexes);
+    })(),
+    (async () => {
+      await loadMail(other, { records, emails, files, atms }, emailBase!.n, started, log);
+      await takeEach(other, mailIndexes);
+      log(`  emails, files and journal transactions: indexes built, ${seconds(started)}`);
+      await takeEach(other, recordIndexes);
+    })(),
   ]);
-
-  // The trigram indexes first: the longest builds.
-  dropped.sort((a, b) => Number(b.includes('gin_trgm_ops')) - Number(a.includes('gin_trgm_ops')));
-  await onEach([db, other], dropped);
-  log(`  ${dropped.length} indexes built, ${seconds(started)}`);
+  log(`  ${built} indexes built, ${seconds(started)}`);
   await addReferences(db, 'ej_records', references);
   log(`  ej_records: ${references.length} references checked, ${seconds(started)}`);
   await onEach(
@@ -155,7 +169,7 @@ async function fill([db, other]: [pg.Client, pg.Client], { records, emails, file
   log(`  vacuumed and analyzed, ${seconds(started)}`);
   await openDisputes([db, other], started, log);
   await linkRecords([db, other], started, log);
-  await db.query('vacuum analyze');
+  await onEach([db, other], ['vacuum analyze dispute_records', 'vacuum analyze disputes, dispute_counts']);
   log(`  seeded in ${seconds(started)}`);
 }
 
@@ -283,8 +297,9 @@ async function loadJournals(db: pg.Client, atms: number, started: number, log: (
  * written once: its clock set in the insert by the rule that covers every bank (the only one a
  * fresh database has), and most of those whose clock started over ten days ago resolved, about one
  * in ten late (as src/seed.ts). Setting the clock and resolving after the insert wrote all
- * 8,000,000 disputes twice more (400 s at 10,000,000). dispute_clocks_refresh then finds each
- * open dispute's clock already its rule's (the count it changes is printed: 0).
+ * 8,000,000 disputes twice more (721 s of the seed at 10,000,000; 157 s written once).
+ * dispute_clocks_refresh then finds each open dispute's clock already its rule's (the count it
+ * changes is printed: 0).
  * The rule-set deadline triggers would compute each new dispute's clocks: off for the load, and
  * dispute_rule_deadlines_refresh(NULL) run once after it.
  */
@@ -293,6 +308,10 @@ async function openDisputes([db, other]: [pg.Client, pg.Client], started: number
   for (const name of deadlineTriggers) await db.query(`alter table disputes disable trigger ${name}`);
   const disputeIndexes = await secondaryIndexes(db, 'disputes');
   for (const { name } of disputeIndexes) await db.query(`drop index ${pg.escapeIdentifier(name)}`);
+  // Sorted in memory (8,000,000 keys: under 1 GB), and written in the order of their first record,
+  // as mail opens them: the primary key and the first record's unique index then grow at their
+  // ends. In key order, each first record's entry went to a random page: 157 s instead of 71.
+  await db.query(`set work_mem = '1GB'`);
   await db.query(
     `insert into disputes (atm_id, txt_no, card_no, bank_name, transaction_date, complaint_date, first_record_id,
                            rule_id, clock_started_on, due_date, penalty_per_day, currency, status, outcome, stopped_on, status_reason)
@@ -319,8 +338,10 @@ async function openDisputes([db, other]: [pg.Client, pg.Client], started: number
             case when closed then c.started + (case when c.id % 10 = 0 then 8 else c.id % 5 end)::int end,
             case when closed then 'Resolved before the bench data was made' else '' end
      from clocked c left join dues on dues.started = c.started
-     cross join lateral (select c.resolved and c.started < current_date - 10 as closed) r`,
+     cross join lateral (select c.resolved and c.started < current_date - 10 as closed) r
+     order by c.id`,
   );
+  await db.query(`set work_mem = '256MB'`);
   await db.query('analyze disputes');
   const [{ changed }] = (await db.query<{ changed: number }>('select dispute_clocks_refresh(null) as changed')).rows as [{ changed: number }];
   log(`  disputes opened, their clocks set and most resolved (${changed} clocks then changed by their rules), ${seconds(started)}`);
