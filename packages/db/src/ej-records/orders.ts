@@ -1,6 +1,6 @@
 // The dispute table's orders (each walking an index) and the page of records under a condition in
 // one of them.
-import { and, type AnyColumn, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, type AnyColumn, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page } from '../filters.ts';
 import { ejConditions, type EjFilters, ejRecordColumns } from './filters.ts';
@@ -193,7 +193,15 @@ export async function dayMergedIds(
 /** The records of these ids, in the ids' order. */
 export async function rowsInOrder(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = await db.select(ejRecordColumns).from(ejRecords).where(inArray(ejRecords.id, ids));
+  // A named statement: after its first uses on a connection PostgreSQL keeps one plan for it. Each
+  // of these reads a few rows by id, and planning them over every month's partition took longer
+  // than reading them (1 to 3 ms of each page).
+  const rows = await db
+    .select(ejRecordColumns)
+    .from(ejRecords)
+    .where(sql`${ejRecords.id} = any(${sql.placeholder('ids')}::bigint[])`)
+    .prepare('ej_rows_in_order')
+    .execute({ ids });
   const at = new Map(ids.map((id, i) => [id, i]));
   return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
 }
