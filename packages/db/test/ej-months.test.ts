@@ -85,6 +85,95 @@ describe.each(backends)('EJ pages of a date range across months on %s', (backend
     }
   });
 
+  // A card, ATM or subject filter held by few records: each value is looked up only in the months
+  // ej_values bounds it to (first_at, last_at), so those bounds must hold every record of the value
+  // whatever has been written since; a value whose bounds are unknown is looked up everywhere.
+  describe('a sparse text filter across months', () => {
+    const sparse = async () => {
+      // Two cards held by records received months and years apart, and the rest of the filters'
+      // values as the seed made them.
+      await database.db.execute(sql`update ej_records set card_no = '412345XXXXXX9001' where kind = 'dispute' and id % 97 = 3`);
+      await database.db.execute(sql`update ej_records set card_no = '498765XXXXXX9002' where kind = 'dispute' and id % 89 = 5`);
+      const [atm] = await queryRows<{ atm_id: string }>(database.db, sql`select atm_id from ej_records where kind = 'dispute' order by id limit 1`);
+      return [{ cardNo: '9001' }, { cardNo: 'XXXXXX900' }, { cardNo: '498765' }, { atmId: atm!.atm_id }] satisfies Partial<EjFilters>[];
+    };
+    const boundsHold = async () => {
+      const [broken] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from ej_records r join ej_values v on v.kind = r.kind and v.field = 'card_no' and v.value = r.card_no
+            where v.first_at is not null and (r.create_at < v.first_at or r.create_at > v.last_at)`,
+      );
+      expect(broken!.n).toBe(0);
+    };
+    const pagesAsPlain = async (filters: EjFilters) => {
+      for (const order of orders) {
+        for (const page of [
+          { page: 1, pageSize: 10 },
+          { page: 2, pageSize: 7 },
+          { page: 1, pageSize: 3000 },
+        ]) {
+          const plain = await database.db
+            .select({ id: ejRecords.id })
+            .from(ejRecords)
+            .where(ejConditions(filters))
+            .orderBy(...orderTerms(order))
+            .limit(page.pageSize)
+            .offset((page.page - 1) * page.pageSize);
+          if (page.page === 1) expect(plain.length).toBeGreaterThan(0);
+          const listed = await listEjRecords(database.db, filters, page, order);
+          expect(listed.rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
+          expect(listed.count).toBe(
+            Number((await queryRows<{ n: string }>(database.db, sql`select count(*) as n from ej_records where ${ejConditions(filters)}`))[0]!.n),
+          );
+        }
+      }
+    };
+
+    it('pages each as the plain query does, in each order, while records move, leave and come', async () => {
+      const filters = await sparse();
+      const [spread] = await queryRows<{ months: number }>(
+        database.db,
+        sql`select count(distinct date_trunc('month', create_at))::int as months from ej_records where card_no = '412345XXXXXX9001'`,
+      );
+      expect(spread!.months).toBeGreaterThan(3);
+      await boundsHold();
+      for (const f of filters) await pagesAsPlain({ kind: 'dispute', ...f });
+      // Received again years later, some deleted, one card's records all gone and then back in
+      // another month: the bounds widen, hold, and start again.
+      await database.db.execute(
+        sql`update ej_records set create_at = timestamptz '2032-03-03 03:00:00+00' + id * interval '1 minute' where card_no = '412345XXXXXX9001' and id % 3 = 0`,
+      );
+      await database.db.execute(sql`delete from ej_records where card_no = '412345XXXXXX9001' and id % 3 = 1`);
+      await database.db.execute(sql`update ej_records set card_no = '400000XXXXXX0000' where card_no = '498765XXXXXX9002'`);
+      await database.db.execute(
+        sql`update ej_records set card_no = '498765XXXXXX9002', create_at = timestamptz '2018-01-01 00:00:00+00' + id * interval '1 minute' where id in (select id from ej_records where kind = 'dispute' order by id limit 4)`,
+      );
+      await boundsHold();
+      const [again] = await queryRows<{ first_at: string; last_at: string }>(
+        database.db,
+        sql`select first_at::text, last_at::text from ej_values where kind = 'dispute' and field = 'card_no' and value = '498765XXXXXX9002'`,
+      );
+      expect(again!.first_at.slice(0, 4)).toBe('2018');
+      expect(again!.last_at.slice(0, 4)).toBe('2018');
+      for (const f of filters) await pagesAsPlain({ kind: 'dispute', ...f });
+    });
+
+    it('looks a value up in every month while its bounds are not known (counted before they were kept)', async () => {
+      await database.db.execute(sql`update ej_values set first_at = null, last_at = null where field = 'card_no' and value like '412345%'`);
+      await pagesAsPlain({ kind: 'dispute', cardNo: '9001' });
+      // A record received while the bounds are unknown leaves them unknown.
+      await database.db.execute(
+        sql`update ej_records set create_at = timestamptz '2033-01-01 00:00:00+00' where id = (select min(id) from ej_records where card_no = '412345XXXXXX9001')`,
+      );
+      const [kept] = await queryRows<{ unknown: boolean }>(
+        database.db,
+        sql`select first_at is null as unknown from ej_values where kind = 'dispute' and field = 'card_no' and value = '412345XXXXXX9001'`,
+      );
+      expect(kept!.unknown).toBe(true);
+      await pagesAsPlain({ kind: 'dispute', cardNo: '9001' });
+    });
+  });
+
   it('finds the records a month received long after every partition, and none for a range no record is in', async () => {
     const [latest] = await database.db
       .select({ id: ejRecords.id })

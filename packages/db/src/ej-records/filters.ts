@@ -142,7 +142,7 @@ export const valueFields = {
   mail_subject: { column: ejRecords.mailSubject, filter: 'mailSubject' },
   mail_received_from: { column: ejRecords.mailReceivedFrom, filter: 'mailReceivedFrom' },
 } as const;
-type ValueField = keyof typeof valueFields;
+export type ValueField = keyof typeof valueFields;
 
 /** The text filters given, as (field, text) pairs. */
 export const textFilters = (f: EjFilters) =>
@@ -165,7 +165,7 @@ interface ValueMatch {
   exact: string[] | null;
 }
 
-const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
+export const valuesOf = (kind: EjRecordKind, field: ValueField, text: string) =>
   sql`${ejValues.kind} = ${kind} and ${ejValues.field} = ${field} and ${field === 'card_no' ? cardContains(text) : foldedContains(ejValues.folded, text)} and ${ejValues.n} > 0`;
 
 /**

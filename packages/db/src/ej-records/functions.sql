@@ -31,6 +31,9 @@ $$;
 
 -- ej_values: each distinct filter value (ATM ID, card, bank, mail subject, sender) with how many
 -- records of each kind hold it; a substring filter matches these instead of scanning the records.
+-- first_at and last_at bound the create_at of the records holding it (the months to look in): an
+-- insert widens them, a delete leaves them (still bounds), a value held by none takes the new
+-- records' own; null stays null while records counted before 0064 may hold it.
 -- Triggers: ej_values_insert, ej_values_update, ej_values_delete on ej_records (migration 0010).
 CREATE OR REPLACE FUNCTION ej_values_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -43,12 +46,14 @@ BEGIN
     ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO ej_values AS v (kind, field, value, n)
-    SELECT r.kind, f.field, f.value, count(*)
+    INSERT INTO ej_values AS v (kind, field, value, n, first_at, last_at)
+    SELECT r.kind, f.field, f.value, count(*), min(r.create_at), max(r.create_at)
     FROM new_rows r, LATERAL (VALUES ('atm_id', coalesce(r.atm_id, '')), ('bank_name', coalesce(r.bank_name, '')), ('card_no', coalesce(r.card_no, '')),
                                      ('mail_subject', coalesce(r.mail_subject, '')), ('mail_received_from', coalesce(r.mail_received_from, ''))) AS f(field, value)
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n;
+    ON CONFLICT (kind, field, value) DO UPDATE SET n = v.n + excluded.n,
+      first_at = CASE WHEN v.n <= 0 THEN excluded.first_at WHEN v.first_at IS NOT NULL THEN least(v.first_at, excluded.first_at) END,
+      last_at = CASE WHEN v.n <= 0 THEN excluded.last_at WHEN v.last_at IS NOT NULL THEN greatest(v.last_at, excluded.last_at) END;
   END IF;
   RETURN NULL;
 END

@@ -3,7 +3,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page, PageOf } from '../filters.ts';
-import { clockPage, countWhere, FEW_MATCHES, fewPage, narrowedConditions } from './clock-pages.ts';
+import { clockPage, countWhere, FEW_MATCHES, narrowedConditions } from './clock-pages.ts';
 import { followUpPage } from './follow-up-pages.ts';
 import { verdictPage } from './verdict-pages.ts';
 import {
@@ -19,7 +19,7 @@ import {
   sumOfValues,
   textFilters,
 } from './filters.ts';
-import { clockOrdered, type EjOrder, newestFirst, orderTerms, pageOf, rangePage } from './orders.ts';
+import { clockOrdered, type EjOrder, heldPage, newestFirst, orderTerms, pageOf, rangePage } from './orders.ts';
 import { ejIdBlocks, type EjRecordKind, ejRecords } from './schema.ts';
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
@@ -124,12 +124,13 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     }
     // Only a count known exact says the values are few (an estimate past the bound never is).
     const narrowed = exact && total < few;
-    const where = narrowed ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     // Few records are all read by their values and ordered: the order's walk met them scattered
     // over every month's partition, and read each month until its first one (a card's last four
     // digits, 84 records at 1,000,000: 60 ms).
-    const rows = narrowed && total <= FEW_MATCHES ? await fewPage(db, where, page, order) : await pageOf(db, where, page, order);
-    return { count: total, exact, rows } satisfies PageOf<unknown>;
+    if (narrowed && total <= FEW_MATCHES)
+      return { count: total, exact, rows: await heldPage(db, filters.kind, field, text, page, order) } satisfies PageOf<unknown>;
+    const where = narrowed ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
   const where = await narrowedConditions(db, filters, texts);
   if (where === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;

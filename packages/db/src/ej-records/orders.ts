@@ -3,8 +3,8 @@
 import { and, type AnyColumn, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import type { Page } from '../filters.ts';
-import { ejConditions, type EjFilters, ejRecordColumns } from './filters.ts';
-import { ejRecords } from './schema.ts';
+import { ejConditions, type EjFilters, ejRecordColumns, type ValueField, valueFields, valuesOf } from './filters.ts';
+import { type EjRecordKind, ejRecords, ejValues } from './schema.ts';
 
 /** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
 export const ejOrderFields = ['id', 'transaction_date', 'transaction_amt', 'dispute_amt', 'atm_id', 'complaint_date', 'msp_ref_no'] as const;
@@ -75,6 +75,22 @@ async function receivedMonthEdges(db: Db): Promise<string[]> {
   return edges;
 }
 
+type MonthSpan = { low?: string; high?: string };
+
+/**
+ * The spans of time the partitions' bounds cut: span i runs from edge i - 1 (none: all time
+ * before) to edge i (none: all time after), so that the spans cover all time whatever the
+ * partitions (the default partition's rows lie in the spans before, between and after them).
+ */
+const monthSpans = (edges: string[]): MonthSpan[] => Array.from({ length: edges.length + 1 }, (_, i) => ({ low: edges[i - 1], high: edges[i] }));
+
+/** The records received within a span: a condition that prunes to its partition. */
+const within = ({ low, high }: MonthSpan) =>
+  and(
+    low === undefined ? undefined : sql`${ejRecords.createAt} >= ${low}::timestamptz`,
+    high === undefined ? undefined : sql`${ejRecords.createAt} < ${high}::timestamptz`,
+  );
+
 /**
  * ej_records is stored by the month a record was received (create_at), and a range of transaction
  * dates says nothing of it: a page of the range in id order merged every month's walk, and a month
@@ -89,20 +105,13 @@ async function receivedMonthEdges(db: Db): Promise<string[]> {
 async function receivedBound(db: Db, filters: EjFilters): Promise<SQL | undefined | null> {
   if (!filters.startDate && !filters.endDate) return undefined;
   const range = ejConditions({ kind: filters.kind, startDate: filters.startDate, endDate: filters.endDate });
-  const edges = await receivedMonthEdges(db);
-  // Span i runs from edge i - 1 (none: all time before) to edge i (none: all time after).
-  const spans = Array.from({ length: edges.length + 1 }, (_, i) => ({ low: edges[i - 1], high: edges[i] }));
-  const within = ({ low, high }: { low?: string; high?: string }) =>
-    and(
-      low === undefined ? undefined : sql`${ejRecords.createAt} >= ${low}::timestamptz`,
-      high === undefined ? undefined : sql`${ejRecords.createAt} < ${high}::timestamptz`,
-    );
+  const spans = monthSpans(await receivedMonthEdges(db));
   const probes = spans.map((span, i) => sql`(select ${i}::int as span from ${ejRecords} where ${and(range, within(span))} limit 1)`);
   const held = new Set((await queryRows<{ span: number }>(db, sql.join(probes, sql` union all `))).map((r) => Number(r.span)));
   if (held.size === 0) return null;
   if (held.size === spans.length) return undefined;
   // Adjacent spans held are one range.
-  const ranges: { low?: string; high?: string }[] = [];
+  const ranges: MonthSpan[] = [];
   spans.forEach((span, i) => {
     if (!held.has(i)) return;
     if (held.has(i - 1)) ranges.at(-1)!.high = span.high;
@@ -204,6 +213,45 @@ export async function rowsInOrder(db: Db, ids: number[]) {
     .execute({ ids });
   const at = new Map(ids.map((id, i) => [id, i]));
   return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
+}
+
+/**
+ * The page of the few records holding a sparse text filter's values (one filter alone, up to
+ * FEW_MATCHES records), all read and then ordered. Each value is looked up only in the months its
+ * records were received in (ej_values.first_at to last_at, migration 0064): a branch per month
+ * span with the values it may hold, each pruned to its partition. Looked up in every month, the
+ * 828 cards ending 1024 at 10,000,000 records were 13,000 index probes (41 ms) instead of 828.
+ * A value with no bounds (counted before 0064) is looked up in every month.
+ */
+export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, text: string, page: Page, order: EjOrder) {
+  const spans = monthSpans(await receivedMonthEdges(db));
+  const bound = (at: (span: MonthSpan) => string | undefined) => sql.param(spans.map((span) => at(span) ?? null));
+  const held = await queryRows<{ span: number; values: string[] }>(
+    db,
+    sql`select s.span::int as span, array_agg(${ejValues.value}) as values
+        from ${ejValues}, unnest(${bound((s) => s.low)}::timestamptz[], ${bound((s) => s.high)}::timestamptz[]) with ordinality as s(low, high, span)
+        where ${valuesOf(kind, field, text)}
+          and (${ejValues.lastAt} is null or s.low is null or ${ejValues.lastAt} >= s.low)
+          and (${ejValues.firstAt} is null or s.high is null or ${ejValues.firstAt} < s.high)
+        group by s.span`,
+  );
+  if (held.length === 0) return [];
+  const column = valueFields[field].column;
+  const columns = sql.raw(ejOrderFields.join(', '));
+  const branches = held.map(
+    ({ span, values }) =>
+      sql`(select ${columns} from ${ejRecords} where ${and(eq(ejRecords.kind, kind), sql`${column} = any(${sql.param(values)}::text[])`, within(spans[span - 1]!))})`,
+  );
+  // Named ej_records, so that the order's terms read the union's columns.
+  const picked = await queryRows<{ id: string | number }>(
+    db,
+    sql`select ej_records.id from (${sql.join(branches, sql` union all `)}) as ej_records
+        order by ${sql.join(orderTerms(order), sql`, `)} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+  );
+  return rowsInOrder(
+    db,
+    picked.map((p) => Number(p.id)),
+  );
 }
 
 /** The page of records under `where` in the order (`skip` records above it). */

@@ -1,7 +1,7 @@
 // The EJ records extracted from mail (dispute, overage, succeeding), and the derived tables that
 // count them, hold their filter values and block their ids (functions.sql keeps those exact).
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, check, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, check, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
 import { emails } from '../emails/schema.ts';
 import { dataFiles } from '../files/schema.ts';
@@ -116,6 +116,14 @@ export const ejValues = pgTable(
     folded: text('folded')
       .notNull()
       .generatedAlwaysAs(sql`lower(value)`),
+    /**
+     * The earliest and latest create_at of the records that have held the value (migration 0064):
+     * the months a lookup of its records reads, when ej_records is stored by month. Widened by each
+     * insert, never narrowed by a delete (the records holding it stay within them), set anew when
+     * no record holds it. Null: not known (a value counted before 0064), every month is read.
+     */
+    firstAt: timestamp('first_at', { withTimezone: true }),
+    lastAt: timestamp('last_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.field, t.value] }),
