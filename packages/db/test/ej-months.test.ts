@@ -174,6 +174,59 @@ describe.each(backends)('EJ pages of a date range across months on %s', (backend
     });
   });
 
+  // The complaint order's bound comes from ej_counts' rows (their records' earliest and latest
+  // complaint, and whether one had none), which must bound the records whatever has been written.
+  it('bounds the complaint order from the counted days while complaints move, leave and go missing', async () => {
+    const complaintOrders = orders.filter((o) => o.field === 'complaint_date');
+    const boundsHold = async () => {
+      const [broken] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from ej_records r join ej_counts c on c.kind = r.kind and c.bank_name = r.bank_name
+              and c.mail_received_from = r.mail_received_from and c.transaction_day = coalesce(r.transaction_date, '-infinity'::date)
+            where c.complaint_missing is not null
+              and (r.complaint_date < c.complaint_first or r.complaint_date > c.complaint_last or (r.complaint_date is null and not c.complaint_missing))`,
+      );
+      expect(broken!.n).toBe(0);
+    };
+    const pagesAsPlain = async () => {
+      for (const range of ranges) {
+        for (const order of complaintOrders) {
+          const filters = { kind: 'dispute' as const, ...range };
+          const page = { page: 2, pageSize: 10 };
+          const plain = await database.db
+            .select({ id: ejRecords.id })
+            .from(ejRecords)
+            .where(ejConditions(filters))
+            .orderBy(...orderTerms(order))
+            .limit(page.pageSize)
+            .offset(page.pageSize);
+          const listed = await listEjRecords(database.db, filters, page, order);
+          expect(listed.rows.map((r) => r.id)).toEqual(plain.map((r) => r.id));
+        }
+      }
+    };
+    await boundsHold();
+    await pagesAsPlain();
+    // Complaints received far earlier and later than the rest, some records gone, then some with
+    // no complaint date at all.
+    await database.db.execute(sql`update ej_records set complaint_date = date '2020-01-01' + (id % 7)::int where id % 23 = 4`);
+    await database.db.execute(sql`update ej_records set complaint_date = date '2029-12-01' + (id % 7)::int where id % 29 = 6`);
+    await database.db.execute(sql`delete from ej_records where id % 31 = 2`);
+    await boundsHold();
+    await pagesAsPlain();
+    await database.db.execute(sql`update ej_records set complaint_date = null where id % 37 = 8`);
+    await boundsHold();
+    await pagesAsPlain();
+    // Rows counted before the bounds were kept: the records are read instead.
+    // beside rows whose bounds are known but would be wrong, were they read.
+    await database.db.execute(sql`update ej_records set complaint_date = coalesce(complaint_date, date '2026-02-10')`);
+    await database.db.execute(
+      sql`update ej_counts set complaint_first = date '2026-06-01', complaint_last = date '2026-06-02',
+            complaint_missing = case when extract(day from transaction_day)::int % 2 = 1 then null else false end`,
+    );
+    await pagesAsPlain();
+  });
+
   it('finds the records a month received long after every partition, and none for a range no record is in', async () => {
     const [latest] = await database.db
       .select({ id: ejRecords.id })

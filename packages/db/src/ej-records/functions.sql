@@ -9,7 +9,10 @@
 -- migrations, named below.
 -- docs/data-model.md says what each derived table holds and how to add a filter to one.
 
--- ej_counts: EJ records counted per kind, bank, sender and transaction day (no date: '-infinity').
+-- ej_counts: EJ records counted per kind, bank, sender and transaction day (no date: '-infinity'),
+-- with the earliest and latest complaint date of the row's records and whether one had none: an
+-- insert widens them, a delete leaves them (still bounds), a row counting no record takes the new
+-- records' own; complaint_missing null (counted before 0065) stays null while the row counts one.
 -- Triggers: ej_counts_insert, ej_counts_update, ej_counts_delete on ej_records (migration 0007).
 CREATE OR REPLACE FUNCTION ej_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -20,10 +23,14 @@ BEGIN
     ON CONFLICT (kind, bank_name, mail_received_from, transaction_day) DO UPDATE SET n = c.n + excluded.n;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO ej_counts AS c (kind, bank_name, mail_received_from, transaction_day, n)
-    SELECT kind, bank_name, mail_received_from, coalesce(transaction_date, '-infinity'::date), count(*)
+    INSERT INTO ej_counts AS c (kind, bank_name, mail_received_from, transaction_day, n, complaint_first, complaint_last, complaint_missing)
+    SELECT kind, bank_name, mail_received_from, coalesce(transaction_date, '-infinity'::date), count(*),
+           min(complaint_date), max(complaint_date), bool_or(complaint_date IS NULL)
     FROM new_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (kind, bank_name, mail_received_from, transaction_day) DO UPDATE SET n = c.n + excluded.n;
+    ON CONFLICT (kind, bank_name, mail_received_from, transaction_day) DO UPDATE SET n = c.n + excluded.n,
+      complaint_first = CASE WHEN c.n <= 0 OR c.complaint_missing IS NOT NULL THEN least(CASE WHEN c.n > 0 THEN c.complaint_first END, excluded.complaint_first) END,
+      complaint_last = CASE WHEN c.n <= 0 OR c.complaint_missing IS NOT NULL THEN greatest(CASE WHEN c.n > 0 THEN c.complaint_last END, excluded.complaint_last) END,
+      complaint_missing = CASE WHEN c.n <= 0 THEN excluded.complaint_missing WHEN c.complaint_missing IS NOT NULL THEN c.complaint_missing OR excluded.complaint_missing END;
   END IF;
   RETURN NULL;
 END

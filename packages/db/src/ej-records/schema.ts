@@ -1,7 +1,7 @@
 // The EJ records extracted from mail (dispute, overage, succeeding), and the derived tables that
 // count them, hold their filter values and block their ids (functions.sql keeps those exact).
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, bigserial, check, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, boolean, check, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, inList } from '../columns.ts';
 import { emails } from '../emails/schema.ts';
 import { dataFiles } from '../files/schema.ts';
@@ -91,6 +91,16 @@ export const ejCounts = pgTable(
     mailReceivedFrom: text('mail_received_from').notNull(),
     transactionDay: date('transaction_day').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
+    /**
+     * The earliest and latest complaint date of the row's records, and whether one had none
+     * (migration 0065): the complaint order's bound under a range of transaction days, read from
+     * these rows instead of the range's records. Widened by each insert, left by a delete (still
+     * bounds), set anew when the row counts no record. complaintMissing null: not known (a row
+     * counted before 0065).
+     */
+    complaintFirst: date('complaint_first'),
+    complaintLast: date('complaint_last'),
+    complaintMissing: boolean('complaint_missing'),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.bankName, t.mailReceivedFrom, t.transactionDay] }),
