@@ -274,20 +274,20 @@ export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, te
   );
 }
 
-/** The page of records under `where` in the order (`skip` records above it). */
+/**
+ * The page of records under `where` in the order (`skip` records above it): its ids, then their
+ * rows by the named statement (one table planned over every month's partitions, not two).
+ */
 export async function pageOf(db: Db, where: SQL | undefined, page: Page, order: EjOrder, skip = (page.page - 1) * page.pageSize) {
-  const terms = orderTerms(order);
-  const ids = db
+  const ids = await db
     .select({ id: ejRecords.id })
     .from(ejRecords)
     .where(where)
-    .orderBy(...terms)
+    .orderBy(...orderTerms(order))
     .limit(page.pageSize)
-    .offset(skip)
-    .as('page_ids');
-  return db
-    .select(ejRecordColumns)
-    .from(ejRecords)
-    .innerJoin(ids, eq(ejRecords.id, ids.id))
-    .orderBy(...terms);
+    .offset(skip);
+  return rowsInOrder(
+    db,
+    ids.map((r) => r.id),
+  );
 }
