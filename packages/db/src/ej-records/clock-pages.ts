@@ -202,8 +202,8 @@ export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | un
   }
   const wanted = skip + page.pageSize;
   const penalty = copiedPenalty(today);
-  const run = (condition: SQL, runOrder: SQL) =>
-    sql`(select ${l.recordId} as id, ${penalty} as penalty from ${joined} where ${and(where, condition)} order by ${runOrder} limit ${wanted})`;
+  const run = (condition: SQL, runOrder: SQL, from = joined) =>
+    sql`(select ${l.recordId} as id, ${penalty} as penalty from ${from} where ${and(where, condition)} order by ${runOrder} limit ${wanted})`;
   const openOnly = filters.tat !== undefined && filters.tat !== 'resolved';
   const rates = filters.tat === 'resolved' ? [] : await openRates(db);
   const runs: SQL[] = [];
@@ -234,7 +234,10 @@ export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | un
         sql`not ${l.open} and ${l.settledPenalty} > 0`,
         desc ? sql`${l.settledPenalty} desc, ${l.recordId} desc` : sql`${l.settledPenalty} asc, ${l.recordId} asc`,
       ),
-      run(sql`not ${l.open} and ${l.settledPenalty} = 0`, id),
+      // Walked in the resolved index's id order: joined by the record's id alone, the planner took
+      // the records' id order instead and read past the newest records, all open (35,000 for a
+      // page at 10,000,000 records: 50 ms). `+ 0` keeps the join from making the two orders one.
+      run(sql`not ${l.open} and ${l.settledPenalty} = 0`, id, sql`${l} join ${ejRecords} on ${ejRecords.id} = ${l.recordId} + 0`),
     );
   }
   const way = desc ? sql`desc` : sql`asc`;
