@@ -194,9 +194,13 @@ export async function clockOrderedIds(db: Db, filters: EjFilters, base: SQL | un
   if (order.field === 'due_date' || order.field === 'next_deadline') {
     const column = order.field === 'due_date' ? l.dueDate : l.nextDeadline;
     const due = desc ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
+    // Breached: due before today, so the nearest deadline (never after the due date) is before it
+    // too. Said, it is where the deadline index starts; unsaid, the latest deadlines first read
+    // every open record still to fall due (40 ms at 10,000,000 records).
+    const breached = order.field === 'next_deadline' && filters.tat === 'breached' ? sql`${l.nextDeadline} < ${today}::date` : undefined;
     const rows = await queryRows<{ id: string | number }>(
       db,
-      sql`select ${l.recordId} as id from ${joined} where ${where} order by ${due}, ${id} limit ${page.pageSize} offset ${skip}`,
+      sql`select ${l.recordId} as id from ${joined} where ${and(where, breached)} order by ${due}, ${id} limit ${page.pageSize} offset ${skip}`,
     );
     return rows.map((r) => Number(r.id));
   }
