@@ -9,9 +9,10 @@
 // 2. Close the listening socket: a new connection is refused, which a proxy passes on, the request
 //    never having left it. Every answer says `Connection: close` (the caller's hook).
 // 3. Leave an idle connection to its client, which closes it after its own keep-alive (nginx: 4 s
-//    in deploy/nginx/ejdesk.conf). Only one idle for `idleMs` since its own last answer is closed
-//    here (an answer begun before the drain may end long after it, and its connection is then
-//    fresh in the proxy's pool); a connection in use is never cut before `boundMs`.
+//    in deploy/nginx/ejdesk.conf). Only one idle for `idleMs` since its own last answer's bytes left
+//    is ended here, after what it still holds for the client (an answer begun before the drain may
+//    end long after it, and its connection is then fresh in the proxy's pool); a connection in use
+//    is never cut before `boundMs`.
 import { Server, type Socket } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,7 +37,15 @@ export function drainable(server: HttpServer) {
   });
   const closeLongIdle = (idleMs: number) => {
     const now = Date.now();
-    for (const [socket, { answering, idleSince }] of connections) if (answering === 0 && now - idleSince >= idleMs) socket.destroy();
+    for (const [socket, connection] of connections) {
+      if (connection.answering > 0) continue;
+      // An answer is done when its last bytes are handed to the socket, not when they have left:
+      // an export to a slow reader can still be going out. Idle counts from when they have.
+      if (socket.writableLength > 0) connection.idleSince = now;
+      // Ended, not destroyed: what the kernel still holds for the client reaches it before the
+      // close (destroyed, a slow reader's export was cut with a reset).
+      else if (now - connection.idleSince >= idleMs && !socket.writableEnded) socket.end();
+    }
   };
 
   /**
