@@ -4,7 +4,7 @@
 // (the walk bounded by the first and last matching names file_values holds) against a plain ORDER BY.
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containsText, dataFiles, listDataFiles, withinDays, type Database, type DataFileFilters, type DataFileKind } from '../src/index.ts';
+import { containsText, countCacheStats, dataFiles, listDataFiles, withinDays, type Database, type DataFileFilters, type DataFileKind } from '../src/index.ts';
 import { backends, migrated } from './backends.ts';
 import { seed } from '../src/seed.ts';
 
@@ -105,9 +105,16 @@ describe.each(backends)('file list counts on %s', (backend) => {
     }
   });
 
-  it('holds no count for a name no file has any longer', async () => {
+  it('holds no count for a name no file has any longer, though the count was asked and kept before', async () => {
+    const asked = () => listDataFiles(database.db, 'pdf', { name: 'same' }, { page: 1, pageSize: 10 });
+    expect((await asked()).count).toBe(1);
+    // Asked again on the same data: its matching names come from the kept answer.
+    const before = countCacheStats().hits;
+    expect((await asked()).count).toBe(1);
+    expect(countCacheStats().hits).toBe(before + 1);
     await database.db.delete(dataFiles).where(sql`${dataFiles.name} = 'same.txt' and ${dataFiles.kind} = 'pdf'`);
-    expect((await listDataFiles(database.db, 'pdf', { name: 'same' }, { page: 1, pageSize: 10 })).count).toBe(0);
+    expect((await asked()).count).toBe(0);
+    expect((await asked()).rows).toEqual([]);
   });
 
   // Last: it adds files. The ingester's lanes and several processes store files at once.

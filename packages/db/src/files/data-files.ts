@@ -2,7 +2,7 @@
 // queries, the kind is data.
 import { and, asc, between, desc, eq, max, min, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
-import { type Count, type Counting, countRows } from '../counts/index.ts';
+import { type Count, type Counting, countRows, keptAnswer } from '../counts/index.ts';
 import { containsText, foldedContains, type Page, type PageOf, withinDays } from '../filters.ts';
 import { type DataFileKind, dataFileRows, dataFiles, fileValues } from './schema.ts';
 
@@ -114,12 +114,18 @@ async function countFiles(db: Db, kind: DataFileKind, filters: DataFileFilters, 
 
 /** How many files hold the values a text filter matches, and the first and last of those values (null: none). */
 async function matchingValues(db: Db, kind: DataFileKind, field: 'name' | 'subject_name', text: string): Promise<Matching> {
-  // Index-only for a broad match: the folded index includes n and the value.
-  const [row] = await db
-    .select({ files: sql<string>`coalesce(sum(${fileValues.n}), 0)`, first: min(fileValues.value), last: max(fileValues.value) })
-    .from(fileValues)
-    .where(and(eq(fileValues.kind, kind), eq(fileValues.field, field), foldedContains(fileValues.folded, text), sql`${fileValues.n} > 0`));
-  return { files: Number(row?.files ?? 0), first: row?.first ?? null, last: row?.last ?? null };
+  // Index-only for a broad match: the folded index includes n and the value. A broad name still
+  // reads every matching value (one a file: 125,000 for one name in eight of 1,000,000 files), so
+  // the answer is kept with data_files' write version (file_values is written with its rows).
+  const query = (read: Db) =>
+    read
+      .select({ files: sql<string>`coalesce(sum(${fileValues.n}), 0)`, first: min(fileValues.value), last: max(fileValues.value) })
+      .from(fileValues)
+      .where(and(eq(fileValues.kind, kind), eq(fileValues.field, field), foldedContains(fileValues.folded, text), sql`${fileValues.n} > 0`));
+  return keptAnswer(db, query(db).getSQL(), ['data_files'], async (read) => {
+    const [row] = await query(read);
+    return { files: Number(row?.files ?? 0), first: row?.first ?? null, last: row?.last ?? null };
+  });
 }
 
 /** Every file of a kind, newest first (the unpaginated Excel, PDF and other-format lists). */
