@@ -4,7 +4,7 @@
 // and after them (the default partition), complaints received months after their transaction.
 import { and, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ejConditions, ejRecords, listEjRecords, queryRows, type Database, type EjFilters } from '../src/index.ts';
+import { ejConditions, ejOrderFields, ejRecords, listEjRecords, queryRows, type Database, type EjFilters } from '../src/index.ts';
 import { type EjOrder, orderTerms } from '../src/ej-records/orders.ts';
 import { seed } from '../src/seed.ts';
 import { backends, migrated } from './backends.ts';
@@ -92,6 +92,32 @@ describe.each(backends)('EJ pages of a date range across months on %s', (backend
       { page: 4, pageSize: 25 },
       { page: 1, pageSize: 3000 },
     ]);
+  });
+
+  // The whole kind's first page is one named statement per order and size, whose plan PostgreSQL
+  // keeps after its first five uses on a connection: asked seven times, each answer is the plain
+  // query's, before and after records are added and deleted, in every order both ways.
+  it('pages the whole kind from its first page in every order, as the plain query does, after writes too', async () => {
+    const everyOrder = ejOrderFields.flatMap((field) => [
+      { field, descending: true },
+      { field, descending: false },
+    ]);
+    const firstPages = async () => {
+      for (let time = 0; time < 7; time++) {
+        for (const kind of ['dispute', 'overage'] as const) {
+          await pagesAsPlain({ kind }, everyOrder, [
+            { page: 1, pageSize: 10 },
+            { page: 1, pageSize: 100 },
+          ]);
+        }
+      }
+    };
+    await firstPages();
+    const [newest] = await queryRows<{ id: string }>(database.db, sql`select max(id)::text as id from ej_records`);
+    await database.db.execute(sql`insert into ej_records (kind, atm_id, card_no, txt_no, transaction_amt, transaction_date, create_at)
+      select kind, atm_id, card_no, txt_no || 'n', transaction_amt * 3, transaction_date, now() from ej_records where id % 7 = 2`);
+    await database.db.execute(sql`delete from ej_records where id % 13 = 6 and id <= ${newest!.id}::bigint`);
+    await firstPages();
   });
 
   // A card, ATM or subject filter held by few records: each value is looked up only in the months
