@@ -115,9 +115,20 @@ describe.each(backends)('EJ counts on %s', (backend) => {
       kind: 'dispute' as const,
       atmId: `RACE${i % 3}`,
       bankName: 'Race Bank',
+      transactionDate: '2026-03-0' + (1 + (i % 9)),
       mailSubject: `race ${i % 2}`,
       mailReceivedFrom: 'race@example',
     });
+    const asked = [
+      { atmId: 'RACE' },
+      { atmId: 'race0' },
+      { mailSubject: 'race 1' },
+      { bankName: 'race bank' },
+      { startDate: '2026-01-01', bankName: 'bank' },
+      {},
+    ] as const;
+    // Each asked before the writes too: a count kept from then must not answer after them.
+    for (const filters of asked) await listEjRecords(database.db, { kind: 'dispute', ...filters }, { page: 1, pageSize: 10 });
     await Promise.all(
       Array.from({ length: 12 }, (_, w) =>
         database.db.transaction(async (tx) => {
@@ -126,7 +137,7 @@ describe.each(backends)('EJ counts on %s', (backend) => {
         }),
       ),
     );
-    for (const filters of [{ atmId: 'RACE' }, { atmId: 'race0' }, { mailSubject: 'race 1' }, { bankName: 'race bank' }, {}] as const) {
+    for (const filters of asked) {
       const f: EjFilters = { kind: 'dispute', ...filters };
       const [truth] = await database.db.select({ n: count() }).from(ejRecords).where(ejConditions(f));
       expect((await listEjRecords(database.db, f, { page: 1, pageSize: 10 })).count).toBe(truth!.n);

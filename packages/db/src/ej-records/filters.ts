@@ -278,17 +278,23 @@ export async function kindTotal(db: Db, kind: EjRecordKind): Promise<number> {
 
 /** Dates, bank and sender in any mix: the sum of their ej_counts rows. */
 export async function countFromEjCounts(db: Db, filters: EjFilters): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<string>`coalesce(sum(${ejCounts.n}), 0)` })
-    .from(ejCounts)
-    .where(
-      and(
-        eq(ejCounts.kind, filters.kind),
-        filters.startDate ? gte(ejCounts.transactionDay, filters.startDate) : undefined,
-        filters.endDate ? lte(ejCounts.transactionDay, filters.endDate) : undefined,
-        containsText(ejCounts.bankName, filters.bankName),
-        containsText(ejCounts.mailReceivedFrom, filters.mailReceivedFrom),
-      ),
-    );
-  return Number(row?.n ?? 0);
+  const summed = (read: Db) =>
+    read
+      .select({ n: sql<string>`coalesce(sum(${ejCounts.n}), 0)` })
+      .from(ejCounts)
+      .where(
+        and(
+          eq(ejCounts.kind, filters.kind),
+          filters.startDate ? gte(ejCounts.transactionDay, filters.startDate) : undefined,
+          filters.endDate ? lte(ejCounts.transactionDay, filters.endDate) : undefined,
+          containsText(ejCounts.bankName, filters.bankName),
+          containsText(ejCounts.mailReceivedFrom, filters.mailReceivedFrom),
+        ),
+      );
+  // A week's rows (a bank's sender's day each) took 3.7 ms of each page at 10,000,000 records: kept
+  // like a count with ej_records' write version (ej_counts is written with its rows).
+  return keptAnswer(db, summed(db).getSQL(), ['ej_records'], async (read) => {
+    const [row] = await summed(read);
+    return Number(row?.n ?? 0);
+  });
 }
