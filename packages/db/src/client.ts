@@ -341,6 +341,23 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** What db.execute does with a query, its statement named (drizzle-orm/pg-core's PgDatabase.execute). */
+type Preparing = {
+  dialect: PgDialect;
+  session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: false): { execute(): Promise<unknown> } };
+};
+
+/**
+ * Rows of a raw SQL query run as the named statement `name`, as db.execute runs it otherwise: after
+ * its first uses on a connection PostgreSQL keeps one plan for it instead of planning each asking.
+ * Only for a query whose text never changes (its values are parameters), asked on every page.
+ */
+export async function namedRows<T>(db: Db, name: string, query: SQL): Promise<T[]> {
+  const { dialect, session } = db as unknown as Preparing;
+  const result = (await session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute()) as { rows: T[] };
+  return result.rows;
+}
+
 const unavailableCodes = new Set([
   '57P01',
   '57P02',

@@ -2,7 +2,7 @@
 // day, and the TAT quick filters over disputes or over dispute records' copies of the clock.
 import { SettingError, text as textSetting } from '@ejdesk/settings';
 import { and, sql, type SQL } from 'drizzle-orm';
-import { type Db, queryRows } from '../client.ts';
+import { type Db, namedRows } from '../client.ts';
 import { type disputeCounts, type DisputeOutcome, disputeRecords, disputes, type DisputeStatus } from './schema.ts';
 
 export const clockSettings = {
@@ -87,8 +87,10 @@ export interface DisputeClock {
 /** The clocks of the disputes the records belong to, by record id (a page's worth). */
 export async function clocksOfRecords(db: Db, recordIds: number[], today: string): Promise<Map<number, DisputeClock>> {
   if (recordIds.length === 0) return new Map();
-  const rows = await queryRows<DisputeClock & { record_id: string | number; dispute_id: string | number }>(
+  // Named: every dispute page asks it, and its plan was made anew each time (0.5 ms).
+  const rows = await namedRows<DisputeClock & { record_id: string | number; dispute_id: string | number }>(
     db,
+    'clocks_of_records',
     sql`select l.record_id, disputes.id as dispute_id, ${clockFields(today)}
         from dispute_records l join disputes on disputes.id = l.dispute_id
         where l.record_id = any(${sql.param(recordIds)}::bigint[])`,

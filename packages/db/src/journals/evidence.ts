@@ -2,7 +2,7 @@
 // the transaction's lines (the evidence marked), its neighbours and the nearest cassette counts;
 // and the verdicts of a page of EJ records.
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../client.ts';
+import { type Db, namedRows, queryRows } from '../client.ts';
 import { type DisputeTarget, pickedDisputes } from '../disputes/index.ts';
 import { type JournalLine, readRange } from './lines.ts';
 import { transactionFields, type JournalTransactionRow } from './lists.ts';
@@ -178,8 +178,9 @@ export interface RecordVerdict {
 /** Each record's evidence (through its dispute), for a page of the EJ table: by the records' ids. */
 export async function verdictsOfRecords(db: Db, recordIds: number[]): Promise<Map<number, RecordVerdict>> {
   if (recordIds.length === 0) return new Map();
-  const rows = await queryRows<RecordVerdict & { record_id: number }>(
+  const rows = await namedRows<RecordVerdict & { record_id: number }>(
     db,
+    'verdicts_of_records',
     sql`select l.record_id::float8 as record_id, e.verdict, e.dispensed_amount::text as dispensed_amount, e.match
         from dispute_records l join dispute_evidence e on e.dispute_id = l.dispute_id
         where l.record_id = any(${sql.param(recordIds)}::bigint[])`,
