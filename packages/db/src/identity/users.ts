@@ -16,6 +16,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 /** An active user by id; with a session id (an access token's), whether that session was ended, in the same query. */
 export async function findActiveUser(db: Db, id: number, sessionId?: string) {
+  // Every request asks it: a named statement, planned once per connection.
   const [user] = await db
     .select({
       id: users.id,
@@ -24,11 +25,13 @@ export async function findActiveUser(db: Db, id: number, sessionId?: string) {
       mustChangePassword: users.mustChangePassword,
       sessionsRevokedAt: users.sessionsRevokedAt,
       sessionsKeptId: users.sessionsKeptId,
-      sessionEnded: sessionId ? sql<boolean>`exists (select 1 from revoked_tokens where jti = ${sessionId})` : sql<boolean>`false`,
+      sessionEnded: sessionId ? sql<boolean>`exists (select 1 from revoked_tokens where jti = ${sql.placeholder('session')})` : sql<boolean>`false`,
     })
     .from(users)
-    .where(and(eq(users.id, id), eq(users.isActive, true)))
-    .limit(1);
+    .where(and(eq(users.id, sql.placeholder('id')), eq(users.isActive, true)))
+    .limit(1)
+    .prepare(sessionId ? 'active_user_in_session' : 'active_user')
+    .execute({ id, session: sessionId });
   return user;
 }
 
