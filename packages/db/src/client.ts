@@ -1,5 +1,6 @@
 // One database handle for both backends: embedded PGlite (no DATABASE_URL, the demo default) and a
 // real PostgreSQL server (DATABASE_URL). Callers only ever see the drizzle PgDatabase type.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
@@ -356,6 +357,26 @@ export async function namedRows<T>(db: Db, name: string, query: SQL): Promise<T[
   const { dialect, session } = db as unknown as Preparing;
   const result = (await session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute()) as { rows: T[] };
   return result.rows;
+}
+
+/** The texts given a statement name by rowsOfKeptPlan, per process, and how many at most. */
+const keptPlanNames = new Map<string, string>();
+const KEPT_PLANS = 100;
+
+/**
+ * Rows of a query whose text is one of a few shapes (its values parameters, its LIMIT written in):
+ * each text gets a statement name of its own, so each connection keeps its plan (about 140 KB for
+ * one over every month's partition). Past KEPT_PLANS texts a process plans each asking anew.
+ */
+export async function rowsOfKeptPlan<T>(db: Db, query: SQL): Promise<T[]> {
+  const { dialect } = db as unknown as Preparing;
+  const text = dialect.sqlToQuery(query).sql;
+  let name = keptPlanNames.get(text);
+  if (!name && keptPlanNames.size < KEPT_PLANS) {
+    name = `kept_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    keptPlanNames.set(text, name);
+  }
+  return name ? namedRows<T>(db, name, query) : queryRows<T>(db, query);
 }
 
 const unavailableCodes = new Set([

@@ -5,7 +5,7 @@ import { type Db, queryRows } from '../client.ts';
 import { type Counting, keptAnswer, listCounting, plannedRows } from '../counts/index.ts';
 import { copiedClockCondition, disputeRecords, disputes, tatCondition, type TatFilter } from '../disputes/index.ts';
 import { containsText, foldedContains, likeEscaped } from '../filters.ts';
-import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
+import { ejCounts, type EjRecordKind, ejRecordKinds, ejRecords, ejValues } from './schema.ts';
 
 export interface EjFilters {
   kind: EjRecordKind;
@@ -111,9 +111,20 @@ export const ejRecordColumns = {
 /** An exact value (a btree lookup) or a substring (the trigram index): whichever the operator typed. */
 const exactOrContains = (column: AnyColumn, text: string | undefined) => (text ? or(eq(column, text), containsText(column, text)) : undefined);
 
+/**
+ * The kind written into the statement, not a parameter: one of three (checked), it leaves a
+ * statement with no parameter for PostgreSQL to plan for each value, so a first page's kept plan
+ * (rowsOfKeptPlan) is used; with the kind a parameter the planner's guess for any kind made the
+ * kept plan look dearer than planning anew, every time.
+ */
+export function kindIs(kind: EjRecordKind): SQL {
+  if (!(ejRecordKinds as readonly string[]).includes(kind)) throw new Error(`not a kind of EJ record: ${String(kind)}`);
+  return sql`${ejRecords.kind} = ${sql.raw(`'${kind}'`)}`;
+}
+
 export function ejConditions(filters: EjFilters): SQL | undefined {
   return and(
-    eq(ejRecords.kind, filters.kind),
+    kindIs(filters.kind),
     filters.startDate ? gte(ejRecords.transactionDate, filters.startDate) : undefined,
     filters.endDate ? lte(ejRecords.transactionDate, filters.endDate) : undefined,
     exactOrContains(ejRecords.atmId, filters.atmId),

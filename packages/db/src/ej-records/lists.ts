@@ -1,7 +1,7 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../client.ts';
+import { type Db, queryRows, rowsOfKeptPlan } from '../client.ts';
 import type { Page, PageOf } from '../filters.ts';
 import { clockPage, countWhere, FEW_MATCHES, narrowedConditions } from './clock-pages.ts';
 import { followUpPage } from './follow-up-pages.ts';
@@ -15,11 +15,12 @@ import {
   ejRecordColumns,
   exactValues,
   holding,
+  kindIs,
   kindTotal,
   sumOfValues,
   textFilters,
 } from './filters.ts';
-import { clockOrdered, type EjOrder, heldPage, newestFirst, orderTerms, pageOf, rangePage, rowsInOrder } from './orders.ts';
+import { clockOrdered, type EjOrder, heldPage, newestFirst, orderTerms, pageOf, rangePage, rowsInOrder, screenPageSizes } from './orders.ts';
 import { ejIdBlocks, type EjRecordKind, ejRecords } from './schema.ts';
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
@@ -63,25 +64,16 @@ async function atmOrderedPage(db: Db, kind: EjRecordKind, field: 'bank_name' | '
 /** Past this many records, an unfiltered page starts from its block in ej_id_blocks. */
 const DEEP = 2000;
 
-/** The page sizes the screens offer (the Pager's). */
-const screenPageSizes = [10, 20, 50, 100] as const;
-
 /**
- * The first page of the whole kind in an order, by a named statement with its size written in:
- * PostgreSQL keeps one plan for it per connection. Planning it over every month's partition and
- * their indexes took 1.5 ms of the 0.3 ms it reads, on the page every operator opens first. A
- * size given as a parameter would not do: a plan kept for any size assumes a tenth of the table
- * is read, which never beats planning anew. One statement per order and size (a few dozen).
+ * The first page of the whole kind in an order, its size written in: PostgreSQL keeps its plan per
+ * connection (rowsOfKeptPlan). Planning it over every month's partition and their indexes took
+ * 1.5 ms of the 0.3 ms it reads, on the page every operator opens first.
  */
 async function firstPage(db: Db, kind: EjRecordKind, size: number, order: EjOrder) {
-  const way = order.descending ? 'desc' : 'asc';
-  const ids = await db
-    .select({ id: sql<string>`id` })
-    .from(
-      sql`(select ${ejRecords.id} from ${ejRecords} where ${ejRecords.kind} = ${sql.placeholder('kind')} order by ${sql.join(orderTerms(order), sql`, `)} limit ${sql.raw(String(size))}) first_page`,
-    )
-    .prepare(`ej_first_page_${order.field}_${way}_${size}`)
-    .execute({ kind });
+  const ids = await rowsOfKeptPlan<{ id: string }>(
+    db,
+    sql`select ${ejRecords.id} as id from ${ejRecords} where ${kindIs(kind)} order by ${sql.join(orderTerms(order), sql`, `)} limit ${sql.raw(String(size))}`,
+  );
   return rowsInOrder(
     db,
     ids.map((r) => Number(r.id)),
@@ -95,7 +87,7 @@ async function firstPage(db: Db, kind: EjRecordKind, size: number, order: EjOrde
  */
 async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjOrder) {
   const skip = (page.page - 1) * page.pageSize;
-  if (skip === 0 && (screenPageSizes as readonly number[]).includes(page.pageSize)) return firstPage(db, kind, page.pageSize, order);
+  if (skip === 0 && screenPageSizes.includes(page.pageSize)) return firstPage(db, kind, page.pageSize, order);
   // Other orders skip along their index alone (an index-only read of the entries above the page).
   if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, eq(ejRecords.kind, kind), page, order);
   const [at] = await queryRows<{ block: string; newer: string }>(

@@ -16,6 +16,8 @@ export const disputeOrderFields = [...ejOrderFields, 'due_date', 'next_deadline'
 export type EjOrder = { field: (typeof disputeOrderFields)[number]; descending: boolean };
 export const clockOrdered = (order: EjOrder) => order.field === 'due_date' || order.field === 'next_deadline' || order.field === 'penalty';
 export const newestFirst: EjOrder = { field: 'id', descending: true };
+/** The page sizes the screens offer (the Pager's): a first page in one of them keeps its plan. */
+export const screenPageSizes: readonly number[] = [10, 20, 50, 100];
 
 /**
  * ORDER BY for an order: the column, then id the same way so ties keep one order across pages. An
