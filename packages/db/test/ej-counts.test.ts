@@ -129,6 +129,8 @@ describe.each(backends)('EJ counts on %s', (backend) => {
     ] as const;
     // Each asked before the writes too: a count kept from then must not answer after them.
     for (const filters of asked) await listEjRecords(database.db, { kind: 'dispute', ...filters }, { page: 1, pageSize: 10 });
+    // ...and the deep page below, whose blocks of ids are kept the same way.
+    await listEjRecords(database.db, { kind: 'dispute' }, { page: 301, pageSize: 7 });
     await Promise.all(
       Array.from({ length: 12 }, (_, w) =>
         database.db.transaction(async (tx) => {

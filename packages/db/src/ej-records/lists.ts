@@ -2,6 +2,7 @@
 // streaming exports. Newest first means the most recently extracted record first (id order).
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows, rowsOfKeptPlan } from '../client.ts';
+import { keptAnswer } from '../counts/index.ts';
 import type { Page, PageOf } from '../filters.ts';
 import { clockPage, countWhere, FEW_MATCHES, narrowedConditions } from './clock-pages.ts';
 import { followUpPage } from './follow-up-pages.ts';
@@ -90,16 +91,46 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjO
   if (skip === 0 && screenPageSizes.includes(page.pageSize)) return firstPage(db, kind, page.pageSize, order);
   // Other orders skip along their index alone (an index-only read of the entries above the page).
   if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, eq(ejRecords.kind, kind), page, order);
-  const [at] = await queryRows<{ block: string; newer: string }>(
-    db,
-    sql`select block, upto - n as newer from (
-          select ${ejIdBlocks.block} as block, ${ejIdBlocks.n} as n, sum(${ejIdBlocks.n}) over (order by ${ejIdBlocks.block} desc) as upto
-          from ${ejIdBlocks} where ${ejIdBlocks.kind} = ${kind} and ${ejIdBlocks.n} > 0
-        ) b where upto > ${skip} order by block desc limit 1`,
-  );
+  const at = blockHolding(await idBlocks(db, kind), skip);
   if (!at) return [];
-  const below = (Number(at.block) + 1) * 1024;
-  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, order, skip - Number(at.newer));
+  const below = (at.block + 1) * 1024;
+  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, order, skip - at.newer);
+}
+
+/** A kind's blocks of 1,024 ids holding records, newest first, with how many records are newer than each. */
+type IdBlocks = { blocks: number[]; newer: number[]; total: number };
+
+/**
+ * The kind's blocks, read whole and kept with ej_records' write version (ej_id_blocks is written with
+ * its rows): summing them for each deep page took 2 ms at 10,000,000 records (10,000 blocks).
+ */
+function idBlocks(db: Db, kind: EjRecordKind): Promise<IdBlocks> {
+  const read = sql`select ${ejIdBlocks.block}::float8 as block, ${ejIdBlocks.n}::float8 as n from ${ejIdBlocks}
+    where ${ejIdBlocks.kind} = ${kind} and ${ejIdBlocks.n} > 0 order by ${ejIdBlocks.block} desc`;
+  return keptAnswer(db, read, ['ej_records'], async (tx) => {
+    const rows = await queryRows<{ block: number; n: number }>(tx, read);
+    const kept: IdBlocks = { blocks: [], newer: [], total: 0 };
+    for (const row of rows) {
+      kept.blocks.push(row.block);
+      kept.newer.push(kept.total);
+      kept.total += row.n;
+    }
+    return kept;
+  });
+}
+
+/** The block holding the record `skip` records below the newest, and how many are newer than its block (binary search). */
+function blockHolding({ blocks, newer, total }: IdBlocks, skip: number): { block: number; newer: number } | undefined {
+  if (skip >= total) return undefined;
+  let low = 0;
+  let high = blocks.length - 1;
+  // The last block whose newer count is at most skip.
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (newer[mid]! <= skip) low = mid;
+    else high = mid - 1;
+  }
+  return { block: blocks[low]!, newer: newer[low]! };
 }
 
 /**
