@@ -2,6 +2,7 @@
 // one of them.
 import { and, type AnyColumn, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
+import { keptAnswer } from '../counts/index.ts';
 import type { Page } from '../filters.ts';
 import { ejConditions, type EjFilters, ejRecordColumns, type ValueField, valueFields, valuesOf } from './filters.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
@@ -248,15 +249,15 @@ export async function rowsInOrder(db: Db, ids: number[]) {
 export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, text: string, page: Page, order: EjOrder) {
   const spans = monthSpans(await receivedMonthEdges(db));
   const bound = (at: (span: MonthSpan) => string | undefined) => sql.param(spans.map((span) => at(span) ?? null));
-  const held = await queryRows<{ span: number; values: string[] }>(
-    db,
-    sql`select s.span::int as span, array_agg(${ejValues.value}) as values
+  const bySpan = sql`select s.span::int as span, array_agg(${ejValues.value}) as values
         from ${ejValues}, unnest(${bound((s) => s.low)}::timestamptz[], ${bound((s) => s.high)}::timestamptz[]) with ordinality as s(low, high, span)
         where ${valuesOf(kind, field, text)}
           and (${ejValues.lastAt} is null or s.low is null or ${ejValues.lastAt} >= s.low)
           and (${ejValues.firstAt} is null or s.high is null or ${ejValues.firstAt} < s.high)
-        group by s.span`,
-  );
+        group by s.span`;
+  // The values are matched among every value of the field (19 ms for a card's last four digits at
+  // 10,000,000 records): kept with ej_records' write version, as the filter's count is.
+  const held = await keptAnswer(db, bySpan, ['ej_records'], (read) => queryRows<{ span: number; values: string[] }>(read, bySpan));
   if (held.length === 0) return [];
   const column = valueFields[field].column;
   const columns = sql.raw(ejOrderFields.join(', '));
