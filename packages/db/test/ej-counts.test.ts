@@ -125,6 +125,7 @@ describe.each(backends)('EJ counts on %s', (backend) => {
       { mailSubject: 'race 1' },
       { bankName: 'race bank' },
       { startDate: '2026-01-01', bankName: 'bank' },
+      { atmId: 'RACE', mailSubject: 'race 1' },
       {},
     ] as const;
     // Each asked before the writes too: a count kept from then must not answer after them.
