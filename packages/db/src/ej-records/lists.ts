@@ -1,6 +1,6 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows, rowsOfKeptPlan } from '../client.ts';
 import { keptAnswer } from '../counts/index.ts';
 import type { Page, PageOf } from '../filters.ts';
@@ -90,11 +90,11 @@ async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjO
   const skip = (page.page - 1) * page.pageSize;
   if (skip === 0 && screenPageSizes.includes(page.pageSize)) return firstPage(db, kind, page.pageSize, order);
   // Other orders skip along their index alone (an index-only read of the entries above the page).
-  if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, eq(ejRecords.kind, kind), page, order);
+  if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, kindIs(kind), page, order);
   const at = blockHolding(await idBlocks(db, kind), skip);
   if (!at) return [];
   const below = (at.block + 1) * 1024;
-  return pageOf(db, and(eq(ejRecords.kind, kind), lt(ejRecords.id, below)), page, order, skip - at.newer);
+  return pageOf(db, and(kindIs(kind), lt(ejRecords.id, below)), page, order, skip - at.newer);
 }
 
 /** A kind's blocks of 1,024 ids holding records, newest first, with how many records are newer than each. */
@@ -178,7 +178,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     // digits, 84 records at 1,000,000: 60 ms).
     if (narrowed && total <= FEW_MATCHES)
       return { count: total, exact, rows: await heldPage(db, filters.kind, field, text, page, order) } satisfies PageOf<unknown>;
-    const where = narrowed ? and(eq(ejRecords.kind, filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
+    const where = narrowed ? and(kindIs(filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }
   const where = await narrowedConditions(db, filters, texts);

@@ -4,7 +4,7 @@ import { and, type AnyColumn, desc, eq, gte, lte, or, sql, type SQL } from 'driz
 import { type Db, queryRows } from '../client.ts';
 import { keptAnswer } from '../counts/index.ts';
 import type { Page } from '../filters.ts';
-import { ejConditions, type EjFilters, ejRecordColumns, type ValueField, valueFields, valuesOf } from './filters.ts';
+import { ejConditions, type EjFilters, ejRecordColumns, kindIs, type ValueField, valueFields, valuesOf } from './filters.ts';
 import { ejCounts, type EjRecordKind, ejRecords, ejValues } from './schema.ts';
 
 /** The table's orders, each walking an index (kind, column, id); `id` is the order of extraction. */
@@ -263,7 +263,7 @@ export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, te
   const columns = sql.raw(ejOrderFields.join(', '));
   const branches = held.map(
     ({ span, values }) =>
-      sql`(select ${columns} from ${ejRecords} where ${and(eq(ejRecords.kind, kind), sql`${column} = any(${sql.param(values)}::text[])`, within(spans[span - 1]!))})`,
+      sql`(select ${columns} from ${ejRecords} where ${and(kindIs(kind), sql`${column} = any(${sql.param(values)}::text[])`, within(spans[span - 1]!))})`,
   );
   // Named ej_records, so that the order's terms read the union's columns.
   const picked = await queryRows<{ id: string | number }>(
