@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
-import { type Db, queryRows } from '../client.ts';
+import { type Db, namedRows, queryRows } from '../client.ts';
 
 /** How a list counts: exact up to `upTo` rows read, past it estimated; `exact` counts every row. */
 export interface Counting {
@@ -50,6 +50,16 @@ export async function countRows(db: Db, from: SQL, where: SQL | undefined, table
   );
 }
 
+/** The summed write version of `tables` (a named statement: one plan per connection). */
+async function versionOf(db: Db, tables: string[]): Promise<string> {
+  const [row] = await namedRows<{ version: string }>(
+    db,
+    'data_version',
+    sql`select coalesce(sum(version), 0)::text as version from data_versions where table_name = any(${sql.param(tables)}::text[])`,
+  );
+  return row!.version;
+}
+
 /**
  * The answer `compute` gives to the question `asked` (a statement and its parameters), reusing one
  * computed on the same data: kept with the write version of `tables` (every table it reads), read
@@ -72,20 +82,19 @@ export async function keptAnswer<T>(
     .digest('base64');
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
+  const kept = cache.get(key);
+  // A kept answer is checked against the versions committed now, by one statement: the snapshot
+  // transaction (three round trips) is opened only to compute one. Most lists read two or three
+  // kept answers a request.
+  if (kept && kept.version === (await versionOf(db, tables)) && usable(kept.answer as T)) {
+    stats.hits += 1;
+    cache.delete(key);
+    cache.set(key, kept);
+    return kept.answer as T;
+  }
   return db.transaction(
     async (tx) => {
-      const [row] = await queryRows<{ version: string }>(
-        tx as unknown as Db,
-        sql`select coalesce(sum(version), 0)::text as version from data_versions where table_name = any(${sql.param(tables)}::text[])`,
-      );
-      const version = row!.version;
-      const kept = cache.get(key);
-      if (kept && kept.version === version && usable(kept.answer as T)) {
-        stats.hits += 1;
-        cache.delete(key);
-        cache.set(key, kept);
-        return kept.answer as T;
-      }
+      const version = await versionOf(tx as unknown as Db, tables);
       stats.misses += 1;
       const answer = await compute(tx as unknown as Db);
       cache.delete(key);
