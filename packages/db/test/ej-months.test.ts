@@ -249,4 +249,37 @@ describe.each(backends)('EJ pages of a date range across months on %s', (backend
     const none = await listEjRecords(database.db, { kind: 'dispute', startDate: '2010-01-01', endDate: '2010-12-31' }, { page: 1, pageSize: 10 });
     expect(none).toMatchObject({ count: 0, rows: [] });
   });
+
+  // Past 2,000 records the whole kind's page starts from its block of ids and is planned over the
+  // months holding those ids alone (idsReceived, each month's ids kept with the write version):
+  // still the plain query's page when records of those ids move to other months, leave or come.
+  // Last: the records are received in id order first (each month holds a run of ids, as mail does).
+  it('pages the whole kind deep down as the plain query does, while records move between months', async () => {
+    await database.db.execute(sql`update ej_records set create_at = timestamptz '2026-01-01 00:00:00+00' + id * interval '1 hour'`);
+    const deepPages = async () => {
+      const [all] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ej_records where kind = 'dispute'`);
+      expect(all!.n).toBeGreaterThan(2100);
+      const last = (size: number) => ({ page: Math.ceil(all!.n / size), pageSize: size });
+      await pagesAsPlain(
+        { kind: 'dispute' },
+        [{ field: 'id', descending: true }],
+        [{ page: 201, pageSize: 10 }, { page: 210, pageSize: 10 }, { page: 2, pageSize: 2050 }, { page: 300, pageSize: 7 }, last(10), last(7)],
+      );
+    };
+    await deepPages();
+    const [spread] = await queryRows<{ months: number }>(
+      database.db,
+      sql`select count(distinct date_trunc('month', create_at))::int as months from ej_records where kind = 'dispute'`,
+    );
+    expect(spread!.months).toBeGreaterThan(3);
+    // The oldest ids (the deep pages') received again in the newest month and years before all,
+    // some gone, and new records received in the oldest month.
+    await database.db.execute(sql`update ej_records set create_at = (select max(create_at) from ej_records) where kind = 'dispute' and id % 3 = 0
+      and id < (select min(id) + 600 from ej_records)`);
+    await database.db.execute(sql`update ej_records set create_at = timestamptz '2017-03-01 08:00:00+00' where id % 7 = 1`);
+    await database.db.execute(sql`delete from ej_records where kind = 'dispute' and id % 11 = 4`);
+    await database.db.execute(sql`insert into ej_records (kind, atm_id, transaction_date, create_at)
+      select kind, atm_id, transaction_date, timestamptz '2026-01-02 00:00:00+00' from ej_records where id % 9 = 2`);
+    await deepPages();
+  });
 });

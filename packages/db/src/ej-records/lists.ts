@@ -1,6 +1,6 @@
 // EJ records: the dispute table (/email), the overage and succeeding lists, and batches for
 // streaming exports. Newest first means the most recently extracted record first (id order).
-import { and, inArray, lt, sql } from 'drizzle-orm';
+import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, queryRows, rowsOfKeptPlan } from '../client.ts';
 import { keptAnswer } from '../counts/index.ts';
 import type { Page, PageOf } from '../filters.ts';
@@ -21,7 +21,7 @@ import {
   sumOfValues,
   textFilters,
 } from './filters.ts';
-import { clockOrdered, type EjOrder, heldPage, newestFirst, orderTerms, pageOf, rangePage, rowsInOrder, screenPageSizes } from './orders.ts';
+import { clockOrdered, type EjOrder, heldPage, idsReceived, newestFirst, orderTerms, pageOf, rangePage, rowsInOrder, screenPageSizes } from './orders.ts';
 import { ejIdBlocks, type EjRecordKind, ejRecords } from './schema.ts';
 
 export type EjRecordRow = Awaited<ReturnType<typeof listEjRecords>>['rows'][number];
@@ -84,17 +84,27 @@ async function firstPage(db: Db, kind: EjRecordKind, size: number, order: EjOrde
 /**
  * A page of the whole kind, newest first. A deep one (page 10,000 skips 99,990 records) finds the
  * block of 1,024 ids holding its first record from the blocks' running counts, then skips only
- * within that block: a few hundred index entries instead of every record above the page.
+ * within that block: a few hundred index entries instead of every record above the page. The page's
+ * ids bound it, and the months holding them (idsReceived), so that it is planned over those alone.
  */
 async function unfilteredPage(db: Db, kind: EjRecordKind, page: Page, order: EjOrder) {
   const skip = (page.page - 1) * page.pageSize;
   if (skip === 0 && screenPageSizes.includes(page.pageSize)) return firstPage(db, kind, page.pageSize, order);
   // Other orders skip along their index alone (an index-only read of the entries above the page).
   if (skip < DEEP || order.field !== 'id' || !order.descending) return pageOf(db, kindIs(kind), page, order);
-  const at = blockHolding(await idBlocks(db, kind), skip);
-  if (!at) return [];
-  const below = (at.block + 1) * 1024;
-  return pageOf(db, and(kindIs(kind), lt(ejRecords.id, below)), page, order, skip - at.newer);
+  const blocks = await idBlocks(db, kind);
+  const at = blockHolding(blocks, skip);
+  if (at === undefined) return [];
+  const { blocks: ids, newer } = blocks;
+  const below = (ids[at]! + 1) * 1024;
+  const inBlock = skip - newer[at]!;
+  // The page's records lie in its block and the blocks after it that hold the rest of the page.
+  let last = at;
+  while (last + 1 < ids.length && newer[last + 1]! - newer[at]! < inBlock + page.pageSize) last += 1;
+  const from = ids[last]! * 1024;
+  const received = await idsReceived(db, kind, from, below - 1);
+  if (received === null) return [];
+  return pageOf(db, and(kindIs(kind), gte(ejRecords.id, from), lt(ejRecords.id, below), received), page, order, inBlock);
 }
 
 /** A kind's blocks of 1,024 ids holding records, newest first, with how many records are newer than each. */
@@ -119,18 +129,18 @@ function idBlocks(db: Db, kind: EjRecordKind): Promise<IdBlocks> {
   });
 }
 
-/** The block holding the record `skip` records below the newest, and how many are newer than its block (binary search). */
-function blockHolding({ blocks, newer, total }: IdBlocks, skip: number): { block: number; newer: number } | undefined {
+/** The index of the block holding the record `skip` records below the newest (binary search). */
+function blockHolding({ newer, total }: IdBlocks, skip: number): number | undefined {
   if (skip >= total) return undefined;
   let low = 0;
-  let high = blocks.length - 1;
+  let high = newer.length - 1;
   // The last block whose newer count is at most skip.
   while (low < high) {
     const mid = (low + high + 1) >> 1;
     if (newer[mid]! <= skip) low = mid;
     else high = mid - 1;
   }
-  return { block: blocks[low]!, newer: newer[low]! };
+  return low;
 }
 
 /**
