@@ -68,6 +68,7 @@ describe.each(backends)('file list counts on %s', (backend) => {
     ['text', { name: 'ünïcode' }],
     ['text', { subjectName: 'échange' }],
     ['text', { name: 'same.txt' }],
+    ['text', { subjectName: 'same subject' }],
     ['pdf', { name: 'SAME' }],
     ['text', { name: 'txt', subjectName: 'data' }],
     ['text', { name: 'HRB', createdFrom: '2026-01-01', createdTo: '2026-03-31' }],
@@ -115,6 +116,31 @@ describe.each(backends)('file list counts on %s', (backend) => {
     await database.db.delete(dataFiles).where(sql`${dataFiles.name} = 'same.txt' and ${dataFiles.kind} = 'pdf'`);
     expect((await asked()).count).toBe(0);
     expect((await asked()).rows).toEqual([]);
+  });
+
+  // A subject filter's page in name order merges each matching subject's walk; the subjects are
+  // kept with data_files' write version, so a subject given to files since is walked too.
+  it('pages a subject in name order after files take it, though its subjects were asked and kept before', async () => {
+    const filters = { subjectName: 'Renewed' };
+    const pages = async () => {
+      const rows: number[] = [];
+      for (let page = 1; page <= 6; page++)
+        rows.push(...(await listDataFiles(database.db, 'text', filters, { page, pageSize: 3 }, { field: 'name', descending: false })).rows.map((r) => r.id));
+      return rows;
+    };
+    const plain = async () =>
+      (await database.db.select({ id: dataFiles.id }).from(dataFiles).where(plainly('text', filters)).orderBy(asc(dataFiles.name), asc(dataFiles.id))).map(
+        (r) => r.id,
+      );
+    await database.db.execute(sql`update data_files set subject_name = subject_name || ' renewed ' || (id % 3) where kind = 'text' and id % 17 = 1`);
+    expect(await pages()).toEqual((await plain()).slice(0, 18));
+    expect(await pages()).toEqual((await plain()).slice(0, 18));
+    // More files take the subject (new subjects among them), and some of those before leave it.
+    await database.db.execute(sql`update data_files set subject_name = subject_name || ' renewed ' || (id % 5) where kind = 'text' and id % 19 = 2`);
+    await database.db.execute(sql`update data_files set subject_name = 'left' where kind = 'text' and id % 17 = 1 and id % 2 = 0`);
+    const after = await plain();
+    expect(after.length).toBeGreaterThan(18);
+    expect(await pages()).toEqual(after.slice(0, 18));
   });
 
   // Last: it adds files. The ingester's lanes and several processes store files at once.

@@ -1,6 +1,6 @@
 // Files of every kind (text, missing, missing_txn, between_successful, excel, pdf, other): one set of
 // queries, the kind is data.
-import { and, asc, between, desc, eq, max, min, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, max, min, sql, type SQL } from 'drizzle-orm';
 import { type Db, queryRows } from '../client.ts';
 import { type Count, type Counting, countRows, keptAnswer } from '../counts/index.ts';
 import { containsText, foldedContains, type Page, type PageOf, withinDays } from '../filters.ts';
@@ -67,6 +67,10 @@ export async function listDataFiles(
     const rows = await db.select().from(few).orderBy(dir(few[order.field]), dir(few.id)).limit(page.pageSize).offset(offset);
     return { count, exact, rows };
   }
+  if (order.field === 'name' && filters.subjectName && !filters.createdFrom && !filters.createdTo) {
+    const merged = await subjectMergedPage(db, kind, filters, page, order);
+    if (merged) return { count, exact, rows: merged };
+  }
   // In name order under a name filter, the walk of the name index starts at the first matching name
   // and ends at the last: names alike sit together (a bank's code in each), and the walk read every
   // file named before them first (90 ms for name=HRB at 1,000,000).
@@ -95,6 +99,46 @@ export async function listDataFiles(
     .limit(page.pageSize)
     .offset(offset);
   return { count, exact, rows };
+}
+
+/** Up to this many matching subjects, and index entries read in all, a name-ordered page merges them. */
+const MERGED_SUBJECTS = 2000;
+const MERGED_ENTRIES = 100_000;
+
+/**
+ * A page in name order under a subject filter, merged from each matching subject's files in name
+ * order (kind, subject_name, name, id): as many as the page needs from each. A subject names a
+ * bank, and a bank's files are named alike, so the walk of the name index read every file named
+ * before them first (27 ms for subject_name=harbor at 1,000,000 files, 6 at 100,000). Undefined
+ * when the subjects are too many for it (a broad match: the walk finds its page at once).
+ */
+async function subjectMergedPage(db: Db, kind: DataFileKind, filters: DataFileFilters, page: Page, order: DataFileOrder) {
+  const depth = page.page * page.pageSize;
+  const matched = sql`select ${fileValues.value} as value from ${fileValues}
+    where ${and(eq(fileValues.kind, kind), eq(fileValues.field, 'subject_name'), foldedContains(fileValues.folded, filters.subjectName!), sql`${fileValues.n} > 0`)}
+    limit ${MERGED_SUBJECTS + 1}`;
+  // Kept with data_files' write version, as the filter's count is (file_values is written with it).
+  const subjects = (await keptAnswer(db, matched, ['data_files'], (read) => queryRows<{ value: string }>(read, matched))).map((s) => s.value);
+  if (subjects.length > MERGED_SUBJECTS || subjects.length * depth > MERGED_ENTRIES) return undefined;
+  if (subjects.length === 0) return [];
+  const direction = sql.raw(order.descending ? 'desc' : 'asc');
+  const picked = await queryRows<{ id: string | number }>(
+    db,
+    sql`select f.id from unnest(${sql.param(subjects)}::text[]) as s(subject)
+        cross join lateral (
+          select ${dataFiles.id} as id, ${dataFiles.name} as name from ${dataFiles}
+          where ${and(eq(dataFiles.kind, kind), sql`${dataFiles.subjectName} = s.subject`, containsText(dataFiles.name, filters.name))}
+          order by ${dataFiles.name} ${direction}, ${dataFiles.id} ${direction} limit ${depth}
+        ) f
+        order by f.name ${direction}, f.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
+  );
+  if (picked.length === 0) return [];
+  const at = new Map(picked.map((p, i) => [Number(p.id), i]));
+  const rows = await db
+    .select(fileColumns)
+    .from(dataFiles)
+    .where(inArray(dataFiles.id, [...at.keys()]));
+  return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
 }
 
 type Matching = { files: number; first: string | null; last: string | null };

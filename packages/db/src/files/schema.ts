@@ -27,6 +27,9 @@ export const dataFiles = pgTable(
     index('data_files_kind_update_idx').on(t.kind, t.updateAt, t.id),
     // INCLUDE (subject_name), in its migration (0041): the name order tests a subject filter on the index alone.
     index('data_files_kind_name_idx').on(t.kind, t.name, t.id),
+    // Each subject's files in name order: a subject filter's page in name order merges one walk per
+    // matching subject (a bank's daily subject, a few hundred) instead of walking every name before them.
+    index('data_files_kind_subject_name_idx').on(t.kind, t.subjectName, t.name, t.id),
     index('data_files_email_idx').on(t.emailId),
     index('data_files_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('data_files_subject_trgm_idx').using('gin', sql`${t.subjectName} gin_trgm_ops`),
