@@ -381,6 +381,59 @@ describe.each(backends)('the turnaround clock on %s', (backend) => {
     await agree('reopened and deleted');
   }, 120_000);
 
+  // A part of an ATM ID held by few records under a clock filter: a shallow page in id order merges
+  // each matching ATM's own walk (valueMergedIds), a deeper one reads them all, and each must still
+  // be the disputes' own page, both ways.
+  it('pages a few ATMs under each clock filter in id order as the disputes themselves say', async () => {
+    const today = '2026-01-20';
+    const values = Array.from(
+      { length: 8000 },
+      (_, i) => sql`('dispute', ${`M${String(i % 1000).padStart(4, '0')}`}, ${`MT${i}`}, ${`2026-01-${String(1 + (i % 24)).padStart(2, '0')}`}::date)`,
+    );
+    await database.db.execute(sql`insert into ej_records (kind, atm_id, txt_no, transaction_date) values ${sql.join(values, sql`, `)}`);
+    await database.db.execute(sql`select dispute_records_link(null)`);
+    const few = await queryRows<{ id: string }>(
+      database.db,
+      sql`select distinct l.dispute_id as id from dispute_records l join ej_records r on r.id = l.record_id where r.atm_id like 'M001%'`,
+    );
+    const ids = few.map((r) => Number(r.id));
+    await setDisputeStatus(
+      database.db,
+      { ids: ids.filter((_, i) => i % 3 === 0) },
+      { status: 'resolved', outcome: 'credited', note: 'paid' },
+      operator,
+      '2026-01-15',
+    );
+    for (const tat of tatFilters) {
+      for (const descending of [false, true]) {
+        const filters: EjFilters = { kind: 'dispute', today, tat, atmId: 'm001' };
+        const way = descending ? sql`desc` : sql`asc`;
+        const expected = (
+          await queryRows<{ id: string }>(
+            database.db,
+            sql`select r.id from ej_records r join dispute_records l on l.record_id = r.id join disputes on disputes.id = l.dispute_id
+                where r.kind = 'dispute' and r.atm_id ilike '%m001%' and ${tatCondition(tat, today) ?? sql`true`} order by r.id ${way}`,
+          )
+        ).map((r) => Number(r.id));
+        const order: EjOrder = { field: 'id', descending };
+        const what = `tat=${tat} by ${descending ? '-' : ''}id`;
+        for (const page of [1, 2, 3]) {
+          const listed = await listEjRecords(database.db, filters, { page, pageSize: 1 }, order);
+          expect(listed.count, what).toBe(expected.length);
+          expect(
+            listed.rows.map((r) => r.id),
+            `${what}, page ${page}`,
+          ).toEqual(expected.slice(page - 1, page));
+        }
+        const all = await listEjRecords(database.db, filters, { page: 1, pageSize: 500 }, order);
+        expect(
+          all.rows.map((r) => r.id),
+          what,
+        ).toEqual(expected);
+      }
+    }
+  });
+
   it.runIf(backend === 'postgres')('keeps one consistent history under 16 parallel status changes of one dispute', async () => {
     const [id] = await addRecords({});
     const changes = Array.from({ length: 16 }, (_, i) =>

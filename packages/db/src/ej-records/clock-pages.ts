@@ -13,15 +13,17 @@ import {
   type EjFilters,
   holding,
   keptSum,
+  kindIs,
   matchValues,
   recordClockCondition,
   textFilters,
   todayOf,
   valueFields,
+  type ValueField,
   withoutClock,
 } from './filters.ts';
 import { clockOrdered, dayMerged, dayMergedIds, type EjOrder, ejOrderFields, orderTerms, rangePage, rowsInOrder, screenPageSizes } from './orders.ts';
-import { ejRecords } from './schema.ts';
+import { type EjRecordKind, ejRecords } from './schema.ts';
 
 /**
  * The filters' conditions, the narrowest sparse text filter replaced by its exact values (the
@@ -30,12 +32,49 @@ import { ejRecords } from './schema.ts';
  */
 export async function narrowedConditions(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<SQL | undefined | null> {
   if (texts.length === 0) return ejConditions(filters);
+  const narrowest = await narrowestMatch(db, filters, texts);
+  if (narrowest === null) return null;
+  return narrowest
+    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.values))
+    : ejConditions(filters);
+}
+
+/** The sparse text filter held by the fewest records, and its exact values; null when a filter matches nothing. */
+async function narrowestMatch(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<{ field: ValueField; values: string[] } | undefined | null> {
+  if (texts.length === 0) return undefined;
   const matches = await matchValues(db, filters.kind, texts);
   if (matches.some((m) => m.total === 0)) return null;
   const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
-  return narrowest
-    ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.exact!))
-    : ejConditions(filters);
+  return narrowest && { field: narrowest.field, values: narrowest.exact! };
+}
+
+/** The fields whose records an index walks in id order per value ((kind, value, id) or (value, kind, id)). */
+const walkedByValue: ReadonlySet<ValueField> = new Set(['atm_id', 'card_no', 'mail_subject']);
+/** Up to this many values, a few matches' page in id order merges one walk per value. */
+const MERGED_VALUES = 64;
+
+/**
+ * The page's ids in id order among the records holding a few values, each value's records walked
+ * in id order from its index and merged, the other conditions (`where`) one opaque test (as
+ * dayMergedIds): the page reads about as many records as it needs from each value. Reading every
+ * record of an ATM ID's part under the open clock (10 ATMs, their records ten times as many at
+ * 10,000,000) and then ordering them took 14 ms.
+ */
+async function valueMergedIds(db: Db, kind: EjRecordKind, field: ValueField, values: string[], where: SQL | undefined, page: Page, descending: boolean) {
+  const depth = page.page * page.pageSize;
+  const direction = sql.raw(descending ? 'desc' : 'asc');
+  const column = valueFields[field].column;
+  const picked = await queryRows<{ id: number | string }>(
+    db,
+    sql`select r.id from unnest(${sql.param(values)}::text[]) as v(value)
+        cross join lateral (
+          select ${ejRecords.id} as id from ${ejRecords}
+          where ${kindIs(kind)} and ${column} = v.value and (case when ${where ?? sql`true`} then true else false end)
+          order by ${ejRecords.id} ${direction} limit ${depth}
+        ) r
+        order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
+  );
+  return picked.map((p) => Number(p.id));
 }
 
 /**
@@ -81,6 +120,16 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     const where = and(base, set.condition);
     // The due-date sets' ids are read first already: the order's index then serves their page.
     const few = exact && count <= FEW_MATCHES && !set.read;
+    // The walks read about depth x candidates / matches records, each tested alone; reading every
+    // candidate tests them in one join, ten times cheaper a record (due within 2 days, 38 of an ATM
+    // part's 3,899 records: 37 ms walked, 21 read whole). Walked when they read under a twentieth.
+    if (few && order.field === 'id' && count >= page.page * page.pageSize * 20) {
+      const narrowest = await narrowestMatch(db, withoutClock(filters));
+      if (narrowest && walkedByValue.has(narrowest.field) && narrowest.values.length <= MERGED_VALUES) {
+        const ids = await valueMergedIds(db, filters.kind, narrowest.field, narrowest.values, where, page, order.descending);
+        return { count, exact, rows: await rowsInOrder(db, ids) } satisfies PageOf<unknown>;
+      }
+    }
     return { count, exact, rows: few ? await fewPage(db, where, page, order) : await rangePage(db, filters, where, page, order) } satisfies PageOf<unknown>;
   }
   return { count, exact, rows: await rowsInOrder(db, await clockOrderedIds(db, filters, base, page, order)) } satisfies PageOf<unknown>;
