@@ -226,6 +226,11 @@ export const disputeRecords = pgTable(
     index('dispute_records_resolved_idx')
       .on(t.settledPenalty, t.recordId)
       .where(sql`not ${t.open}`),
+    // The resolved ones in id order: the newest disputes are open, and walking every dispute's id
+    // order for resolved ones read past them (52,000 at 10,000,000 records: 6 ms a page).
+    index('dispute_records_resolved_id_idx')
+      .on(t.recordId)
+      .where(sql`not ${t.open}`),
     // Due today and due soon; the penalty order, one rate at a time (the penalty grows as the due date recedes).
     index('dispute_records_open_due_idx')
       .on(t.penaltyPerDay, t.dueDate, sql`${t.recordId} desc`)
