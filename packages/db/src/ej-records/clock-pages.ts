@@ -22,7 +22,18 @@ import {
   type ValueField,
   withoutClock,
 } from './filters.ts';
-import { clockOrdered, dayMerged, dayMergedIds, type EjOrder, ejOrderFields, orderTerms, rangePage, rowsInOrder, screenPageSizes } from './orders.ts';
+import {
+  clockOrdered,
+  dayMerged,
+  dayMergedIds,
+  type EjOrder,
+  ejOrderFields,
+  mergedWalkIds,
+  orderTerms,
+  rangePage,
+  rowsInOrder,
+  screenPageSizes,
+} from './orders.ts';
 import { type EjRecordKind, ejRecords } from './schema.ts';
 
 /**
@@ -60,21 +71,14 @@ const MERGED_VALUES = 64;
  * record of an ATM ID's part under the open clock (10 ATMs, their records ten times as many at
  * 10,000,000) and then ordering them took 14 ms.
  */
-async function valueMergedIds(db: Db, kind: EjRecordKind, field: ValueField, values: string[], where: SQL | undefined, page: Page, descending: boolean) {
-  const depth = page.page * page.pageSize;
-  const direction = sql.raw(descending ? 'desc' : 'asc');
-  const column = valueFields[field].column;
-  const picked = await queryRows<{ id: number | string }>(
-    db,
-    sql`select r.id from unnest(${sql.param(values)}::text[]) as v(value)
-        cross join lateral (
-          select ${ejRecords.id} as id from ${ejRecords}
-          where ${kindIs(kind)} and ${column} = v.value and (case when ${where ?? sql`true`} then true else false end)
-          order by ${ejRecords.id} ${direction} limit ${depth}
-        ) r
-        order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
-  );
-  return picked.map((p) => Number(p.id));
+function valueMergedIds(db: Db, kind: EjRecordKind, field: ValueField, values: string[], where: SQL | undefined, page: Page, descending: boolean) {
+  return mergedWalkIds(db, page, descending, {
+    walks: sql`unnest(${sql.param(values)}::text[]) as walk(value)`,
+    from: sql`${ejRecords}`,
+    id: ejRecords.id,
+    walked: sql`${kindIs(kind)} and ${valueFields[field].column} = walk.value`,
+    where,
+  });
 }
 
 /**

@@ -241,16 +241,36 @@ export async function dayMergedIds(
   descending: boolean,
   table: { from: SQL; id: AnyColumn; day: AnyColumn; scope?: SQL; where: SQL | undefined },
 ): Promise<number[]> {
+  return mergedWalkIds(db, page, descending, {
+    walks: sql`generate_series(${filters.startDate}::date, ${filters.endDate}::date, interval '1 day') as walk(day)`,
+    from: table.from,
+    id: table.id,
+    walked: sql`${and(table.scope, gte(table.day, filters.startDate!), lte(table.day, filters.endDate!))} and ${table.day} = walk.day::date`,
+    where: table.where,
+  });
+}
+
+/**
+ * The page's ids in id order, merged from one walk in id order per row of `walks` (a day, a value),
+ * each reading the rows `walked` picks for it (an index's (…, id) range) as far as the page's
+ * depth. The other conditions (`where`) are one opaque test (CASE), so that the planner walks the
+ * index in id order instead of guessing how few rows they leave (dayMergedIds says why).
+ */
+export async function mergedWalkIds(
+  db: Db,
+  page: Page,
+  descending: boolean,
+  walk: { walks: SQL; from: SQL; id: AnyColumn; walked: SQL; where: SQL | undefined },
+): Promise<number[]> {
   const depth = page.page * page.pageSize;
   const direction = sql.raw(descending ? 'desc' : 'asc');
   const picked = await queryRows<{ id: number | string }>(
     db,
-    sql`select r.id from generate_series(${filters.startDate}::date, ${filters.endDate}::date, interval '1 day') as d(day)
+    sql`select r.id from ${walk.walks}
         cross join lateral (
-          select ${table.id} as id from ${table.from}
-          where ${and(table.scope, gte(table.day, filters.startDate!), lte(table.day, filters.endDate!))} and ${table.day} = d.day::date
-            and (case when ${table.where ?? sql`true`} then true else false end)
-          order by ${table.id} ${direction} limit ${depth}
+          select ${walk.id} as id from ${walk.from}
+          where ${walk.walked} and (case when ${walk.where ?? sql`true`} then true else false end)
+          order by ${walk.id} ${direction} limit ${depth}
         ) r
         order by r.id ${direction} limit ${page.pageSize} offset ${depth - page.pageSize}`,
   );
