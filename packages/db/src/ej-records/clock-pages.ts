@@ -13,7 +13,6 @@ import {
   type EjFilters,
   holding,
   keptSum,
-  kindIs,
   matchValues,
   recordClockCondition,
   textFilters,
@@ -28,13 +27,15 @@ import {
   dayMergedIds,
   type EjOrder,
   ejOrderFields,
-  mergedWalkIds,
+  MERGED_VALUES,
+  valueMergedIds,
+  walkedByValue,
   orderTerms,
   rangePage,
   rowsInOrder,
   screenPageSizes,
 } from './orders.ts';
-import { type EjRecordKind, ejRecords } from './schema.ts';
+import { ejRecords } from './schema.ts';
 
 /**
  * The filters' conditions, the narrowest sparse text filter replaced by its exact values (the
@@ -57,28 +58,6 @@ async function narrowestMatch(db: Db, filters: EjFilters, texts = textFilters(fi
   if (matches.some((m) => m.total === 0)) return null;
   const narrowest = matches.filter((m) => !m.dense && m.exact).sort((a, b) => a.total - b.total)[0];
   return narrowest && { field: narrowest.field, values: narrowest.exact! };
-}
-
-/** The fields whose records an index walks in id order per value ((kind, value, id) or (value, kind, id)). */
-const walkedByValue: ReadonlySet<ValueField> = new Set(['atm_id', 'card_no', 'mail_subject']);
-/** Up to this many values, a few matches' page in id order merges one walk per value. */
-const MERGED_VALUES = 64;
-
-/**
- * The page's ids in id order among the records holding a few values, each value's records walked
- * in id order from its index and merged, the other conditions (`where`) one opaque test (as
- * dayMergedIds): the page reads about as many records as it needs from each value. Reading every
- * record of an ATM ID's part under the open clock (10 ATMs, their records ten times as many at
- * 10,000,000) and then ordering them took 14 ms.
- */
-function valueMergedIds(db: Db, kind: EjRecordKind, field: ValueField, values: string[], where: SQL | undefined, page: Page, descending: boolean) {
-  return mergedWalkIds(db, page, descending, {
-    walks: sql`unnest(${sql.param(values)}::text[]) as walk(value)`,
-    from: sql`${ejRecords}`,
-    id: ejRecords.id,
-    walked: sql`${kindIs(kind)} and ${valueFields[field].column} = walk.value`,
-    where,
-  });
 }
 
 /**

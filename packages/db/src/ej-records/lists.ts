@@ -187,7 +187,7 @@ export async function listEjRecords(db: Db, filters: EjFilters, page: Page, orde
     // over every month's partition, and read each month until its first one (a card's last four
     // digits, 84 records at 1,000,000: 60 ms).
     if (narrowed && total <= FEW_MATCHES)
-      return { count: total, exact, rows: await heldPage(db, filters.kind, field, text, page, order) } satisfies PageOf<unknown>;
+      return { count: total, exact, rows: await heldPage(db, filters.kind, field, text, total, page, order) } satisfies PageOf<unknown>;
     const where = narrowed ? and(kindIs(filters.kind), holding(field, await exactValues(db, filters.kind, field, text))) : ejConditions(filters);
     return { count: total, exact, rows: await pageOf(db, where, page, order) } satisfies PageOf<unknown>;
   }

@@ -277,6 +277,28 @@ export async function mergedWalkIds(
   return picked.map((p) => Number(p.id));
 }
 
+/** The fields whose records an index walks in id order per value ((kind, value, id) or (value, kind, id)). */
+export const walkedByValue: ReadonlySet<ValueField> = new Set(['atm_id', 'card_no', 'mail_subject']);
+/** Up to this many values, a few matches' page in id order merges one walk per value. */
+export const MERGED_VALUES = 64;
+
+/**
+ * The page's ids in id order among the records holding a few values, each value's records walked
+ * in id order from its index and merged, the other conditions (`where`) one opaque test (as
+ * dayMergedIds): the page reads about as many records as it needs from each value. Reading every
+ * record of an ATM ID's part under the open clock (10 ATMs, their records ten times as many at
+ * 10,000,000) and then ordering them took 14 ms.
+ */
+export function valueMergedIds(db: Db, kind: EjRecordKind, field: ValueField, values: string[], where: SQL | undefined, page: Page, descending: boolean) {
+  return mergedWalkIds(db, page, descending, {
+    walks: sql`unnest(${sql.param(values)}::text[]) as walk(value)`,
+    from: sql`${ejRecords}`,
+    id: ejRecords.id,
+    walked: sql`${kindIs(kind)} and ${valueFields[field].column} = walk.value`,
+    where,
+  });
+}
+
 /** The records of these ids, in the ids' order. */
 export async function rowsInOrder(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
@@ -303,7 +325,7 @@ export async function rowsInOrder(db: Db, ids: number[]) {
  * any values (they are parameters), so each connection keeps one plan: a branch per month written
  * in took 6 ms to plan, longer than its read.
  */
-export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, text: string, page: Page, order: EjOrder) {
+export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, text: string, total: number, page: Page, order: EjOrder) {
   // The bounds as text: a JavaScript Date would cut them to milliseconds, and a record received
   // within the last one would fall outside.
   const matched = sql`select ${ejValues.value} as value, ${ejValues.firstAt}::text as low, ${ejValues.lastAt}::text as high
@@ -312,6 +334,13 @@ export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, te
   // 10,000,000 records): kept with ej_records' write version, as the filter's count is.
   const held = await keptAnswer(db, matched, ['ej_records'], (read) => queryRows<{ value: string; low: string | null; high: string | null }>(read, matched));
   if (held.length === 0) return [];
+  // A few values (an ATM ID's part: ten ATMs, 3,899 records at 10,000,000) in id order: each
+  // value's walk gives the page's depth at most, instead of every record read and ordered.
+  const depth = page.page * page.pageSize;
+  if (order.field === 'id' && walkedByValue.has(field) && held.length <= MERGED_VALUES && held.length * depth < total) {
+    const values = held.map((h) => h.value);
+    return rowsInOrder(db, await valueMergedIds(db, kind, field, values, undefined, page, order.descending));
+  }
   const column = valueFields[field].column;
   const columns = sql.raw(ejOrderFields.join(', '));
   // Named ej_records, so that the order's terms read the lookup's columns.
