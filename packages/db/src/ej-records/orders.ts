@@ -256,7 +256,7 @@ export async function dayMergedIds(
  * depth. The other conditions (`where`) are one opaque test (CASE), so that the planner walks the
  * index in id order instead of guessing how few rows they leave (dayMergedIds says why).
  */
-export async function mergedWalkIds(
+async function mergedWalkIds(
   db: Db,
   page: Page,
   descending: boolean,
