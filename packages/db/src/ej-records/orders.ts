@@ -351,7 +351,7 @@ export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, te
           as v(value, low, high)
         cross join lateral (
           select ${columns} from ${ejRecords}
-          where ${ejRecords.kind} = ${kind} and ${column} = v.value
+          where ${kindIs(kind)} and ${column} = v.value
             and ${ejRecords.createAt} >= coalesce(v.low, '-infinity') and ${ejRecords.createAt} <= coalesce(v.high, 'infinity')
         ) as ej_records
         order by ${sql.join(orderTerms(order), sql`, `)} limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
