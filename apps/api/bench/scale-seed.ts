@@ -70,7 +70,7 @@ async function addReferences(db: pg.Client, table: string, references: Reference
  * tables are loaded on one connection, the others on a second.
  */
 const recordTables = ['ej_records', 'ej_values', 'ej_counts'];
-const mailTables = ['emails', 'email_subjects', 'data_files', 'file_values', 'journal_transactions'];
+const mailTables = ['emails', 'email_subjects', 'email_subject_words', 'data_files', 'file_values', 'journal_transactions'];
 
 /**
  * Runs statements taken from `queue` until it is empty. Connections given the same queue each take
@@ -162,7 +162,7 @@ async function fill([db, other]: [pg.Client, pg.Client], { records, emails, file
   log(`  ej_records: ${references.length} references checked, ${seconds(started)}`);
   await onEach(
     [db, other],
-    ['ej_records', 'ej_values, ej_counts, journals', 'journal_transactions', 'emails, email_subjects, data_files, file_values'].map(
+    ['ej_records', 'ej_values, ej_counts, journals', 'journal_transactions', 'emails, email_subjects, email_subject_words, data_files, file_values'].map(
       (tables) => `vacuum analyze ${tables}`,
     ),
   );

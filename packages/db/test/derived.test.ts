@@ -39,6 +39,7 @@ describe.each(backends)("the derived tables' functions on %s", (backend) => {
       'ej_id_blocks_apply',
       'ej_values_apply',
       'email_counts_apply',
+      'email_subject_words_apply',
       'email_subjects_apply',
       'file_values_apply',
       'journal_transaction_links_apply',

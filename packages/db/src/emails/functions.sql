@@ -62,3 +62,45 @@ BEGIN
   RETURN NULL;
 END
 $$;
+-- email_subject_words: every word of the folded subjects (subject_words), with how many emails
+-- hold it. A subject filter that lies within one word finds its few words here by trigram, then
+-- reads only their emails in email_subjects_words_idx. Words are taken in order so that
+-- concurrent writers never deadlock; a word no email holds any more stays, with n = 0.
+-- subject_words' body must not change without rebuilding email_subjects_words_idx, which is
+-- built on it; emails/schema.ts's longWord names the word a long run becomes.
+-- Triggers: email_subject_words_insert, email_subject_words_update, email_subject_words_delete on
+-- email_subjects (migration 0068).
+CREATE OR REPLACE FUNCTION subject_words(folded text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT regexp_split_to_array(regexp_replace(folded, '[[:alnum:]]{65,}', ' zzlongwordzz ', 'g'), '[^[:alnum:]]+')
+$$;
+
+CREATE OR REPLACE FUNCTION email_subject_words_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO email_subject_words AS w (word, n)
+    SELECT word, count(*) FROM (SELECT DISTINCT r.id, x.word FROM new_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    GROUP BY 1 ORDER BY 1
+    ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO email_subject_words AS w (word, n)
+    SELECT word, -count(*) FROM (SELECT DISTINCT r.id, x.word FROM old_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    GROUP BY 1 ORDER BY 1
+    ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
+  ELSE
+    -- Only the subjects that changed move their words (reading or processing an email keeps it).
+    INSERT INTO email_subject_words AS w (word, n)
+    SELECT word, sum(d) FROM (
+      SELECT DISTINCT o.id, x.word, -1 AS d
+      FROM old_rows o LEFT JOIN new_rows r ON r.id = o.id, unnest(subject_words(o.folded)) x(word)
+      WHERE x.word <> '' AND r.folded IS DISTINCT FROM o.folded
+      UNION ALL
+      SELECT DISTINCT r.id, x.word, 1
+      FROM new_rows r LEFT JOIN old_rows o ON o.id = r.id, unnest(subject_words(r.folded)) x(word)
+      WHERE x.word <> '' AND o.folded IS DISTINCT FROM r.folded
+    ) e
+    GROUP BY 1 HAVING sum(d) <> 0 ORDER BY 1
+    ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END
+$$;

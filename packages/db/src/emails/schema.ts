@@ -1,6 +1,6 @@
 // The emails the ingester wrote, and the derived tables that count and list them (functions.sql
 // keeps those exact).
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, date, index, integer, json, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, inList } from '../columns.ts';
 
@@ -96,7 +96,35 @@ export const emailSubjects = pgTable(
     // migration 0017 adds INCLUDE (email_from, category, is_read, create_at), as drizzle cannot.
     index('email_subjects_received_idx').on(t.receivedAt, t.id),
     index('email_subjects_folded_trgm_idx').using('gin', sql`${t.folded} gin_trgm_ops`),
+    // A subject filter that lies within one word reads the posting lists of the few words that
+    // hold it (email_subject_words), not the trigrams' lists, which grow with the mail (0068).
+    index('email_subjects_words_idx').using('gin', subjectWords(t.folded)),
   ],
+);
+
+/**
+ * The word a run of more than 64 letters and digits becomes in subject_words (functions.sql), so
+ * that no entry outgrows an index page: a search matches its emails through it too, and checks
+ * their subjects.
+ */
+export const longWord = 'zzlongwordzz';
+
+/** A folded subject's words (functions.sql): its runs of letters and digits, '' where it starts or ends with neither. */
+export const subjectWords = (folded: SQLWrapper) => sql`subject_words(${folded})`;
+
+/**
+ * Every word of the subjects (subjectWords), with how many emails hold it: a subject filter
+ * matches these few tens of thousands through their trigrams, then reads only the emails of the
+ * words found. Kept by a statement trigger on email_subjects (functions.sql); a word no email
+ * holds any more stays, with n = 0.
+ */
+export const emailSubjectWords = pgTable(
+  'email_subject_words',
+  {
+    word: text('word').primaryKey(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('email_subject_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
 );
 
 /** The same counts per sender and creation day, for lists filtered by sender (functions.sql). */
