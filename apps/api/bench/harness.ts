@@ -1,8 +1,11 @@
 // What every benchmark shares: the ejdesk_bench database on a real PostgreSQL server (created and
 // seeded once, reused after), the API over real HTTP with a signed-in operator, and timing.
 // BENCH_DATABASE_URL names the server (default: TEST_DATABASE_URL, else local trust auth);
-// BENCH_DATABASE_NAME another database than ejdesk_bench (the scale benchmark's 10,000,000 rows).
+// BENCH_DATABASE_NAME another database than ejdesk_bench (the scale benchmark's 10,000,000 rows);
+// BENCH_SHAPES_FILE a file each measured request's table, name and URL are added to (bench/scale.ts
+// measures them again, two sizes in turn).
 import { execFile } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -27,14 +30,14 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-/** Opens ejdesk_bench and tops `table` up to `wanted` rows with the seed generator if needed. */
+/** Opens ejdesk_bench (or `name`) and tops `table` up to `wanted` rows with the seed generator if needed. */
 export async function openBench(
   table: 'emails' | 'ej_records' | 'data_files',
   wanted: number,
   extra: (missing: number) => Partial<SeedOptions>,
+  name = process.env.BENCH_DATABASE_NAME ?? 'ejdesk_bench',
 ): Promise<Bench> {
   const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = process.env.BENCH_DATABASE_NAME ?? 'ejdesk_bench';
   const url = new URL(server);
   url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: server.toString() });
@@ -104,16 +107,41 @@ export async function openBench(
   return bench;
 }
 
+const timed = async (run: () => Promise<unknown>) => {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+};
+
+function percentiles(times: number[]): { p50: number; p95: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length * 0.5)]!, p95: sorted[Math.floor(sorted.length * 0.95)]! };
+}
+
 export async function measure(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < 5; i++) await run();
   const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await timed(run));
+  return percentiles(times);
+}
+
+/**
+ * Two requests timed in turn, `runs` times each, the first of each pair alternating: whatever
+ * else the machine does at that moment (a collection, another tenant of the host) falls on both
+ * alike, so their figures can be compared as two runs minutes apart cannot.
+ */
+export async function measureInTurn(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[{ p50: number; p95: number }, { p50: number; p95: number }]> {
+  for (let i = 0; i < 5; i++) await a().then(b);
+  const times: [number[], number[]] = [[], []];
   for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
+    if (i % 2) times[1].push(await timed(b));
+    times[0].push(await timed(a));
+    if (!(i % 2)) times[1].push(await timed(b));
   }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(runs * 0.5)]!, p95: times[Math.floor(runs * 0.95)]! };
+  return [percentiles(times[0]), percentiles(times[1])];
 }
 
 export interface Scenario {
@@ -164,6 +192,7 @@ export async function report(bench: Bench, title: string, scenarios: Scenario[])
   const raceHead = racing ? ` ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}` : '';
   console.log(`${'request'.padEnd(50)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'DB p50'.padStart(8)} ${'DB p95'.padStart(8)}${raceHead}`);
   for (const scenario of scenarios) {
+    if (process.env.BENCH_SHAPES_FILE) appendFileSync(process.env.BENCH_SHAPES_FILE, `${JSON.stringify({ title, name: scenario.name, url: scenario.url })}\n`);
     await bench.signIn();
     const check = await fetch(bench.base + scenario.url, { headers: bench.headers });
     if (!check.ok) throw new Error(`${scenario.url}: HTTP ${check.status} ${await check.text()}`);

@@ -4,12 +4,18 @@
 // finish is made again). Each size is measured by the lists' own benchmarks, each in a process of
 // its own and one connection at a time: the EJ table's filter shapes (bench/ej-records.ts), the
 // dispute desk (bench/disputes.ts), the email lists (bench/emails.ts), the file list
-// (bench/files.ts) and the Journals list (bench/journals.ts); then each shape's p95 side by side.
+// (bench/files.ts) and the Journals list (bench/journals.ts). Then each shape again at both sizes,
+// the two sizes' requests taken in turn in one process, and its p95 at each side by side.
 // BENCH_SCALE_SIZES=20000,200000 measures other sizes (a quick look at the whole run);
-// BENCH_ONLY=seed makes the databases and measures nothing.
+// BENCH_ONLY=seed makes the databases and measures nothing; BENCH_ONLY=turns measures the second
+// half alone, with the shapes of the last full run.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '@ejdesk/db';
+import { type Bench, measureInTurn, openBench, runs } from './harness.ts';
 import { seedScale } from './scale-seed.ts';
 
 const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -71,49 +77,70 @@ const benches = (size: number): [script: string, env: Record<string, string>][] 
   ['journals.ts', { BENCH_EJ: String(size), BENCH_ONLY: 'list' }],
 ];
 
-// Each shape's HTTP p95 at each size, under its table's title without the size.
-const p95s = new Map<string, Map<string, number[]>>();
 if (process.env.BENCH_ONLY === 'seed') {
   for (const size of sizes) await scaleDatabase(size);
   process.exit(0);
 }
+
+interface Shape {
+  title: string;
+  name: string;
+  url: string;
+}
+// A table's title without the size in it (each size says its own), and each size's shapes by it.
+const untitled = (title: string) => title.replace(/ at [\d,]+ [\w ]+?( \(|$)/, '$1');
+const shapes = new Map<number, Map<string, Shape>>();
+const names = new Map<number, string>();
+// Each size's shapes, kept for BENCH_ONLY=turns (the second half alone, with the first's shapes).
+const listed = join(tmpdir(), 'ejdesk-scale-shapes');
+mkdirSync(listed, { recursive: true });
+const turnsOnly = process.env.BENCH_ONLY === 'turns';
 for (const size of sizes) {
   const name = await scaleDatabase(size);
-  for (const [script, env] of benches(size)) {
+  names.set(size, name);
+  const file = join(listed, `${size}.jsonl`);
+  if (!turnsOnly) rmSync(file, { force: true });
+  for (const [script, env] of turnsOnly ? [] : benches(size)) {
     const child = spawnSync(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env, BENCH_DATABASE_NAME: name, BENCH_RACE_SECONDS: '0', BENCH_RUNS: process.env.BENCH_RUNS ?? '50' },
-      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, ...env, BENCH_DATABASE_NAME: name, BENCH_RACE_SECONDS: '0', BENCH_RUNS: process.env.BENCH_RUNS ?? '50', BENCH_SHAPES_FILE: file },
     });
-    const output = child.stdout.toString();
-    process.stdout.write(output);
     if (child.status !== 0) throw new Error(`bench/${script} at ${label(size)} failed (${child.status})`);
-    let title = script;
-    for (const line of output.split('\n')) {
-      // A table's title: the sizes in it said otherwise at each size.
-      if (/\(ms\)$/.test(line)) title = line.replace(/, \d+ sequential requests each \(ms\)$/, '').replace(/ at [\d,]+ [\w ]+?( \(|$)/, '$1');
-      // Each table line: the shape's name, then HTTP p50, HTTP p95, DB p50, DB p95.
-      const m = /^(.{50}) +[\d.]+ +([\d.]+) +[\d.]+ +[\d.]+$/.exec(line);
-      if (!m) continue;
-      const shapes = p95s.get(title) ?? p95s.set(title, new Map()).get(title)!;
-      const shape = m[1]!.trim();
-      shapes.set(shape, [...(shapes.get(shape) ?? []), Number(m[2])]);
-    }
   }
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  shapes.set(size, new Map(lines.map((line) => JSON.parse(line) as Shape).map((s) => [`${untitled(s.title)}\n${s.name}`, { ...s, title: untitled(s.title) }])));
 }
 
+// Then each shape at both sizes again, their requests taken in turn: two runs minutes apart differ
+// by what else the machine did meanwhile, which at 2 to 5 ms is as much as the shape itself.
 const [small, large] = sizes as [number, number];
-console.log(`\nHTTP p95 (ms) at ${label(small)} and ${label(large)}, one connection`);
+const [first, second] = (await Promise.all([small, large].map((size) => openBench('ej_records', 0, () => ({}), names.get(size))))) as [Bench, Bench];
+console.log(
+  `\nHTTP p50 and p95 (ms) at ${label(small)} and ${label(large)}, one connection, the two sizes' requests taken in turn (${runs} each); the ratio of the p95s`,
+);
 let worst = { ratio: 0, shape: '' };
 let slowest = { p95: 0, shape: '' };
-for (const [title, shapes] of p95s) {
-  console.log(`\n${title}\n`);
-  console.log(`${'request'.padEnd(50)} ${label(small).padStart(8)} ${label(large).padStart(8)} ${'ratio'.padStart(6)}`);
-  for (const [shape, [a, b]] of shapes) {
-    if (a === undefined || b === undefined) continue;
-    console.log(`${shape.padEnd(50)} ${a.toFixed(1).padStart(8)} ${b.toFixed(1).padStart(8)} ${(b / a).toFixed(1).padStart(6)}`);
-    if (b / a > worst.ratio) worst = { ratio: b / a, shape: `${title}: ${shape}` };
-    if (b > slowest.p95) slowest = { p95: b, shape: `${title}: ${shape}` };
+let title = '';
+const get = (bench: Bench, url: string) => async () => {
+  const response = await fetch(bench.base + url, { headers: bench.headers });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+  return response.arrayBuffer();
+};
+for (const [key, a] of shapes.get(small)!) {
+  const b = shapes.get(large)!.get(key);
+  if (!b) continue;
+  if (a.title !== title) {
+    title = a.title;
+    console.log(`\n${title}\n`);
+    const at = (what: string) => [small, large].map((size) => `${label(size)} ${what}`.padStart(8)).join(' ');
+    console.log(`${'request'.padEnd(50)} ${at('p50')} ${at('p95')} ${'ratio'.padStart(6)}`);
   }
+  await Promise.all([first.signIn(), second.signIn()]);
+  const [x, y] = await measureInTurn(get(first, a.url), get(second, b.url));
+  const f = (n: number) => n.toFixed(1).padStart(8);
+  console.log(`${a.name.padEnd(50)} ${f(x.p50)} ${f(y.p50)} ${f(x.p95)} ${f(y.p95)} ${(y.p95 / x.p95).toFixed(1).padStart(6)}`);
+  if (y.p95 / x.p95 > worst.ratio) worst = { ratio: y.p95 / x.p95, shape: `${title}: ${a.name}` };
+  if (y.p95 > slowest.p95) slowest = { p95: y.p95, shape: `${title}: ${a.name}` };
 }
+await Promise.all([first.close(), second.close()]);
 console.log(`\nSlowest at ${label(large)}: ${slowest.shape} (${slowest.p95.toFixed(1)} ms); largest growth: ${worst.shape} (x${worst.ratio.toFixed(2)})`);
