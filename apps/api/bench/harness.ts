@@ -133,10 +133,11 @@ export async function measure(run: () => Promise<unknown>): Promise<{ p50: numbe
 export async function measureInTurn(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
+  count = runs,
 ): Promise<[{ p50: number; p95: number }, { p50: number; p95: number }]> {
   for (let i = 0; i < 5; i++) await a().then(b);
   const times: [number[], number[]] = [[], []];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < count; i++) {
     if (i % 2) times[1].push(await timed(b));
     times[0].push(await timed(a));
     if (!(i % 2)) times[1].push(await timed(b));

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '@ejdesk/db';
-import { type Bench, measureInTurn, openBench, runs } from './harness.ts';
+import { type Bench, measureInTurn, openBench } from './harness.ts';
 import { seedScale } from './scale-seed.ts';
 
 const server = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -111,12 +111,14 @@ for (const size of sizes) {
   shapes.set(size, new Map(lines.map((line) => JSON.parse(line) as Shape).map((s) => [`${untitled(s.title)}\n${s.name}`, { ...s, title: untitled(s.title) }])));
 }
 
-// Then each shape at both sizes again, their requests taken in turn: two runs minutes apart differ
+// Then each shape at both sizes again, their requests taken in turn (BENCH_TURN_RUNS each, 300: the
+// 15th slowest is the p95, less moved by one stall than the 5th of 100): two runs minutes apart differ
 // by what else the machine did meanwhile, which at 2 to 5 ms is as much as the shape itself.
 const [small, large] = sizes as [number, number];
+const turnRuns = Number(process.env.BENCH_TURN_RUNS ?? 300);
 const [first, second] = (await Promise.all([small, large].map((size) => openBench('ej_records', 0, () => ({}), names.get(size))))) as [Bench, Bench];
 console.log(
-  `\nHTTP p50 and p95 (ms) at ${label(small)} and ${label(large)}, one connection, the two sizes' requests taken in turn (${runs} each); the ratio of the p95s`,
+  `\nHTTP p50 and p95 (ms) at ${label(small)} and ${label(large)}, one connection, the two sizes' requests taken in turn (${turnRuns} each); the ratio of the p95s`,
 );
 let worst = { ratio: 0, shape: '' };
 let slowest = { p95: 0, shape: '' };
@@ -136,7 +138,7 @@ for (const [key, a] of shapes.get(small)!) {
     console.log(`${'request'.padEnd(50)} ${at('p50')} ${at('p95')} ${'ratio'.padStart(6)}`);
   }
   await Promise.all([first.signIn(), second.signIn()]);
-  const [x, y] = await measureInTurn(get(first, a.url), get(second, b.url));
+  const [x, y] = await measureInTurn(get(first, a.url), get(second, b.url), turnRuns);
   const f = (n: number) => n.toFixed(1).padStart(8);
   console.log(`${a.name.padEnd(50)} ${f(x.p50)} ${f(y.p50)} ${f(x.p95)} ${f(y.p95)} ${(y.p95 / x.p95).toFixed(1).padStart(6)}`);
   if (y.p95 / x.p95 > worst.ratio) worst = { ratio: y.p95 / x.p95, shape: `${title}: ${a.name}` };
