@@ -27,9 +27,8 @@ import {
   dayMergedIds,
   type EjOrder,
   ejOrderFields,
-  MERGED_VALUES,
+  mergesByValue,
   valueMergedIds,
-  walkedByValue,
   orderTerms,
   rangePage,
   rowsInOrder,
@@ -108,7 +107,7 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     // part's 3,899 records: 37 ms walked, 21 read whole). Walked when they read under a twentieth.
     if (few && order.field === 'id' && count >= page.page * page.pageSize * 20) {
       const narrowest = await narrowestMatch(db, withoutClock(filters));
-      if (narrowest && walkedByValue.has(narrowest.field) && narrowest.values.length <= MERGED_VALUES) {
+      if (narrowest && mergesByValue(narrowest.field, narrowest.values.length)) {
         const ids = await valueMergedIds(db, filters.kind, narrowest.field, narrowest.values, where, page, order.descending);
         return { count, exact, rows: await rowsInOrder(db, ids) } satisfies PageOf<unknown>;
       }

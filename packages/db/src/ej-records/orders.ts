@@ -278,9 +278,12 @@ async function mergedWalkIds(
 }
 
 /** The fields whose records an index walks in id order per value ((kind, value, id) or (value, kind, id)). */
-export const walkedByValue: ReadonlySet<ValueField> = new Set(['atm_id', 'card_no', 'mail_subject']);
+const walkedByValue: ReadonlySet<ValueField> = new Set(['atm_id', 'card_no', 'mail_subject']);
 /** Up to this many values, a few matches' page in id order merges one walk per value. */
-export const MERGED_VALUES = 64;
+const MERGED_VALUES = 64;
+
+/** Whether a page in id order can merge one walk per value of `field` (valueMergedIds): an index walks it and the values are few. */
+export const mergesByValue = (field: ValueField, values: number) => walkedByValue.has(field) && values <= MERGED_VALUES;
 
 /**
  * The page's ids in id order among the records holding a few values, each value's records walked
@@ -337,7 +340,7 @@ export async function heldPage(db: Db, kind: EjRecordKind, field: ValueField, te
   // A few values (an ATM ID's part: ten ATMs, 3,899 records at 10,000,000) in id order: each
   // value's walk gives the page's depth at most, instead of every record read and ordered.
   const depth = page.page * page.pageSize;
-  if (order.field === 'id' && walkedByValue.has(field) && held.length <= MERGED_VALUES && held.length * depth < total) {
+  if (order.field === 'id' && mergesByValue(field, held.length) && held.length * depth < total) {
     const values = held.map((h) => h.value);
     return rowsInOrder(db, await valueMergedIds(db, kind, field, values, undefined, page, order.descending));
   }
