@@ -13,11 +13,13 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO email_subject_words AS w (word, n)
     SELECT word, count(*) FROM (SELECT DISTINCT r.id, x.word FROM new_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO email_subject_words AS w (word, n)
     SELECT word, -count(*) FROM (SELECT DISTINCT r.id, x.word FROM old_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   ELSE
@@ -32,6 +34,7 @@ BEGIN
       FROM new_rows r LEFT JOIN old_rows o ON o.id = r.id, unnest(subject_words(r.folded)) x(word)
       WHERE x.word <> '' AND o.folded IS DISTINCT FROM r.folded
     ) e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 HAVING sum(d) <> 0 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   END IF;

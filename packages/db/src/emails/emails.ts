@@ -130,7 +130,11 @@ function counterSource(filters: EmailListFilters, senders: string[] | null) {
 /** A subject filter matching at most this many emails is read whole and paged in memory. */
 const fewMatches = 1000;
 
-/** A subject within one word goes by the words holding it when they are this few, in this few emails. */
+/**
+ * A subject within one word goes by the words holding it when they are this few, in fewer emails
+ * than this: functions.sql stops counting a word at 5,000 emails, so a count of 5,000 or more
+ * says many, not how many.
+ */
 const fewWords = 64;
 const fewWordEmails = 5000;
 
@@ -146,10 +150,10 @@ async function wordsHolding(db: Db, subject: string): Promise<string[] | null> {
   const words = await queryRows<{ word: string; n: number }>(
     db,
     sql`select ${emailSubjectWords.word} as word, ${emailSubjectWords.n}::float8 as n from ${emailSubjectWords}
-        where (${emailSubjectWords.word} like ${`%${subject.toLowerCase()}%`} or ${emailSubjectWords.word} = ${longWord}) and ${emailSubjectWords.n} > 0
+        where (${emailSubjectWords.word} like lower(${`%${subject}%`}) or ${emailSubjectWords.word} = ${longWord}) and ${emailSubjectWords.n} > 0
         limit ${fewWords + 1}`,
   );
-  if (words.length > fewWords || words.reduce((sum, w) => sum + w.n, 0) > fewWordEmails) return null;
+  if (words.length > fewWords || words.reduce((sum, w) => sum + w.n, 0) >= fewWordEmails) return null;
   return words.map((w) => w.word);
 }
 

@@ -64,8 +64,11 @@ END
 $$;
 -- email_subject_words: every word of the folded subjects (subject_words), with how many emails
 -- hold it. A subject filter that lies within one word finds its few words here by trigram, then
--- reads only their emails in email_subjects_words_idx. Words are taken in order so that
--- concurrent writers never deadlock; a word no email holds any more stays, with n = 0.
+-- reads only their emails in email_subjects_words_idx. A word held by 5,000 emails or more (atm,
+-- dispute, a year, a day) is many: it is no longer counted, so writers take no lock on it (they
+-- would all queue on it, and two storing several messages each could deadlock), and a filter it
+-- holds goes by trigram (emails.ts's fewWordEmails). The rarer words are taken in order; a word no
+-- email holds any more stays, with n = 0.
 -- subject_words' body must not change without rebuilding email_subjects_words_idx, which is
 -- built on it; emails/schema.ts's longWord names the word a long run becomes.
 -- Triggers: email_subject_words_insert, email_subject_words_update, email_subject_words_delete on
@@ -79,11 +82,13 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO email_subject_words AS w (word, n)
     SELECT word, count(*) FROM (SELECT DISTINCT r.id, x.word FROM new_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO email_subject_words AS w (word, n)
     SELECT word, -count(*) FROM (SELECT DISTINCT r.id, x.word FROM old_rows r, unnest(subject_words(r.folded)) x(word) WHERE x.word <> '') e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   ELSE
@@ -98,6 +103,7 @@ BEGIN
       FROM new_rows r LEFT JOIN old_rows o ON o.id = r.id, unnest(subject_words(r.folded)) x(word)
       WHERE x.word <> '' AND o.folded IS DISTINCT FROM r.folded
     ) e
+    WHERE NOT EXISTS (SELECT 1 FROM email_subject_words m WHERE m.word = e.word AND m.n >= 5000)
     GROUP BY 1 HAVING sum(d) <> 0 ORDER BY 1
     ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
   END IF;
