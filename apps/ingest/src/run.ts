@@ -8,12 +8,14 @@ import { toNewMessage } from './message.ts';
 import { defaultBudget, type MemoryBudget } from './memory.ts';
 import { processNext } from './process.ts';
 import { contentsOf, messagesIn, type PathContents } from './sources/files.ts';
-import { receiveFolderJournals } from './journals.ts';
+import { isDeadlock, receiveFolderJournals } from './journals.ts';
 import { syncMailbox } from './sources/imap.ts';
 import { Summary } from './summary.ts';
 
 const STORE_BATCH_MESSAGES = 100;
 const STORE_BATCH_BYTES = 16 * 1024 * 1024;
+/** A batch that loses a deadlock is stored again, up to this many times in all. */
+const STORE_ATTEMPTS = 3;
 
 export interface RunOptions {
   db: Db;
@@ -85,19 +87,28 @@ export async function ingestFromPath(path: string, given: RunOptions): Promise<S
   await record('importing');
   // Stored in batches (one transaction each), so processing can start on the first batch; a big
   // batch waits for room in the budget, so storing it never overlaps processing a big message.
+  // Two writers storing messages whose subjects share words in opposite orders (this run and a
+  // mailbox, or two runs) may deadlock on the words' counts: PostgreSQL ends one, and its batch is
+  // stored again (each message once: a stored message_id is passed over).
   const storeBatch = async (batch: NewMessage[], bytes: number) => {
-    let held = false;
-    try {
-      await options.db.transaction(async (tx) => {
-        await options.budget.acquire(bytes); // inside the transaction: see syncMailbox
-        held = true;
-        for (const message of batch) {
-          if (await storeMessage(tx, message)) summary.stored++;
-          else summary.alreadyStored++;
-        }
-      });
-    } finally {
-      if (held) options.budget.release(bytes);
+    for (let attempt = 1; ; attempt++) {
+      let held = false;
+      let stored = 0;
+      try {
+        await options.db.transaction(async (tx) => {
+          await options.budget.acquire(bytes); // inside the transaction: see syncMailbox
+          held = true;
+          for (const message of batch) if (await storeMessage(tx, message)) stored++;
+        });
+        summary.stored += stored;
+        summary.alreadyStored += batch.length - stored;
+        return;
+      } catch (err) {
+        if (!isDeadlock(err) || attempt === STORE_ATTEMPTS) throw err;
+        options.log.warn(`${source}: a batch of ${batch.length} messages lost a deadlock and is stored again`);
+      } finally {
+        if (held) options.budget.release(bytes);
+      }
     }
   };
   let contents: PathContents | undefined;

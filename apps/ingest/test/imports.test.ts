@@ -4,6 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadIngestRules } from '@ejdesk/db';
 import { backends, createTestApp, login, type TestApp } from '@ejdesk/api/test-helpers';
@@ -64,5 +66,46 @@ describe.each(backends)('imports in Mail Flow on %s', (backend) => {
       state: 'imported',
       last_error: expect.stringMatching(/no-such\.mbox/),
     });
+  });
+  // Last: it adds a source. PGlite has one connection, so no writer there can wait on another.
+  test.skipIf(backend === 'pglite')('stores a batch again when it loses a deadlock to another writer, each message once', async () => {
+    const db = t.database.db;
+    // Two rare words, counted already: each writer locks the count of each word it stores.
+    await db.execute(sql`insert into emails (subject, received_at) values ('Seen zdeadalpha zdeadbeta', now())`);
+    const file = join(mkdtempSync(join(tmpdir(), 'ejdesk-deadlock-')), 'deadlock.mbox');
+    const message = (word: string) =>
+      compose({ from: `Disputes <disputes@${banks.apex.domain}>`, subject: `Deadlock ${word}`, html: '<p>No rows.</p>', messageId: `<deadlock-${word}@apex>` });
+    writeFileSync(file, toMbox([await message('zdeadalpha'), await message('zdeadbeta')]));
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+    await holder.connect();
+    try {
+      // The holder looks for a deadlock only after 20 s: the run's connection, after 1 s, finds it first and loses.
+      await holder.query(`set deadlock_timeout = '20s'`);
+      await holder.query('begin');
+      await holder.query(`insert into emails (subject, received_at) values ('Holder zdeadbeta', now())`);
+      const run = ingestFromPath(file, options);
+      // The run stores its first message (zdeadalpha), then waits for the holder's zdeadbeta; the
+      // holder then asks for zdeadalpha, which the run holds.
+      const waiting = async () =>
+        (await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid'`)).rows[0]!.n;
+      for (let tries = 0; (await waiting()) === 0; tries++) {
+        if (tries > 500) throw new Error('the run never waited for the holder');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await holder.query(`insert into emails (subject, received_at) values ('Holder zdeadalpha', now())`);
+      await holder.query('commit');
+      const summary = await run;
+      expect(summary.hardFailures).toEqual([]);
+      expect(summary.stored).toBe(2);
+      const stored = await holder.query<{ subject: string; n: number }>(
+        `select subject, count(*)::int as n from emails where subject like 'Deadlock %' group by subject order by subject`,
+      );
+      expect(stored.rows).toEqual([
+        { subject: 'Deadlock zdeadalpha', n: 1 },
+        { subject: 'Deadlock zdeadbeta', n: 1 },
+      ]);
+    } finally {
+      await holder.end();
+    }
   });
 });
