@@ -115,8 +115,8 @@ export const subjectWords = (folded: SQLWrapper) => sql`subject_words(${folded})
 /**
  * Every word of the subjects (subjectWords), with how many emails hold it: a subject filter
  * matches these few tens of thousands through their trigrams, then reads only the emails of the
- * words found. Kept by a statement trigger on email_subjects (functions.sql); a word no email
- * holds any more stays, with n = 0.
+ * words found. Kept by a statement trigger on email_subjects (functions.sql); a word counted to
+ * 5,000 is many and no longer counted, and a word no email holds any more stays, with n = 0.
  */
 export const emailSubjectWords = pgTable(
   'email_subject_words',
