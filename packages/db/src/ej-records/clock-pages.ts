@@ -42,9 +42,12 @@ import { ejRecords } from './schema.ts';
  * null when a text filter matches no value at all.
  */
 export async function narrowedConditions(db: Db, filters: EjFilters, texts = textFilters(filters)): Promise<SQL | undefined | null> {
-  if (texts.length === 0) return ejConditions(filters);
   const narrowest = await narrowestMatch(db, filters, texts);
-  if (narrowest === null) return null;
+  return narrowest === null ? null : narrowedBy(filters, narrowest);
+}
+
+/** The filters' conditions with the narrowest match (narrowestMatch) in place of its text filter. */
+function narrowedBy(filters: EjFilters, narrowest: { field: ValueField; values: string[] } | undefined): SQL | undefined {
   return narrowest
     ? and(ejConditions({ ...filters, [valueFields[narrowest.field].filter]: undefined }), holding(narrowest.field, narrowest.values))
     : ejConditions(filters);
@@ -67,8 +70,9 @@ async function narrowestMatch(db: Db, filters: EjFilters, texts = textFilters(fi
  */
 export async function clockPage(db: Db, filters: EjFilters, page: Page, order: EjOrder) {
   // The table's own filters first, narrowed as listEjRecords narrows them (an ATM ID's few records).
-  const base = await narrowedConditions(db, withoutClock(filters));
-  if (base === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const narrowest = await narrowestMatch(db, withoutClock(filters));
+  if (narrowest === null) return { count: 0, rows: [] } satisfies PageOf<unknown>;
+  const base = narrowedBy(withoutClock(filters), narrowest);
   const { n: count, exact } = await clockCount(db, filters, and(base, clockConditions(filters)));
   if (count === 0) return { count, rows: [] } satisfies PageOf<unknown>;
   if (!clockOrdered(order)) {
@@ -105,12 +109,9 @@ export async function clockPage(db: Db, filters: EjFilters, page: Page, order: E
     // The walks read about depth x candidates / matches records, each tested alone; reading every
     // candidate tests them in one join, ten times cheaper a record (due within 2 days, 38 of an ATM
     // part's 3,899 records: 37 ms walked, 21 read whole). Walked when they read under a twentieth.
-    if (few && order.field === 'id' && count >= page.page * page.pageSize * 20) {
-      const narrowest = await narrowestMatch(db, withoutClock(filters));
-      if (narrowest && mergesByValue(narrowest.field, narrowest.values.length)) {
-        const ids = await valueMergedIds(db, filters.kind, narrowest.field, narrowest.values, where, page, order.descending);
-        return { count, exact, rows: await rowsInOrder(db, ids) } satisfies PageOf<unknown>;
-      }
+    if (few && order.field === 'id' && count >= page.page * page.pageSize * 20 && narrowest && mergesByValue(narrowest.field, narrowest.values.length)) {
+      const ids = await valueMergedIds(db, filters.kind, narrowest.field, narrowest.values, where, page, order.descending);
+      return { count, exact, rows: await rowsInOrder(db, ids) } satisfies PageOf<unknown>;
     }
     return { count, exact, rows: few ? await fewPage(db, where, page, order) : await rangePage(db, filters, where, page, order) } satisfies PageOf<unknown>;
   }
